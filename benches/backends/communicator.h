@@ -1,0 +1,87 @@
+#pragma once
+// The one interface between the harness and a communication library. Backends implement it;
+// nothing else in collbench sees MPI, NCCL, CUDA or UCX.
+#include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "benches/collectives/collective.h"
+#include "benches/datatype.h"
+
+namespace collbench {
+
+// Memory the collectives run on: host memory for MPI, device memory for GPU backends.
+class Buffer {
+ public:
+  virtual ~Buffer() = default;
+  virtual std::byte* data() = 0;
+  virtual std::size_t bytes() const = 0;
+  virtual void upload(std::span<const std::byte> host, std::size_t offset_bytes) = 0;
+  virtual void download(std::span<std::byte> host, std::size_t offset_bytes) const = 0;
+};
+
+// Times operations where they run: a steady clock for host backends, events on the
+// communication stream for GPU backends. stop() waits for completion.
+class Timer {
+ public:
+  virtual ~Timer() = default;
+  virtual void start() = 0;
+  virtual double stop_seconds() = 0;
+};
+
+struct CollectiveCall {
+  CollectiveKind kind = CollectiveKind::allreduce;
+  DataType datatype = DataType::float32;
+  ReduceOp op = ReduceOp::sum;
+  Shape shape;
+  bool in_place = false;  // then `send` is the only buffer, in NCCL's layout
+};
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+
+  // Throws std::bad_alloc when the memory cannot be had.
+  virtual std::unique_ptr<Buffer> allocate(std::size_t bytes) = 0;
+  virtual std::unique_ptr<Timer> make_timer() = 0;
+
+  // Enqueues one collective; the Timer's stop() waits for it.
+  virtual void launch(const CollectiveCall& call, Buffer& send, Buffer& recv) = 0;
+  // Where an in-place result starts in `send`, in elements (libraries differ for
+  // reduce-scatter: NCCL leaves it at rank × share, MPI at 0).
+  virtual std::size_t in_place_result_offset(const CollectiveCall& call) const {
+    return in_place_recv_offset(call.kind, rank(), call.shape);
+  }
+
+  // Control plane, on host memory, never timed.
+  virtual void barrier() = 0;
+  virtual void broadcast(std::span<std::byte> data, int root) = 0;
+  virtual void gather(std::span<const std::byte> mine, std::span<std::byte> all, int root) = 0;
+  virtual long long sum_over_ranks(long long value) = 0;
+  virtual std::unique_ptr<Communicator> split(int color, int key) = 0;
+  // The ranks that share this rank's memory (its node), found by the library.
+  virtual std::unique_ptr<Communicator> split_node() = 0;
+};
+
+// A communication library: its world, its name and version, and how to end the job.
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual std::string version() const = 0;
+  virtual Communicator& world() = 0;
+  // Ends every rank of the job with this exit code; used after a fault.
+  [[noreturn]] void abort(int exit_code) {
+    abort_job(exit_code);
+    std::_Exit(exit_code);
+  }
+
+ protected:
+  virtual void abort_job(int exit_code) = 0;
+};
+
+}  // namespace collbench

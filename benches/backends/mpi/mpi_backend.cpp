@@ -1,0 +1,52 @@
+#include "mpi_backend.h"
+
+#include <mpi.h>
+
+#include <string>
+
+#include "mpi_communicator.h"
+
+namespace collbench {
+namespace {
+
+class MpiBackend final : public Backend {
+ public:
+  MpiBackend() {
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    world_ = std::make_unique<mpi::MpiCommunicator>(MPI_COMM_WORLD);
+  }
+  ~MpiBackend() override {
+    world_.reset();
+    MPI_Finalize();
+  }
+  MpiBackend(const MpiBackend&) = delete;
+  MpiBackend& operator=(const MpiBackend&) = delete;
+
+  std::string name() const override { return "mpi"; }
+
+  std::string version() const override {
+    char text[MPI_MAX_LIBRARY_VERSION_STRING];
+    int length = 0;
+    MPI_Get_library_version(text, &length);
+    std::string version(text, length);
+    while (!version.empty() && (version.back() == '\n' || version.back() == '\0'))
+      version.pop_back();
+    return version;
+  }
+
+  Communicator& world() override { return *world_; }
+
+
+ private:
+  void abort_job(int exit_code) override { MPI_Abort(MPI_COMM_WORLD, exit_code); }
+
+  std::unique_ptr<mpi::MpiCommunicator> world_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_mpi_backend() { return std::make_unique<MpiBackend>(); }
+
+}  // namespace collbench

@@ -1,0 +1,138 @@
+#include "mpi_communicator.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "mpi_types.h"
+
+namespace collbench::mpi {
+namespace {
+
+// Page-aligned host memory, touched once so that first-touch page faults are never timed.
+class HostBuffer final : public Buffer {
+ public:
+  explicit HostBuffer(std::size_t bytes) : bytes_(bytes) {
+    constexpr std::size_t kAlign = 4096;
+    const std::size_t rounded = (bytes + kAlign - 1) / kAlign * kAlign;
+    data_ = static_cast<std::byte*>(std::aligned_alloc(kAlign, rounded ? rounded : kAlign));
+    if (!data_) throw std::bad_alloc();
+    std::memset(data_, 0, bytes);
+  }
+  ~HostBuffer() override { std::free(data_); }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+
+  std::byte* data() override { return data_; }
+  std::size_t bytes() const override { return bytes_; }
+  void upload(std::span<const std::byte> host, std::size_t offset_bytes) override {
+    std::memcpy(data_ + offset_bytes, host.data(), host.size());
+  }
+  void download(std::span<std::byte> host, std::size_t offset_bytes) const override {
+    std::memcpy(host.data(), data_ + offset_bytes, host.size());
+  }
+
+ private:
+  std::byte* data_ = nullptr;
+  std::size_t bytes_;
+};
+
+class SteadyTimer final : public Timer {
+ public:
+  void start() override { start_ = std::chrono::steady_clock::now(); }
+  double stop_seconds() override {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+int count_arg(std::size_t count) {
+  if (count > static_cast<std::size_t>(INT32_MAX))
+    throw std::runtime_error("MPI backend: count exceeds INT_MAX elements");
+  return static_cast<int>(count);
+}
+
+}  // namespace
+
+MpiCommunicator::MpiCommunicator(MPI_Comm comm) : comm_(comm) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+}
+
+MpiCommunicator::~MpiCommunicator() {
+  if (comm_ != MPI_COMM_WORLD && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+std::unique_ptr<Buffer> MpiCommunicator::allocate(std::size_t bytes) {
+  return std::make_unique<HostBuffer>(bytes);
+}
+
+std::unique_ptr<Timer> MpiCommunicator::make_timer() { return std::make_unique<SteadyTimer>(); }
+
+void MpiCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& recv) {
+  const MPI_Datatype type = datatype_of(call.datatype);
+  const MPI_Op op = op_of(call.op);
+  const Shape& shape = call.shape;
+  switch (call.kind) {
+    case CollectiveKind::allreduce:
+      check(MPI_Allreduce(call.in_place ? MPI_IN_PLACE : send.data(),
+                          call.in_place ? send.data() : recv.data(), count_arg(shape.count), type,
+                          op, comm_),
+            "MPI_Allreduce");
+      return;
+    case CollectiveKind::allgather:
+      // In place, MPI expects this rank's share already at rank × share in the output.
+      check(MPI_Allgather(call.in_place ? MPI_IN_PLACE : send.data(), count_arg(shape.count),
+                          type, call.in_place ? send.data() : recv.data(),
+                          count_arg(shape.count), type, comm_),
+            "MPI_Allgather");
+      return;
+    case CollectiveKind::reduce_scatter:
+      check(MPI_Reduce_scatter_block(call.in_place ? MPI_IN_PLACE : send.data(),
+                                     call.in_place ? send.data() : recv.data(),
+                                     count_arg(shape.count), type, op, comm_),
+            "MPI_Reduce_scatter_block");
+      return;
+  }
+}
+
+std::size_t MpiCommunicator::in_place_result_offset(const CollectiveCall& call) const {
+  return call.kind == CollectiveKind::reduce_scatter ? 0 : Communicator::in_place_result_offset(call);
+}
+
+void MpiCommunicator::barrier() { check(MPI_Barrier(comm_), "MPI_Barrier"); }
+
+void MpiCommunicator::broadcast(std::span<std::byte> data, int root) {
+  check(MPI_Bcast(data.data(), count_arg(data.size()), MPI_BYTE, root, comm_), "MPI_Bcast");
+}
+
+void MpiCommunicator::gather(std::span<const std::byte> mine, std::span<std::byte> all,
+                             int root) {
+  check(MPI_Gather(mine.data(), count_arg(mine.size()), MPI_BYTE, all.data(),
+                   count_arg(mine.size()), MPI_BYTE, root, comm_),
+        "MPI_Gather");
+}
+
+long long MpiCommunicator::sum_over_ranks(long long value) {
+  long long total = 0;
+  check(MPI_Allreduce(&value, &total, 1, MPI_LONG_LONG, MPI_SUM, comm_), "MPI_Allreduce");
+  return total;
+}
+
+std::unique_ptr<Communicator> MpiCommunicator::split(int color, int key) {
+  MPI_Comm part = MPI_COMM_NULL;
+  check(MPI_Comm_split(comm_, color, key, &part), "MPI_Comm_split");
+  return std::make_unique<MpiCommunicator>(part);
+}
+
+std::unique_ptr<Communicator> MpiCommunicator::split_node() {
+  MPI_Comm node = MPI_COMM_NULL;
+  check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
+        "MPI_Comm_split_type");
+  return std::make_unique<MpiCommunicator>(node);
+}
+
+}  // namespace collbench::mpi

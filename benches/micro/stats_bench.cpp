@@ -1,0 +1,57 @@
+// What the statistics cost the harness: summarize once per point, add + decide once per sample.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "harness/stats/stopping_rule.h"
+#include "harness/stats/summary.h"
+
+namespace collbench {
+namespace {
+
+// Timing-like samples: lognormal around 1 ms with a 30% spread, in arrival order.
+std::vector<double> noisy_samples(std::size_t count) {
+  std::mt19937 engine(12345);
+  std::lognormal_distribution<double> distribution(std::log(1e-3), 0.3);
+  std::vector<double> samples(count);
+  for (double& sample : samples) sample = distribution(engine);
+  return samples;
+}
+
+void BM_Summarize(benchmark::State& state) {
+  const std::vector<double> samples = noisy_samples(static_cast<std::size_t>(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(summarize(samples));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_Summarize)->Arg(10)->Arg(100)->Arg(1000)->Arg(10000);
+
+// One point's whole stream, reported per sample (`per_sample`, in seconds) averaged over a stream
+// growing from 1 to N. A target nobody reaches and no minimum time make decide()
+// compute the median interval after every sample, its most expensive path.
+void BM_AddAndDecidePerSample(benchmark::State& state) {
+  const std::vector<double> samples = noisy_samples(static_cast<std::size_t>(state.range(0)));
+  StoppingRule rule;
+  rule.min_time_s = 0;
+  rule.target_ci = 0;
+  rule.max_time_s = 1e9;
+  for (auto _ : state) {
+    StoppingState stopping(rule, std::nullopt);
+    double elapsed_s = 0;
+    for (double sample : samples) {
+      stopping.add(sample);
+      elapsed_s += sample;
+      benchmark::DoNotOptimize(stopping.decide(elapsed_s));
+    }
+  }
+  const auto samples_fed = static_cast<double>(state.iterations() * state.range(0));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+  state.counters["per_sample"] =
+      benchmark::Counter(samples_fed, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_AddAndDecidePerSample)->Arg(100)->Arg(1000)->Arg(10000);
+
+}  // namespace
+}  // namespace collbench

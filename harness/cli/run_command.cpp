@@ -1,0 +1,216 @@
+#include "run_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "benches/backends/registry.h"
+#include "harness/cli/usage_error.h"
+#include "harness/measure/fault_guard.h"
+#include "harness/measure/row_runner.h"
+#include "harness/plan/sizes.h"
+#include "harness/plan/sweep_plan.h"
+#include "harness/provenance/clock.h"
+#include "harness/provenance/launcher.h"
+#include "harness/provenance/provenance.h"
+#include "harness/provenance/version.h"
+#include "harness/report/progress.h"
+#include "harness/report/reporter.h"
+#include "harness/store/result_file.h"
+#include "topo/discovery.h"
+#include "topo/host_memory.h"
+
+namespace collbench {
+namespace {
+
+constexpr int kRoot = 0;
+
+// Every rank learns whether any rank failed, so that all of them exit the same way.
+bool any_rank_failed(Communicator& world, bool failed) { return world.sum_over_ranks(failed) > 0; }
+
+std::string memory_problem(const SweepPlan& plan, const JobTopology& topology) {
+  const std::size_t send = std::max(plan.max_send_bytes, plan.max_recv_bytes);
+  const std::size_t needed = 2 * send + plan.max_recv_bytes;  // send, receive, host staging
+  const auto available = available_host_memory_bytes();
+  if (!available || needed * topology.ranks_on_my_node <= *available) return "";
+  return fmt::format(
+      "-e/--maxbytes: the largest size needs {} per rank (send, receive and staging buffers), "
+      "{} for the {} ranks on {}, but only {} is available there",
+      format_size(needed), format_size(needed * topology.ranks_on_my_node),
+      topology.ranks_on_my_node, topology.self.host, format_size(*available));
+}
+
+std::unique_ptr<ResultWriter> open_result_file(const RunConfig& config, std::string& problem) {
+  try {
+    if (config.default_out) std::filesystem::create_directories(config.out.parent_path());
+    return std::make_unique<ResultWriter>(config.out, config.force);
+  } catch (const std::exception& error) {
+    problem = fmt::format("--out: {}", error.what());
+    return nullptr;
+  }
+}
+
+MeasureSettings measure_settings(const RunConfig& config) {
+  MeasureSettings settings;
+  settings.backend = config.backend;
+  settings.placement = config.placement;
+  settings.modes = config.modes;
+  settings.in_place = config.in_place;
+  settings.warmup_iters = config.warmup_iters;
+  settings.check_iters = config.check_iters;
+  settings.stopping = config.stopping;
+  return settings;
+}
+
+std::string row_label(const PlannedRow& row) {
+  return fmt::format("{} {} {} {}", name(row.collective), name(row.datatype),
+                     uses_reduce_op(row.collective) ? name(row.op) : "", format_size(row.shape.size_bytes));
+}
+
+// Rank 0's share of the run: the file, the table and the progress line.
+class RootOutput {
+ public:
+  RootOutput(const RunConfig& config, std::unique_ptr<ResultWriter> writer, std::size_t total_points)
+      : config_(config),
+        writer_(std::move(writer)),
+        reporter_(make_reporter("table", std::cout)),
+        progress_(!config.quiet && (config.progress || isatty(STDERR_FILENO)), total_points) {}
+
+  void begin(const Provenance& provenance, const JobTopology& topology, const RunDescription& run) {
+    {
+      FileWriteSection section;
+      writer_->write_provenance(provenance);
+      writer_->write_topology(topology.ranks);
+    }
+    if (!config_.quiet) reporter_->begin(run);
+  }
+
+  void add_row(const std::vector<PointResult>& points, const PlannedRow& row) {
+    for (const auto& point : points) {
+      FileWriteSection section;
+      writer_->append_point(point);
+      if (point.wrong > 0) wrong_ = true;
+    }
+    done_ += points.size();
+    progress_.finish();
+    if (!config_.quiet) reporter_->row(points);
+    progress_.update(done_, row_label(row));
+  }
+
+  void finish(const std::vector<std::string>& notes, double seconds) {
+    progress_.finish();
+    {
+      FileWriteSection section;
+      writer_->finish(utc_now_iso8601());
+    }
+    if (!config_.quiet) reporter_->end();
+    for (const auto& note : notes) fmt::print("# note: {}\n", note);
+    std::error_code ignored;
+    const auto bytes = std::filesystem::file_size(config_.out, ignored);
+    fmt::print("# {} points in {:.1f} s; results in {} ({})\n", done_, seconds,
+               config_.out.string(), format_size(bytes));
+  }
+
+  bool wrong() const { return wrong_; }
+
+ private:
+  const RunConfig& config_;
+  std::unique_ptr<ResultWriter> writer_;
+  std::unique_ptr<Reporter> reporter_;
+  Progress progress_;
+  std::size_t done_ = 0;
+  bool wrong_ = false;
+};
+
+int measure(Backend& backend, const RunConfig& config, const std::vector<std::string>& argv) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string start_utc = utc_now_iso8601();
+  Communicator& world = backend.world();
+  const bool root = world.rank() == kRoot;
+  const JobTopology topology = discover_topology(world);
+  install_fault_guard(fmt::format("rank {} on {}", world.rank(), topology.self.host), config.timeout_s);
+
+  SweepPlan plan = plan_sweep(config, world.size());
+  std::string problem = memory_problem(plan, topology);
+  std::unique_ptr<RowRunner> runner;
+  if (problem.empty()) {
+    try {
+      runner = std::make_unique<RowRunner>(world, measure_settings(config), plan);
+    } catch (const std::bad_alloc&) {
+      problem = fmt::format("-e/--maxbytes: cannot allocate buffers for {} on {}",
+                            format_size(config.sweep.max_bytes), topology.self.host);
+    }
+  }
+  if (any_rank_failed(world, !problem.empty())) {
+    if (!problem.empty()) fmt::print(stderr, "collbench run: {}\n", problem);
+    return kExitUsage;
+  }
+  std::unique_ptr<ResultWriter> writer;
+  if (root) writer = open_result_file(config, problem);
+  if (any_rank_failed(world, !problem.empty())) {
+    if (root) fmt::print(stderr, "collbench run: {}\n", problem);
+    return kExitUsage;
+  }
+
+  std::optional<RootOutput> output;
+  if (root) {
+    output.emplace(config, std::move(writer), plan.rows.size() * points_per_row(config));
+    const RunDescription run{std::string(collbench_version()), config.backend, backend.version(),
+                             world.size(), topology.nodes, topology.hosts, start_utc,
+                             shell_quoted(argv)};
+    output->begin(collect_provenance(config, argv, backend.version(), topology, start_utc),
+                  topology, run);
+  }
+
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  for (const PlannedRow& row : plan.rows) {
+    std::optional<double> time_left;
+    if (config.time_limit_s) time_left = *config.time_limit_s - elapsed();
+    int go = !time_left || *time_left > 0;  // rank 0's clock decides for everyone
+    world.broadcast(std::as_writable_bytes(std::span(&go, 1)), kRoot);
+    const auto points = go ? runner->measure(row, time_left) : std::vector<PointResult>{};
+    if (root && !points.empty()) output->add_row(points, row);
+    if (points.size() < points_per_row(config)) {
+      plan.notes.push_back(fmt::format("--time-limit of {} s reached; the sweep stopped early",
+                                       *config.time_limit_s));
+      break;
+    }
+  }
+  if (!root) return kExitOk;
+  output->finish(plan.notes, elapsed());
+  return output->wrong() ? kExitWrongOrFailed : kExitOk;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options, const std::vector<std::string>& argv) {
+  const bool may_print = launcher_rank().value_or(0) == kRoot;
+  RunConfig config;
+  try {
+    config = resolve(options, default_backend());
+    const auto built = built_backends();
+    if (std::find(built.begin(), built.end(), config.backend) == built.end())
+      throw UsageError(fmt::format("--backend: '{}' is not built into this collbench (built: {})",
+                                   config.backend, fmt::join(built, ", ")));
+  } catch (const UsageError& error) {
+    if (may_print) fmt::print(stderr, "collbench run: {}\n", error.what());
+    return kExitUsage;
+  }
+
+  auto backend = start_backend(config.backend);
+  try {
+    return measure(*backend, config, argv);
+  } catch (const std::exception& error) {
+    fmt::print(stderr, "collbench run: rank {} on {}: fault: {}; every finished point is in {}\n",
+               backend->world().rank(), this_host(), error.what(), config.out.string());
+    backend->abort(kExitFault);
+  }
+}
+
+}  // namespace collbench

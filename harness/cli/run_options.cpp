@@ -1,0 +1,162 @@
+#include "run_options.h"
+
+#include <fmt/format.h>
+
+#include "harness/cli/usage_error.h"
+#include "harness/provenance/clock.h"
+
+namespace collbench {
+namespace {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    items.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+template <typename Range>
+std::vector<std::string> names_of(const Range& range) {
+  std::vector<std::string> names;
+  for (const auto& value : range) names.emplace_back(name(value));
+  return names;
+}
+
+// Parses "a,b,c" or "all" with `parse`, naming the option and the item on failure.
+template <typename T, typename Parse, typename All>
+std::vector<T> parse_list(const std::string& text, const char* option, Parse parse, All all) {
+  if (text == "all") return {all.begin(), all.end()};
+  std::vector<T> values;
+  for (const auto& item : split_list(text)) {
+    const auto value = parse(item);
+    if (!value)
+      throw UsageError(fmt::format("{}: unknown value '{}' (expected one of {}, or all)", option,
+                                   item, fmt::join(names_of(all), ",")));
+    if (std::find(values.begin(), values.end(), *value) == values.end()) values.push_back(*value);
+  }
+  return values;
+}
+
+std::size_t size_option(const std::string& text, const char* option) {
+  try {
+    return parse_size(text);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(fmt::format("{}: {}", option, error.what()));
+  }
+}
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw UsageError(message);
+}
+
+}  // namespace
+
+void add_run_options(CLI::App& run, RunOptions& o) {
+  run.add_option("-b,--minbytes", o.min_bytes, "smallest size (K, M, G = 1024^n)")
+      ->capture_default_str();
+  run.add_option("-e,--maxbytes", o.max_bytes, "largest size")->capture_default_str();
+  run.add_option("-f,--stepfactor", o.step_factor, "multiplicative size step")
+      ->capture_default_str();
+  run.add_option("-i,--stepbytes", o.step_bytes, "additive size step (instead of -f)");
+  run.add_option("-n,--iters", o.iters, "samples per point; turns adaptive stopping off");
+  run.add_option("-w,--warmup_iters", o.warmup_iters, "untimed operations per point")
+      ->capture_default_str();
+  run.add_option("-c,--check", o.check_iters, "validation operations per point (0: none)")
+      ->capture_default_str();
+  run.add_option("-d,--datatype", o.datatypes, "datatypes: a list or all")->capture_default_str();
+  run.add_option("-o,--op", o.reduce_ops, "reduction ops: a list or all")->capture_default_str();
+  run.add_option("-G,--cudagraph", o.cuda_graph_launches, "CUDA-graph launches (nccl backend)");
+  run.add_option("-T,--timeout", o.timeout_s, "seconds without progress before aborting (0: off)")
+      ->capture_default_str();
+  run.add_option("--ops", o.collectives, "collectives: allreduce,allgather,reduce_scatter or all")
+      ->capture_default_str();
+  run.add_option("--backend", o.backend, "mpi (default where no GPU backend is built)");
+  run.add_option("--mode", o.mode, "latency, bandwidth or both")->capture_default_str();
+  run.add_option("--placement", o.placement, "world")->capture_default_str();
+  run.add_flag("--inplace", o.in_place, "also measure in place (nccl-tests' second column group)");
+  run.add_option("--out", o.out, "result file (default results/<UTC time>-<backend>.h5)");
+  run.add_flag("--force", o.force, "overwrite an existing result file");
+  run.add_option("--min-samples", o.min_samples, "samples before stopping may be decided")
+      ->capture_default_str();
+  run.add_option("--min-time", o.min_time_s, "seconds of sampling before stopping")
+      ->capture_default_str();
+  run.add_option("--target-ci", o.target_ci, "stop when the median's 95% CI is within this fraction")
+      ->capture_default_str();
+  run.add_option("--max-time", o.max_time_s, "seconds of sampling at most per point and mode")
+      ->capture_default_str();
+  run.add_option("--time-limit", o.time_limit_s, "seconds for the whole sweep (0: none)")
+      ->capture_default_str();
+  run.add_flag("--quiet", o.quiet, "no progress line and no table");
+  run.add_flag("--progress", o.progress, "show progress even when stderr is not a terminal");
+}
+
+RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
+  RunConfig config;
+  config.sweep.min_bytes = size_option(o.min_bytes, "-b/--minbytes");
+  config.sweep.max_bytes = size_option(o.max_bytes, "-e/--maxbytes");
+  config.sweep.step_factor = o.step_factor;
+  if (o.step_bytes) config.sweep.step_bytes = size_option(*o.step_bytes, "-i/--stepbytes");
+  try {
+    config.sizes = sweep_sizes(config.sweep);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+
+  config.collectives = parse_list<CollectiveKind>(o.collectives, "--ops", parse_collective,
+                                                  all_collectives());
+  config.datatypes = parse_list<DataType>(o.datatypes, "-d/--datatype", parse_datatype,
+                                          all_datatypes());
+  config.reduce_ops = parse_list<ReduceOp>(o.reduce_ops, "-o/--op", parse_reduce_op,
+                                           all_reduce_ops());
+  if (o.mode == "both")
+    config.modes = {Mode::latency, Mode::bandwidth};
+  else if (const auto mode = parse_mode(o.mode))
+    config.modes = {*mode};
+  else
+    throw UsageError(fmt::format("--mode: unknown value '{}' (latency, bandwidth or both)", o.mode));
+  config.in_place = o.in_place ? std::vector<bool>{false, true} : std::vector<bool>{false};
+
+  config.backend = o.backend.empty() ? default_backend : o.backend;
+  require(o.placement == "world",
+          fmt::format("--placement: '{}' is not available yet (world)", o.placement));
+  config.placement = o.placement;
+  require(o.cuda_graph_launches >= 0, "-G/--cudagraph must not be negative");
+  require(o.cuda_graph_launches == 0 || config.backend == "nccl",
+          "-G/--cudagraph needs the nccl backend");
+
+  require(o.warmup_iters >= 0, fmt::format("-w/--warmup_iters must not be negative, got {}", o.warmup_iters));
+  require(o.check_iters >= 0, fmt::format("-c/--check must not be negative, got {}", o.check_iters));
+  require(o.timeout_s >= 0, "-T/--timeout must not be negative");
+  config.warmup_iters = o.warmup_iters;
+  config.check_iters = o.check_iters;
+  config.timeout_s = o.timeout_s;
+
+  require(!o.iters || *o.iters >= 1, "-n/--iters must be at least 1");
+  require(o.min_samples >= 1, "--min-samples must be at least 1");
+  require(o.min_time_s >= 0, "--min-time must not be negative");
+  require(o.target_ci > 0 && o.target_ci < 1, "--target-ci must be a fraction between 0 and 1");
+  require(o.max_time_s > 0, "--max-time must be positive");
+  require(o.time_limit_s >= 0, "--time-limit must not be negative");
+  config.stopping.min_samples = static_cast<std::size_t>(o.min_samples);
+  config.stopping.min_time_s = o.min_time_s;
+  config.stopping.target_ci = o.target_ci;
+  config.stopping.max_time_s = o.max_time_s;
+  if (o.iters) config.stopping.fixed_samples = static_cast<std::size_t>(*o.iters);
+  if (o.time_limit_s > 0) config.time_limit_s = o.time_limit_s;
+
+  config.default_out = o.out.empty();
+  config.out = o.out.empty()
+                   ? std::filesystem::path("results") /
+                         fmt::format("{}-{}.h5", utc_timestamp_for_filename(), config.backend)
+                   : std::filesystem::path(o.out);
+  config.force = o.force;
+  config.quiet = o.quiet;
+  config.progress = o.progress;
+  return config;
+}
+
+}  // namespace collbench

@@ -1,0 +1,76 @@
+#pragma once
+// `collbench run`: its options as typed, and the validated configuration they make.
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "benches/collective_kind.h"
+#include "benches/datatype.h"
+#include "harness/plan/point.h"
+#include "harness/plan/sizes.h"
+#include "harness/stats/stopping_rule.h"
+
+namespace collbench {
+
+// What the user typed, before validation.
+struct RunOptions {
+  std::string min_bytes = "8";
+  std::string max_bytes = "64M";
+  double step_factor = 2;
+  std::optional<std::string> step_bytes;
+  std::optional<long long> iters;
+  int warmup_iters = 5;
+  int check_iters = 1;
+  std::string datatypes = "float";
+  std::string reduce_ops = "sum";
+  int cuda_graph_launches = 0;
+  double timeout_s = 0;
+  std::string collectives = "allreduce,allgather,reduce_scatter";
+  std::string backend;
+  std::string mode = "both";
+  std::string placement = "world";
+  bool in_place = false;
+  std::string out;
+  bool force = false;
+  long long min_samples = 10;
+  double min_time_s = 0.1;
+  double target_ci = 0.01;
+  double max_time_s = 1.0;
+  double time_limit_s = 0;
+  bool quiet = false;
+  bool progress = false;
+};
+
+void add_run_options(CLI::App& command, RunOptions& options);
+
+// The validated run: every list expanded, every size parsed.
+struct RunConfig {
+  SweepSpec sweep;
+  std::vector<std::size_t> sizes;
+  std::vector<CollectiveKind> collectives;
+  std::vector<DataType> datatypes;
+  std::vector<ReduceOp> reduce_ops;
+  std::vector<Mode> modes;
+  std::vector<bool> in_place;  // false, then true with --inplace
+  std::string backend;
+  std::string placement;
+  int warmup_iters = 5;
+  int check_iters = 1;
+  double timeout_s = 0;
+  StoppingRule stopping;
+  std::optional<double> time_limit_s;
+  std::filesystem::path out;
+  bool default_out = false;
+  bool force = false;
+  bool quiet = false;
+  bool progress = false;
+};
+
+// Throws UsageError naming the option and the value that is wrong.
+RunConfig resolve(const RunOptions& options, const std::string& default_backend);
+
+}  // namespace collbench

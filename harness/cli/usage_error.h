@@ -1,0 +1,24 @@
+#pragma once
+#include <stdexcept>
+
+namespace collbench {
+
+// Exit codes shared by every subcommand (DESIGN.md, "Command line").
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitWrongOrFailed = 1,
+  kExitUsage = 2,
+  kExitFault = 3,
+};
+
+// Bad usage or bad input: the message names what was wrong; the process exits 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A runtime fault (timeout, dead peer, communicator error): exit 3.
+struct FaultError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace collbench

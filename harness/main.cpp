@@ -1,0 +1,62 @@
+// collbench: one binary, one subcommand per job (DESIGN.md, "Command line").
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "harness/cli/report_command.h"
+#include "harness/cli/run_command.h"
+#include "harness/cli/usage_error.h"
+#include "harness/provenance/launcher.h"
+#include "harness/provenance/version.h"
+#include "harness/report/reporter.h"
+
+int main(int argc, char** argv) {
+  using namespace collbench;
+  CLI::App app{"collbench: collective-communication microbenchmarks into HDF5", "collbench"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", fmt::format("collbench {} ({})", collbench_version(), git_revision()));
+
+  RunOptions run_options;
+  auto* run = app.add_subcommand("run", "measure collectives; one process per rank (mpirun, srun)");
+  add_run_options(*run, run_options);
+
+  ReportOptions report_options;
+  auto* report = app.add_subcommand("report", "print a stored run again");
+  report->add_option("file", report_options.file, "result file (.h5)")->required();
+  report->add_option("--format", report_options.format,
+                     fmt::format("{}", fmt::join(reporter_formats(), ", ")))
+      ->capture_default_str();
+
+  const bool may_print = launcher_rank().value_or(0) == 0;
+  std::vector<std::string> commands;
+  for (const auto* command : app.get_subcommands({})) commands.push_back(command->get_name());
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
+    if (may_print)
+      fmt::print(stderr, "collbench: unknown command '{}' (expected one of {})\n", argv[1],
+                 fmt::join(commands, ", "));
+    return kExitUsage;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForAllHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForVersion& version) {
+    return app.exit(version);
+  } catch (const CLI::ParseError& error) {
+    if (may_print) {
+      const auto* failed = run->parsed() ? run : report->parsed() ? report : &app;
+      fmt::print(stderr, "collbench{}: {}\nRun with --help for the options.\n",
+                 failed == &app ? "" : " " + failed->get_name(), error.what());
+    }
+    return kExitUsage;
+  }
+
+  if (run->parsed()) return run_command(run_options, std::vector<std::string>(argv, argv + argc));
+  return report_command(report_options);
+}

@@ -1,0 +1,105 @@
+#include "fault_guard.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "harness/cli/usage_error.h"
+
+namespace collbench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Signal handlers can only touch lock-free atomics and preformatted text.
+std::atomic<int> g_write_depth{0};
+std::atomic<int> g_pending_signal{0};
+std::atomic<const char*> g_waiting_on{nullptr};
+std::atomic<Clock::rep> g_wait_started{0};
+std::string g_interrupt_message[2];  // [0] SIGINT, [1] SIGTERM
+std::string g_who;
+std::mutex g_context_mutex;
+std::string g_context;
+
+void write_stderr(const std::string& text) {
+  [[maybe_unused]] auto written = ::write(STDERR_FILENO, text.data(), text.size());
+}
+
+[[noreturn]] void exit_after_signal(int signal) {
+  write_stderr(g_interrupt_message[signal == SIGINT ? 0 : 1]);
+  std::_Exit(kExitFault);
+}
+
+void on_signal(int signal) {
+  if (g_write_depth.load() > 0) {
+    g_pending_signal.store(signal);
+    return;
+  }
+  exit_after_signal(signal);
+}
+
+void watch(double timeout_s) {
+  const auto limit = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(timeout_s));
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const char* what = g_waiting_on.load();
+    if (!what || g_write_depth.load() > 0) continue;
+    const auto waited = Clock::now().time_since_epoch() - Clock::duration(g_wait_started.load());
+    if (waited < limit) continue;
+    std::string context;
+    {
+      std::lock_guard lock(g_context_mutex);
+      context = g_context;
+    }
+    write_stderr(fmt::format(
+        "collbench: {}: timeout: no progress for {:.0f} s (-T) in {} at {}; a peer rank is hung "
+        "or dead; aborting, every finished point is in the result file\n",
+        g_who, timeout_s, what, context));
+    std::_Exit(kExitFault);
+  }
+}
+
+}  // namespace
+
+void install_fault_guard(const std::string& who, double timeout_s) {
+  g_who = who;
+  g_interrupt_message[0] = fmt::format("collbench: {}: interrupted (SIGINT); every finished point "
+                                       "is in the result file\n", who);
+  g_interrupt_message[1] = fmt::format("collbench: {}: terminated (SIGTERM); every finished point "
+                                       "is in the result file\n", who);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  if (timeout_s > 0) std::thread(watch, timeout_s).detach();
+}
+
+FileWriteSection::FileWriteSection() { g_write_depth.fetch_add(1); }
+
+FileWriteSection::~FileWriteSection() {
+  if (g_write_depth.fetch_sub(1) == 1) {
+    if (const int signal = g_pending_signal.load()) exit_after_signal(signal);
+  }
+}
+
+CommunicationWait::CommunicationWait(const char* what) {
+  g_wait_started.store(Clock::now().time_since_epoch().count());
+  g_waiting_on.store(what);
+}
+
+CommunicationWait::~CommunicationWait() { g_waiting_on.store(nullptr); }
+
+void set_fault_context(const std::string& context) {
+  std::lock_guard lock(g_context_mutex);
+  g_context = context;
+}
+
+}  // namespace collbench

@@ -1,0 +1,213 @@
+#include "row_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "benches/collectives/pattern.h"
+#include "harness/measure/fault_guard.h"
+#include "harness/plan/sizes.h"
+
+namespace collbench {
+namespace {
+
+constexpr int kRoot = 0;
+constexpr int kContinue = 0;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::span<std::byte> bytes_of(auto& value) {
+  return std::as_writable_bytes(std::span(&value, 1));
+}
+
+std::vector<double> column_medians(const RawSamples& raw) {
+  std::vector<double> medians(raw.nranks);
+  std::vector<double> column(raw.sample_count());
+  for (int r = 0; r < raw.nranks; ++r) {
+    for (std::size_t s = 0; s < column.size(); ++s) column[s] = raw.per_rank_seconds[s * raw.nranks + r];
+    medians[r] = summarize(column).median;
+  }
+  return medians;
+}
+
+}  // namespace
+
+struct RowRunner::Sampled {
+  std::vector<double> slowest;  // per sample
+  RawSamples raw;
+  StopReason reason = StopReason::converged;
+  int ops_per_sample = 1;
+};
+
+RowRunner::RowRunner(Communicator& comm, const MeasureSettings& settings, const SweepPlan& plan)
+    : comm_(comm), settings_(settings) {
+  // In place, the send buffer also holds the result, so it takes the larger of the two.
+  const std::size_t send_bytes = std::max(plan.max_send_bytes, plan.max_recv_bytes);
+  constexpr std::size_t kAtLeast = 64;  // room for the first call below
+  send_ = comm_.allocate(std::max(send_bytes, kAtLeast));
+  recv_ = comm_.allocate(std::max(plan.max_recv_bytes, kAtLeast));
+  staging_.resize(send_bytes);
+  timer_ = comm_.make_timer();
+  // The first call on a communicator sets up its connections; it is never timed.
+  const CollectiveCall first{CollectiveKind::allreduce, DataType::float32, ReduceOp::sum,
+                             shape_for(CollectiveKind::allreduce, sizeof(float), sizeof(float), 1),
+                             false};
+  CommunicationWait wait("the first collective on the communicator");
+  timer_->start();
+  comm_.launch(first, *send_, *recv_);
+  timer_->stop_seconds();
+}
+
+void RowRunner::fill_input(const CollectiveCall& call) {
+  const PatternCase pattern{call.kind, call.datatype, call.op, comm_.rank(), comm_.size(), call.shape};
+  const std::size_t element = size_of(call.datatype);
+  const auto input = std::span(staging_).first(call.shape.send_count * element);
+  collbench::fill_input(pattern, input);
+  const std::size_t offset =
+      call.in_place ? in_place_send_offset(call.kind, comm_.rank(), call.shape) * element : 0;
+  send_->upload(input, offset);
+}
+
+std::int64_t RowRunner::validate(const CollectiveCall& call) {
+  const PatternCase pattern{call.kind, call.datatype, call.op, comm_.rank(), comm_.size(), call.shape};
+  const std::size_t element = size_of(call.datatype);
+  const auto result = std::span(staging_).first(call.shape.recv_count * element);
+  long long wrong = 0;
+  for (int check = 0; check < settings_.check_iters; ++check) {
+    fill_input(call);
+    {
+      CommunicationWait wait("a validation operation");
+      timer_->start();
+      comm_.launch(call, *send_, *recv_);
+      timer_->stop_seconds();
+    }
+    if (call.in_place)
+      send_->download(result, comm_.in_place_result_offset(call) * element);
+    else
+      recv_->download(result, 0);
+    wrong += static_cast<long long>(count_wrong(pattern, result));
+  }
+  CommunicationWait wait("summing wrong elements over ranks");
+  return comm_.sum_over_ranks(wrong);
+}
+
+double RowRunner::slowest_rank_time(double mine, std::vector<double>* all_ranks) {
+  std::vector<double> gathered(comm_.rank() == kRoot ? comm_.size() : 0);
+  {
+    CommunicationWait wait("gathering sample times");
+    comm_.gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(gathered)),
+                 kRoot);
+  }
+  if (gathered.empty()) return 0;
+  if (all_ranks) all_ranks->insert(all_ranks->end(), gathered.begin(), gathered.end());
+  return *std::max_element(gathered.begin(), gathered.end());
+}
+
+int RowRunner::decide_on_root(int decision) {
+  CommunicationWait wait("receiving rank 0's stop decision");
+  comm_.broadcast(bytes_of(decision), kRoot);
+  return decision;
+}
+
+int RowRunner::calibrate_loop(const CollectiveCall& call) {
+  double one_op = 0;
+  {
+    CommunicationWait wait("timing one operation");
+    comm_.barrier();
+    timer_->start();
+    comm_.launch(call, *send_, *recv_);
+    one_op = timer_->stop_seconds();
+  }
+  const double slowest = slowest_rank_time(one_op, nullptr);
+  int ops = 1;
+  if (comm_.rank() == kRoot && slowest > 0)
+    ops = static_cast<int>(std::clamp(std::ceil(settings_.bandwidth_sample_s / slowest), 1.0,
+                                      double(settings_.max_ops_per_sample)));
+  return decide_on_root(ops);
+}
+
+RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
+                                     std::optional<double> time_left_s) {
+  {
+    CommunicationWait wait("a warm-up operation");
+    timer_->start();
+    for (int w = 0; w < settings_.warmup_iters; ++w) comm_.launch(call, *send_, *recv_);
+    timer_->stop_seconds();  // waits for the warm-ups; their time is not kept
+  }
+  Sampled sampled;
+  sampled.ops_per_sample = mode == Mode::bandwidth ? calibrate_loop(call) : 1;
+  sampled.raw.nranks = comm_.size();
+  StoppingState stopping(settings_.stopping, time_left_s);
+  const auto started = std::chrono::steady_clock::now();
+  for (;;) {
+    double mine = 0;
+    {
+      CommunicationWait wait("a timed operation");
+      comm_.barrier();
+      timer_->start();
+      for (int op = 0; op < sampled.ops_per_sample; ++op) comm_.launch(call, *send_, *recv_);
+      mine = timer_->stop_seconds() / sampled.ops_per_sample;
+    }
+    const double slowest = slowest_rank_time(mine, &sampled.raw.per_rank_seconds);
+    int decision = kContinue;
+    if (comm_.rank() == kRoot) {
+      sampled.slowest.push_back(slowest);
+      stopping.add(slowest);
+      if (const auto reason = stopping.decide(seconds_since(started)))
+        decision = static_cast<int>(*reason) + 1;
+    }
+    decision = decide_on_root(decision);
+    if (decision != kContinue) {
+      sampled.reason = static_cast<StopReason>(decision - 1);
+      return sampled;
+    }
+  }
+}
+
+std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional<double> time_left_s) {
+  const auto row_started = std::chrono::steady_clock::now();
+  std::vector<PointResult> points;
+  for (bool in_place : settings_.in_place) {
+    const CollectiveCall call{row.collective, row.datatype, row.op, row.shape, in_place};
+    set_fault_context(fmt::format("{} {} {} {} {}", name(row.collective), name(row.datatype),
+                                  uses_reduce_op(row.collective) ? name(row.op) : "", 
+                                  format_size(row.shape.size_bytes),
+                                  in_place ? "in place" : "out of place"));
+    const std::int64_t wrong = settings_.check_iters > 0 ? validate(call) : kNotChecked;
+    fill_input(call);  // timed operations see the same data whether or not -c validated
+    for (Mode mode : settings_.modes) {
+      std::optional<double> left;
+      if (time_left_s) left = *time_left_s - seconds_since(row_started);
+      Sampled sampled = sample(call, mode, left);
+
+      PointResult point;
+      point.key = PointKey{settings_.backend, row.collective, row.datatype, row.op,
+                           settings_.placement, comm_.size(), mode, in_place,
+                           row.shape.size_bytes, row.shape.count};
+      point.wrong = wrong;
+      point.stop_reason = sampled.reason;
+      point.ops_per_sample = sampled.ops_per_sample;
+      if (comm_.rank() == kRoot) {
+        point.summary = summarize(sampled.slowest);
+        point.algbw_gbps = point.summary.median > 0
+                               ? double(row.shape.size_bytes) / point.summary.median / 1e9
+                               : 0;
+        point.busbw_gbps = point.algbw_gbps * busbw_factor(row.collective, comm_.size());
+        point.samples = std::move(sampled.raw);
+        point.samples.world_ranks.resize(comm_.size());
+        std::iota(point.samples.world_ranks.begin(), point.samples.world_ranks.end(), 0);
+        point.rank_median_seconds = column_medians(point.samples);
+      }
+      points.push_back(std::move(point));
+      if (sampled.reason == StopReason::time_limit) return points;
+    }
+  }
+  return points;
+}
+
+}  // namespace collbench

@@ -1,0 +1,55 @@
+#pragma once
+// Measures one row of the sweep (one collective, datatype, op and size) in every mode and
+// in-place variant: validation on untimed operations, warm-ups, then sampling until rank 0
+// decides to stop. Every rank calls it; results are complete on rank 0 only.
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "benches/backends/communicator.h"
+#include "harness/plan/point.h"
+#include "harness/plan/sweep_plan.h"
+#include "harness/stats/stopping_rule.h"
+
+namespace collbench {
+
+struct MeasureSettings {
+  std::string backend;
+  std::string placement = "world";
+  std::vector<Mode> modes;
+  std::vector<bool> in_place;
+  int warmup_iters = 5;
+  int check_iters = 1;
+  StoppingRule stopping;
+  // A bandwidth-mode sample loops enough operations to last about this long.
+  double bandwidth_sample_s = 1e-3;
+  int max_ops_per_sample = 1000;
+};
+
+class RowRunner {
+ public:
+  // Allocates the buffers for the largest row of the plan; throws std::bad_alloc.
+  RowRunner(Communicator& comm, const MeasureSettings& settings, const SweepPlan& plan);
+
+  // `time_left_s` is what the sweep's --time-limit leaves, if set. Returns the points measured;
+  // fewer than points_per_row when the time limit ended the row.
+  std::vector<PointResult> measure(const PlannedRow& row, std::optional<double> time_left_s);
+
+ private:
+  struct Sampled;
+  void fill_input(const CollectiveCall& call);
+  std::int64_t validate(const CollectiveCall& call);
+  Sampled sample(const CollectiveCall& call, Mode mode, std::optional<double> time_left_s);
+  int calibrate_loop(const CollectiveCall& call);
+  double slowest_rank_time(double mine, std::vector<double>* all_ranks);
+  int decide_on_root(int decision);
+
+  Communicator& comm_;
+  MeasureSettings settings_;
+  std::unique_ptr<Buffer> send_;
+  std::unique_ptr<Buffer> recv_;
+  std::unique_ptr<Timer> timer_;
+  std::vector<std::byte> staging_;
+};
+
+}  // namespace collbench

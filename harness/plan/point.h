@@ -1,0 +1,56 @@
+#pragma once
+// A point: one measured configuration, and what was measured there.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benches/collective_kind.h"
+#include "benches/datatype.h"
+#include "harness/stats/stop_reason.h"
+#include "harness/stats/summary.h"
+
+namespace collbench {
+
+enum class Mode { latency, bandwidth };
+std::string_view name(Mode mode);
+std::optional<Mode> parse_mode(std::string_view text);
+
+struct PointKey {
+  std::string backend;
+  CollectiveKind collective = CollectiveKind::allreduce;
+  DataType datatype = DataType::float32;
+  ReduceOp op = ReduceOp::sum;
+  std::string placement = "world";
+  int nranks = 0;
+  Mode mode = Mode::bandwidth;
+  bool in_place = false;
+  std::size_t size_bytes = 0;  // the size actually run, nccl-tests convention
+  std::size_t count = 0;       // elements: the buffer for allreduce, each rank's share otherwise
+};
+
+// Sample matrix: samples[s * nranks + r] is rank r's time of sample s, in seconds.
+struct RawSamples {
+  int nranks = 0;
+  std::vector<double> per_rank_seconds;
+  std::vector<int> world_ranks;  // column r of the matrix is this world rank
+  std::size_t sample_count() const { return nranks ? per_rank_seconds.size() / nranks : 0; }
+};
+
+inline constexpr std::int64_t kNotChecked = -1;
+
+struct PointResult {
+  PointKey key;
+  Summary summary;  // of the per-sample slowest-rank times, seconds
+  double algbw_gbps = 0;
+  double busbw_gbps = 0;
+  std::int64_t wrong = kNotChecked;  // wrong elements summed over ranks, or kNotChecked
+  StopReason stop_reason = StopReason::converged;
+  int ops_per_sample = 1;             // 1 in latency mode, the loop length in bandwidth mode
+  std::vector<double> rank_median_seconds;  // per column of `samples`
+  RawSamples samples;
+};
+
+}  // namespace collbench

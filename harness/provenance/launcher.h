@@ -1,0 +1,11 @@
+#pragma once
+// What the launcher (mpirun, srun) tells a process before any library starts: enough to let
+// one rank, not all of them, print a usage error.
+#include <optional>
+
+namespace collbench {
+
+// This process's rank from OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK or SLURM_PROCID.
+std::optional<int> launcher_rank();
+
+}  // namespace collbench

@@ -1,0 +1,90 @@
+#include "provenance.h"
+
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/provenance/environment.h"
+#include "harness/provenance/version.h"
+
+namespace collbench {
+namespace {
+
+std::string quote_one(const std::string& arg) {
+  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789-_=.,/:+@%") == std::string::npos)
+    return arg;
+  std::string quoted = "'";
+  for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+template <typename Range>
+nlohmann::json names(const Range& values) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& value : values) list.push_back(std::string(name(value)));
+  return list;
+}
+
+// The resolved settings, so a reader knows exactly how points were sampled.
+std::string settings_json(const RunConfig& config) {
+  nlohmann::ordered_json settings;
+  settings["min_bytes"] = config.sweep.min_bytes;
+  settings["max_bytes"] = config.sweep.max_bytes;
+  if (config.sweep.step_bytes)
+    settings["step_bytes"] = *config.sweep.step_bytes;
+  else
+    settings["step_factor"] = config.sweep.step_factor;
+  settings["collectives"] = names(config.collectives);
+  settings["datatypes"] = names(config.datatypes);
+  settings["reduce_ops"] = names(config.reduce_ops);
+  settings["modes"] = names(config.modes);
+  settings["in_place"] = config.in_place.size() > 1;
+  settings["placement"] = config.placement;
+  settings["warmup_iters"] = config.warmup_iters;
+  settings["check_iters"] = config.check_iters;
+  settings["timeout_s"] = config.timeout_s;
+  settings["min_samples"] = config.stopping.min_samples;
+  settings["min_time_s"] = config.stopping.min_time_s;
+  settings["target_ci"] = config.stopping.target_ci;
+  settings["max_time_s"] = config.stopping.max_time_s;
+  if (config.stopping.fixed_samples) settings["iters"] = *config.stopping.fixed_samples;
+  if (config.time_limit_s) settings["time_limit_s"] = *config.time_limit_s;
+  return settings.dump();
+}
+
+}  // namespace
+
+std::string shell_quoted(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const auto& arg : argv) line += (line.empty() ? "" : " ") + quote_one(arg);
+  return line;
+}
+
+Provenance collect_provenance(const RunConfig& config, const std::vector<std::string>& argv,
+                              const std::string& backend_version, const JobTopology& topology,
+                              const std::string& start_utc) {
+  Provenance provenance;
+  auto& text = provenance.text;
+  text["command_line"] = shell_quoted(argv);
+  text["collbench_version"] = collbench_version();
+  text["git_revision"] = git_revision();
+  text["start_utc"] = start_utc;
+  text["backend"] = config.backend;
+  text["backend_version"] = backend_version;
+  text["placement"] = config.placement;
+  text["settings_json"] = settings_json(config);
+  for (const auto& [attribute, variable] :
+       {std::pair{"slurm_job_id", "SLURM_JOB_ID"}, {"slurm_step_id", "SLURM_STEP_ID"},
+        {"slurm_job_nodelist", "SLURM_JOB_NODELIST"}, {"slurm_array_task_id", "SLURM_ARRAY_TASK_ID"},
+        {"slurm_array_job_id", "SLURM_ARRAY_JOB_ID"}, {"slurm_partition", "SLURM_JOB_PARTITION"}})
+    if (const char* value = std::getenv(variable)) text[attribute] = value;
+  provenance.integers["nranks"] = static_cast<long long>(topology.ranks.size());
+  provenance.integers["nodes"] = topology.nodes;
+  provenance.integers["ranks_per_node"] = topology.max_ranks_per_node;
+  provenance.hosts = topology.hosts;
+  provenance.environment = recorded_environment();
+  return provenance;
+}
+
+}  // namespace collbench

@@ -1,0 +1,18 @@
+#pragma once
+// Everything needed to reproduce or explain a run, as the result file's root attributes.
+#include <string>
+#include <vector>
+
+#include "harness/cli/run_options.h"
+#include "harness/store/result_file.h"
+#include "topo/discovery.h"
+
+namespace collbench {
+
+std::string shell_quoted(const std::vector<std::string>& argv);
+
+Provenance collect_provenance(const RunConfig& config, const std::vector<std::string>& argv,
+                              const std::string& backend_version, const JobTopology& topology,
+                              const std::string& start_utc);
+
+}  // namespace collbench

@@ -1,0 +1,40 @@
+#include "point_fields.h"
+
+#include "harness/report/reporter.h"
+
+namespace collbench {
+
+nlohmann::ordered_json point_fields(const PointResult& p) {
+  const auto us = [](double seconds) { return seconds * 1e6; };
+  const Summary& s = p.summary;
+  nlohmann::ordered_json fields;
+  fields["backend"] = p.key.backend;
+  fields["collective"] = name(p.key.collective);
+  fields["datatype"] = name(p.key.datatype);
+  fields["redop"] = redop_label(p.key);
+  fields["placement"] = p.key.placement;
+  fields["nranks"] = p.key.nranks;
+  fields["mode"] = name(p.key.mode);
+  fields["in_place"] = p.key.in_place;
+  fields["size_bytes"] = p.key.size_bytes;
+  fields["count"] = p.key.count;
+  fields["samples"] = s.samples;
+  fields["ops_per_sample"] = p.ops_per_sample;
+  fields["stop_reason"] = name(p.stop_reason);
+  fields["time_median_us"] = us(s.median);
+  fields["time_ci_low_us"] = us(s.ci_low);
+  fields["time_ci_high_us"] = us(s.ci_high);
+  fields["time_min_us"] = us(s.min);
+  fields["time_p5_us"] = us(s.p5);
+  fields["time_p95_us"] = us(s.p95);
+  fields["time_p99_us"] = us(s.p99);
+  fields["time_max_us"] = us(s.max);
+  fields["time_mean_us"] = us(s.mean);
+  fields["time_stddev_us"] = us(s.stddev);
+  fields["algbw_GBps"] = p.algbw_gbps;
+  fields["busbw_GBps"] = p.busbw_gbps;
+  fields["wrong"] = p.wrong;
+  return fields;
+}
+
+}  // namespace collbench

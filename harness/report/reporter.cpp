@@ -1,0 +1,37 @@
+#include "reporter.h"
+
+#include <fmt/format.h>
+
+#include "benches/collectives/collective.h"
+
+#include "harness/cli/usage_error.h"
+#include "harness/report/structured_reporters.h"
+#include "harness/report/table_reporter.h"
+
+namespace collbench {
+
+std::vector<std::string_view> reporter_formats() {
+  return {"table", "markdown", "csv", "json", "jsonl"};
+}
+
+std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& out) {
+  if (format == "table") return std::make_unique<TableReporter>(out);
+  if (format == "markdown") return std::make_unique<MarkdownReporter>(out);
+  if (format == "csv") return std::make_unique<CsvReporter>(out);
+  if (format == "json") return std::make_unique<JsonReporter>(out);
+  if (format == "jsonl") return std::make_unique<JsonLinesReporter>(out);
+  throw UsageError(fmt::format("--format: unknown format '{}' (expected one of {})", format,
+                               fmt::join(reporter_formats(), ", ")));
+}
+
+bool same_row(const PointKey& a, const PointKey& b) {
+  return a.backend == b.backend && a.collective == b.collective && a.datatype == b.datatype &&
+         a.op == b.op && a.placement == b.placement && a.nranks == b.nranks &&
+         a.size_bytes == b.size_bytes;
+}
+
+std::string_view redop_label(const PointKey& key) {
+  return uses_reduce_op(key.collective) ? name(key.op) : std::string_view("none");
+}
+
+}  // namespace collbench

@@ -1,0 +1,46 @@
+#pragma once
+// Reporters turn measured points into text; they never measure. `run` feeds them as rows
+// finish, `report` feeds them from a result file, so both print the same thing.
+#include <memory>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/plan/point.h"
+
+namespace collbench {
+
+struct RunDescription {
+  std::string collbench_version;
+  std::string backend;
+  std::string backend_version;
+  int nranks = 0;
+  int nodes = 0;
+  std::vector<std::string> hosts;
+  std::string start_utc;
+  std::string command_line;
+};
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual void begin(const RunDescription& run) { (void)run; }
+  // The points of one row: one collective, datatype, op, placement, rank count and size, in
+  // every mode and in-place variant measured.
+  virtual void row(std::span<const PointResult> points) = 0;
+  virtual void end() {}
+};
+
+// table, markdown, csv, json or jsonl; throws UsageError for another name.
+std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& out);
+std::vector<std::string_view> reporter_formats();
+
+// True when two points belong to the same row.
+bool same_row(const PointKey& a, const PointKey& b);
+
+// "none" for collectives that reduce nothing, else the op's name.
+std::string_view redop_label(const PointKey& key);
+
+}  // namespace collbench

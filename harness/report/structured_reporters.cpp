@@ -1,0 +1,70 @@
+#include "structured_reporters.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "harness/report/point_fields.h"
+
+namespace collbench {
+namespace {
+
+std::string csv_cell(const nlohmann::ordered_json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+}  // namespace
+
+void CsvReporter::row(std::span<const PointResult> points) {
+  for (const auto& point : points) {
+    const auto fields = point_fields(point);
+    if (!header_written_) {
+      std::vector<std::string> names;
+      for (const auto& item : fields.items()) names.push_back(item.key());
+      fmt::print(out_, "{}\n", fmt::join(names, ","));
+      header_written_ = true;
+    }
+    std::vector<std::string> cells;
+    for (const auto& item : fields.items()) cells.push_back(csv_cell(item.value()));
+    fmt::print(out_, "{}\n", fmt::join(cells, ","));
+  }
+}
+
+void JsonLinesReporter::row(std::span<const PointResult> points) {
+  for (const auto& point : points) out_ << point_fields(point).dump() << '\n';
+}
+
+void JsonReporter::begin(const RunDescription& run) {
+  document_["collbench_version"] = run.collbench_version;
+  document_["backend"] = run.backend;
+  document_["backend_version"] = run.backend_version;
+  document_["nranks"] = run.nranks;
+  document_["nodes"] = run.nodes;
+  document_["hosts"] = run.hosts;
+  document_["start_utc"] = run.start_utc;
+  document_["command_line"] = run.command_line;
+  document_["points"] = nlohmann::ordered_json::array();
+}
+
+void JsonReporter::row(std::span<const PointResult> points) {
+  for (const auto& point : points) document_["points"].push_back(point_fields(point));
+}
+
+void JsonReporter::end() { out_ << document_.dump(2) << '\n'; }
+
+void MarkdownReporter::row(std::span<const PointResult> points) {
+  if (!header_written_) {
+    fmt::print(out_,
+               "| collective | type | redop | ranks | size (B) | mode | in place | median (us) | "
+               "p99 (us) | busbw (GB/s) | #wrong |\n"
+               "|---|---|---|--:|--:|---|---|--:|--:|--:|--:|\n");
+    header_written_ = true;
+  }
+  for (const auto& p : points)
+    fmt::print(out_, "| {} | {} | {} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:.3f} | {} |\n",
+               name(p.key.collective), name(p.key.datatype), redop_label(p.key), p.key.nranks,
+               p.key.size_bytes, name(p.key.mode), p.key.in_place ? "yes" : "no",
+               p.summary.median * 1e6, p.summary.p99 * 1e6, p.busbw_gbps,
+               p.wrong == kNotChecked ? "N/A" : fmt::format("{}", p.wrong));
+}
+
+}  // namespace collbench

@@ -1,0 +1,122 @@
+#include "table_reporter.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+namespace collbench {
+namespace {
+
+const PointResult* find_point(std::span<const PointResult> points, bool in_place, Mode mode) {
+  for (const auto& point : points)
+    if (point.key.in_place == in_place && point.key.mode == mode) return &point;
+  return nullptr;
+}
+
+// Bandwidth mode is what nccl-tests times; latency mode stands in when it alone ran.
+const PointResult* headline(std::span<const PointResult> points, bool in_place) {
+  const PointResult* point = find_point(points, in_place, Mode::bandwidth);
+  return point ? point : find_point(points, in_place, Mode::latency);
+}
+
+std::string time_text(double seconds) {
+  const double us = seconds * 1e6;
+  return us < 1e5 ? fmt::format("{:.2f}", us) : fmt::format("{:.0f}", us);
+}
+
+std::string wrong_text(std::int64_t wrong) {
+  return wrong == kNotChecked ? "N/A" : fmt::format("{}", wrong);
+}
+
+bool same_section(const PointKey& a, const PointKey& b) {
+  return a.backend == b.backend && a.collective == b.collective && a.placement == b.placement &&
+         a.nranks == b.nranks;
+}
+
+}  // namespace
+
+void TableReporter::begin(const RunDescription& run) {
+  fmt::print(out_, "# collbench {} | backend {} ({})\n", run.collbench_version, run.backend,
+             run.backend_version);
+  fmt::print(out_, "# {} ranks on {} node(s): {}\n", run.nranks, run.nodes,
+             fmt::join(run.hosts, ","));
+  fmt::print(out_, "# started {}: {}\n", run.start_utc, run.command_line);
+}
+
+void TableReporter::open_section(const PointKey& key, std::span<const PointResult> points) {
+  section_ = key;
+  with_in_place_ = std::any_of(points.begin(), points.end(),
+                               [](const PointResult& p) { return p.key.in_place; });
+  busbw_sum_ = 0;
+  busbw_count_ = 0;
+  wrong_ = 0;
+  checked_ = false;
+  fmt::print(out_, "#\n# {} | placement {} | {} ranks | backend {}\n#\n", name(key.collective),
+             key.placement, key.nranks, key.backend);
+  const int groups = with_in_place_ ? 2 : 1;
+  std::string labels, names, units;
+  for (int g = 0; g < groups; ++g) {
+    labels += fmt::format("{:^37}", g == 0 ? "out-of-place" : "in-place");
+    names += fmt::format("  {:>9}  {:>7}  {:>7}  {:>6}", "time", "algbw", "busbw", "#wrong");
+    units += fmt::format("  {:>9}  {:>7}  {:>7}  {:>6}", "(us)", "(GB/s)", "(GB/s)", "");
+  }
+  for (int g = 0; g < groups; ++g) {
+    labels += fmt::format("  {:^20}", g == 0 ? "latency" : "latency in-place");
+    names += fmt::format("  {:>9}  {:>9}", "median", "p99");
+    units += fmt::format("  {:>9}  {:>9}", "(us)", "(us)");
+  }
+  fmt::print(out_, "# {:>10}  {:>12}  {:>8}  {:>6}  {:>4}{}\n", "", "", "", "", "", labels);
+  fmt::print(out_, "# {:>10}  {:>12}  {:>8}  {:>6}  {:>4}{}\n", "size", "count", "type", "redop",
+             "root", names);
+  fmt::print(out_, "# {:>10}  {:>12}  {:>8}  {:>6}  {:>4}{}\n", "(B)", "(elements)", "", "", "",
+             units);
+}
+
+void TableReporter::row(std::span<const PointResult> points) {
+  if (points.empty()) return;
+  const PointKey& key = points.front().key;
+  if (!section_ || !same_section(*section_, key)) {
+    if (section_) close_section();
+    open_section(key, points);
+  }
+  std::string line = fmt::format("  {:>10}  {:>12}  {:>8}  {:>6}  {:>4}", key.size_bytes,
+                                 key.count, name(key.datatype), redop_label(key), -1);
+  std::string latency;
+  for (bool in_place : {false, true}) {
+    if (in_place && !with_in_place_) break;
+    const PointResult* head = headline(points, in_place);
+    if (!head) {
+      line += fmt::format("  {:>9}  {:>7}  {:>7}  {:>6}", "-", "-", "-", "-");
+    } else {
+      line += fmt::format("  {:>9}  {:>7.2f}  {:>7.2f}  {:>6}", time_text(head->summary.median),
+                          head->algbw_gbps, head->busbw_gbps, wrong_text(head->wrong));
+      busbw_sum_ += head->busbw_gbps;
+      ++busbw_count_;
+      if (head->wrong != kNotChecked) {
+        checked_ = true;
+        wrong_ += head->wrong;
+      }
+    }
+    const PointResult* lat = find_point(points, in_place, Mode::latency);
+    latency += lat ? fmt::format("  {:>9}  {:>9}", time_text(lat->summary.median),
+                                 time_text(lat->summary.p99))
+                   : fmt::format("  {:>9}  {:>9}", "-", "-");
+  }
+  fmt::print(out_, "{}{}\n", line, latency);
+  out_.flush();
+}
+
+void TableReporter::close_section() {
+  fmt::print(out_, "# Out of bounds values : {} {}\n", checked_ ? fmt::format("{}", wrong_) : "N/A",
+             !checked_ ? "unchecked" : wrong_ == 0 ? "OK" : "FAILED");
+  fmt::print(out_, "# Avg bus bandwidth    : {:.4f} \n#\n",
+             busbw_count_ ? busbw_sum_ / busbw_count_ : 0.0);
+}
+
+void TableReporter::end() {
+  if (section_) close_section();
+  out_.flush();
+}
+
+}  // namespace collbench

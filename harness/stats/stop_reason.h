@@ -1,0 +1,11 @@
+#pragma once
+#include <optional>
+#include <string_view>
+
+namespace collbench {
+
+enum class StopReason { converged, fixed_count, max_time, time_limit };
+std::string_view name(StopReason reason);
+std::optional<StopReason> parse_stop_reason(std::string_view text);
+
+}  // namespace collbench

@@ -1,0 +1,39 @@
+#pragma once
+// Order statistics of a sample set, and the distribution-free confidence interval of its median.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace collbench {
+
+struct Summary {
+  std::size_t samples = 0;
+  double median = 0;
+  double min = 0;
+  double p5 = 0;
+  double p95 = 0;
+  double p99 = 0;
+  double max = 0;
+  double mean = 0;
+  double stddev = 0;  // sample standard deviation (n - 1)
+  double ci_low = 0;  // 95% confidence interval of the median
+  double ci_high = 0;
+};
+
+// Percentile q in [0, 100] of sorted values, interpolated linearly between closest ranks
+// (numpy's default), so numbers compare with numpy.percentile.
+double percentile_of_sorted(std::span<const double> sorted, double q);
+
+struct MedianInterval {
+  double low = 0;
+  double high = 0;
+  bool covers = false;  // false when the sample is too small for 95% coverage; then [min, max]
+};
+
+// 95% confidence interval of the median from order statistics: [x_(l), x_(n+1-l)] with the
+// largest l for which P(Binomial(n, 1/2) < l) <= 2.5%. Needs no assumption on the distribution.
+MedianInterval median_interval_of_sorted(std::span<const double> sorted);
+
+Summary summarize(std::span<const double> values);
+
+}  // namespace collbench

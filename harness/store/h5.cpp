@@ -1,0 +1,317 @@
+#include "harness/store/h5.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace collbench::h5 {
+namespace {
+
+// HDF5 prints every failure to stderr unless told otherwise; our exceptions carry the error
+// stack instead. The setting is per thread in a thread-safe HDF5 build such as Debian's.
+void silence_automatic_error_printing() {
+  thread_local const herr_t silenced = H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  (void)silenced;
+}
+
+herr_t append_error(unsigned depth, const H5E_error2_t* error, void* text) {
+  auto& message = *static_cast<std::string*>(text);
+  message += depth == 0 ? ": " : "; ";
+  message += error->func_name;
+  message += "(): ";
+  message += error->desc ? error->desc : "failed";
+  return 0;
+}
+
+Handle open_attribute(hid_t object, const std::string& name) {
+  return own(H5Aopen(object, name.c_str(), H5P_DEFAULT), "opening attribute " + name);
+}
+
+hssize_t element_count(hid_t attribute) {
+  Handle space = own(H5Aget_space(attribute), "H5Aget_space");
+  return check(H5Sget_simple_extent_npoints(space.get()), "H5Sget_simple_extent_npoints");
+}
+
+H5T_class_t type_class(hid_t attribute) {
+  Handle type = own(H5Aget_type(attribute), "H5Aget_type");
+  return check(H5Tget_class(type.get()), "H5Tget_class");
+}
+
+// Opens an attribute that must hold `expected` data; with `single`, exactly one element.
+Handle open_attribute_of_class(hid_t object, const std::string& name, H5T_class_t expected,
+                               bool single) {
+  Handle attribute = open_attribute(object, name);
+  if (type_class(attribute.get()) != expected || (single && element_count(attribute.get()) != 1))
+    throw std::runtime_error("attribute " + name + " has an unexpected type or shape");
+  return attribute;
+}
+
+void replace_attribute(hid_t object, const std::string& name, hid_t file_type, hid_t memory_type,
+                       hid_t space, const void* data) {
+  if (has_attribute(object, name))
+    check(H5Adelete(object, name.c_str()), "replacing attribute " + name);
+  Handle attribute = own(H5Acreate2(object, name.c_str(), file_type, space, H5P_DEFAULT,
+                                    H5P_DEFAULT),
+                         "creating attribute " + name);
+  if (data) check(H5Awrite(attribute.get(), memory_type, data), "writing attribute " + name);
+}
+
+Handle list_space(std::size_t length) {
+  const hsize_t dims[] = {length};
+  return own(H5Screate_simple(1, dims, nullptr), "H5Screate_simple");
+}
+
+Handle dataset_space(hid_t dataset) { return own(H5Dget_space(dataset), "H5Dget_space"); }
+
+}  // namespace
+
+Handle& Handle::operator=(Handle&& other) noexcept {
+  if (this != &other) {
+    reset();
+    id_ = std::exchange(other.id_, H5I_INVALID_HID);
+  }
+  return *this;
+}
+
+void Handle::reset() noexcept {
+  if (id_ < 0) return;
+  switch (H5Iget_type(id_)) {
+    case H5I_FILE: H5Fclose(id_); break;
+    case H5I_GROUP: H5Gclose(id_); break;
+    case H5I_DATASET: H5Dclose(id_); break;
+    case H5I_DATASPACE: H5Sclose(id_); break;
+    case H5I_DATATYPE: H5Tclose(id_); break;
+    case H5I_ATTR: H5Aclose(id_); break;
+    case H5I_GENPROP_LST: H5Pclose(id_); break;
+    default: H5Idec_ref(id_); break;
+  }
+  id_ = H5I_INVALID_HID;
+}
+
+void throw_error(std::string_view what) {
+  std::string message(what);
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, append_error, &message);
+  H5Eclear2(H5E_DEFAULT);
+  throw std::runtime_error(message);
+}
+
+Handle create_file(const std::filesystem::path& path, bool truncate) {
+  silence_automatic_error_printing();
+  Handle access = own(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate");
+  check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_EARLIEST, H5F_LIBVER_LATEST),
+        "H5Pset_libver_bounds");
+  return own(H5Fcreate(path.c_str(), truncate ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT,
+                       access.get()),
+             "creating " + path.string());
+}
+
+Handle open_file_read_only(const std::filesystem::path& path) {
+  silence_automatic_error_printing();
+  return own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "opening " + path.string());
+}
+
+bool is_hdf5_file(const std::filesystem::path& path) {
+  silence_automatic_error_printing();
+  const htri_t result = H5Fis_hdf5(path.c_str());
+  H5Eclear2(H5E_DEFAULT);
+  return result > 0;
+}
+
+void flush(hid_t file) { check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flushing the file"); }
+
+Handle create_group(hid_t parent, const std::string& name) {
+  return own(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+             "creating group " + name);
+}
+
+Handle open_group(hid_t parent, const std::string& name) {
+  return own(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), "opening group " + name);
+}
+
+Handle open_dataset(hid_t parent, const std::string& name) {
+  return own(H5Dopen2(parent, name.c_str(), H5P_DEFAULT), "opening dataset " + name);
+}
+
+bool link_exists(hid_t parent, const std::string& name) {
+  return check(H5Lexists(parent, name.c_str(), H5P_DEFAULT), "looking up " + name) > 0;
+}
+
+Handle utf8_string_type() {
+  Handle type = own(H5Tcopy(H5T_C_S1), "H5Tcopy");
+  check(H5Tset_size(type.get(), H5T_VARIABLE), "H5Tset_size");
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "H5Tset_cset");
+  return type;
+}
+
+Handle fixed_string_type(std::size_t bytes) {
+  Handle type = own(H5Tcopy(H5T_C_S1), "H5Tcopy");
+  check(H5Tset_size(type.get(), bytes), "H5Tset_size");
+  check(H5Tset_strpad(type.get(), H5T_STR_NULLTERM), "H5Tset_strpad");
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "H5Tset_cset");
+  return type;
+}
+
+Handle packed_copy(hid_t type) {
+  Handle copy = own(H5Tcopy(type), "H5Tcopy");
+  check(H5Tpack(copy.get()), "H5Tpack");
+  return copy;
+}
+
+bool store_fixed_string(std::string_view text, std::span<char> field) {
+  std::fill(field.begin(), field.end(), '\0');
+  std::size_t length = std::min(text.size(), field.size() - 1);
+  // Back up over UTF-8 continuation bytes so no character is cut in half.
+  if (length < text.size())
+    while (length > 0 && (static_cast<unsigned char>(text[length]) & 0xC0) == 0x80) --length;
+  std::copy_n(text.data(), length, field.data());
+  return length == text.size();
+}
+
+std::string load_fixed_string(std::span<const char> field) {
+  return std::string(field.data(), strnlen(field.data(), field.size()));
+}
+
+void write_string_attribute(hid_t object, const std::string& name, std::string_view value) {
+  const std::string terminated(value);
+  const char* data = terminated.c_str();
+  Handle type = utf8_string_type();
+  Handle space = own(H5Screate(H5S_SCALAR), "H5Screate");
+  replace_attribute(object, name, type.get(), type.get(), space.get(), &data);
+}
+
+void write_int_attribute(hid_t object, const std::string& name, std::int64_t value) {
+  Handle space = own(H5Screate(H5S_SCALAR), "H5Screate");
+  replace_attribute(object, name, H5T_STD_I64LE, H5T_NATIVE_INT64, space.get(), &value);
+}
+
+void write_string_list_attribute(hid_t object, const std::string& name,
+                                 std::span<const std::string> values) {
+  std::vector<const char*> data;
+  for (const auto& value : values) data.push_back(value.c_str());
+  Handle type = utf8_string_type();
+  Handle space = list_space(values.size());
+  replace_attribute(object, name, type.get(), type.get(), space.get(), data.data());
+}
+
+void write_int_list_attribute(hid_t object, const std::string& name, std::span<const int> values) {
+  Handle space = list_space(values.size());
+  replace_attribute(object, name, H5T_STD_I32LE, H5T_NATIVE_INT, space.get(), values.data());
+}
+
+bool has_attribute(hid_t object, const std::string& name) {
+  return check(H5Aexists(object, name.c_str()), "looking up attribute " + name) > 0;
+}
+
+std::vector<std::string> attribute_names(hid_t object) {
+  std::vector<std::string> names;
+  auto collect = [](hid_t, const char* name, const H5A_info_t*, void* data) -> herr_t {
+    static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+    return 0;
+  };
+  check(H5Aiterate2(object, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names),
+        "listing attributes");
+  return names;
+}
+
+H5T_class_t attribute_class(hid_t object, const std::string& name) {
+  return type_class(open_attribute(object, name).get());
+}
+
+std::string read_string_attribute(hid_t object, const std::string& name) {
+  Handle attribute = open_attribute_of_class(object, name, H5T_STRING, true);
+  // Read in the stored string type itself, so no character-set conversion is asked for.
+  Handle type = own(H5Aget_type(attribute.get()), "H5Aget_type");
+  if (check(H5Tis_variable_str(type.get()), "H5Tis_variable_str") > 0) {
+    char* value = nullptr;
+    check(H5Aread(attribute.get(), type.get(), &value), "reading attribute " + name);
+    std::string result = value ? value : "";
+    H5free_memory(value);
+    return result;
+  }
+  std::string buffer(H5Tget_size(type.get()), '\0');
+  check(H5Aread(attribute.get(), type.get(), buffer.data()), "reading attribute " + name);
+  return load_fixed_string(buffer);
+}
+
+std::int64_t read_int_attribute(hid_t object, const std::string& name) {
+  Handle attribute = open_attribute_of_class(object, name, H5T_INTEGER, true);
+  std::int64_t value = 0;
+  check(H5Aread(attribute.get(), H5T_NATIVE_INT64, &value), "reading attribute " + name);
+  return value;
+}
+
+std::vector<std::string> read_string_list_attribute(hid_t object, const std::string& name) {
+  Handle attribute = open_attribute_of_class(object, name, H5T_STRING, false);
+  Handle type = own(H5Aget_type(attribute.get()), "H5Aget_type");
+  if (check(H5Tis_variable_str(type.get()), "H5Tis_variable_str") <= 0)
+    throw std::runtime_error("attribute " + name + " is not a list of variable-length strings");
+  Handle space = own(H5Aget_space(attribute.get()), "H5Aget_space");
+  std::vector<char*> data(element_count(attribute.get()));
+  if (data.empty()) return {};
+  check(H5Aread(attribute.get(), type.get(), data.data()), "reading attribute " + name);
+  std::vector<std::string> values;
+  for (const char* value : data) values.emplace_back(value ? value : "");
+  H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, data.data());
+  return values;
+}
+
+std::vector<int> read_int_list_attribute(hid_t object, const std::string& name) {
+  Handle attribute = open_attribute_of_class(object, name, H5T_INTEGER, false);
+  std::vector<int> values(element_count(attribute.get()));
+  if (values.empty()) return values;
+  check(H5Aread(attribute.get(), H5T_NATIVE_INT, values.data()), "reading attribute " + name);
+  return values;
+}
+
+Handle create_dataset(hid_t parent, const std::string& name, hid_t type,
+                      const DatasetLayout& layout, const void* fill_value) {
+  const int rank = static_cast<int>(layout.dims.size());
+  const std::vector<hsize_t> unlimited(layout.dims.size(), H5S_UNLIMITED);
+  Handle space = own(H5Screate_simple(rank, layout.dims.data(),
+                                      layout.extendible ? unlimited.data() : nullptr),
+                     "H5Screate_simple");
+  Handle creation = own(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate");
+  if (!layout.chunk.empty())
+    check(H5Pset_chunk(creation.get(), rank, layout.chunk.data()), "H5Pset_chunk");
+  if (layout.compressed) {
+    check(H5Pset_shuffle(creation.get()), "H5Pset_shuffle");
+    check(H5Pset_deflate(creation.get(), 4), "H5Pset_deflate");
+  }
+  if (fill_value) check(H5Pset_fill_value(creation.get(), type, fill_value), "H5Pset_fill_value");
+  return own(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT, creation.get(),
+                        H5P_DEFAULT),
+             "creating dataset " + name);
+}
+
+std::vector<hsize_t> extent(hid_t dataset) {
+  Handle space = dataset_space(dataset);
+  std::vector<hsize_t> dims(check(H5Sget_simple_extent_ndims(space.get()), "H5Sget_simple_extent_ndims"));
+  check(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr), "H5Sget_simple_extent_dims");
+  return dims;
+}
+
+void set_extent(hid_t dataset, std::span<const hsize_t> dims) {
+  check(H5Dset_extent(dataset, dims.data()), "H5Dset_extent");
+}
+
+void write_all(hid_t dataset, hid_t memory_type, const void* data) {
+  check(H5Dwrite(dataset, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "H5Dwrite");
+}
+
+void write_block(hid_t dataset, hid_t memory_type, std::span<const hsize_t> start,
+                 std::span<const hsize_t> count, const void* data) {
+  Handle file_space = dataset_space(dataset);
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                            nullptr),
+        "H5Sselect_hyperslab");
+  Handle memory_space = own(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
+                            "H5Screate_simple");
+  check(H5Dwrite(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
+        "H5Dwrite");
+}
+
+void read_all(hid_t dataset, hid_t memory_type, void* data) {
+  check(H5Dread(dataset, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "H5Dread");
+}
+
+}  // namespace collbench::h5

@@ -1,0 +1,102 @@
+#pragma once
+// A small RAII layer over the HDF5 C API, only what the result store needs: identifiers that
+// close themselves, failures as exceptions that carry HDF5's error stack, and a few helpers.
+#include <hdf5.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace collbench::h5 {
+
+// Owns an HDF5 identifier and closes it with the H5*close that matches its kind.
+class Handle {
+ public:
+  Handle() = default;
+  explicit Handle(hid_t id) : id_(id) {}
+  ~Handle() { reset(); }
+  Handle(Handle&& other) noexcept : id_(std::exchange(other.id_, H5I_INVALID_HID)) {}
+  Handle& operator=(Handle&& other) noexcept;
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+
+  hid_t get() const { return id_; }
+  void reset() noexcept;
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+};
+
+// Throws std::runtime_error("<what>: <HDF5 error stack>").
+[[noreturn]] void throw_error(std::string_view what);
+
+// HDF5 calls return a negative value on failure.
+template <typename Result>
+Result check(Result result, std::string_view what) {
+  if (result < 0) throw_error(what);
+  return result;
+}
+
+inline Handle own(hid_t id, std::string_view what) { return Handle(check(id, what)); }
+
+// Files. New files use the 1.8 format: unlike the 1.10 format (libver latest), a file in it
+// still opens after its writer was killed, holding everything flushed.
+Handle create_file(const std::filesystem::path& path, bool truncate);
+Handle open_file_read_only(const std::filesystem::path& path);
+bool is_hdf5_file(const std::filesystem::path& path);
+void flush(hid_t file);
+
+Handle create_group(hid_t parent, const std::string& name);
+Handle open_group(hid_t parent, const std::string& name);
+Handle open_dataset(hid_t parent, const std::string& name);
+bool link_exists(hid_t parent, const std::string& name);
+
+// Types. Strings in attributes are UTF-8 and variable-length, so h5py returns str; strings in
+// compound rows are fixed-length and null-terminated, so the rows stay plain NumPy records.
+Handle utf8_string_type();
+Handle fixed_string_type(std::size_t bytes);
+Handle packed_copy(hid_t type);
+
+// Copies text into a fixed-length field, keeping the final null; cuts at a UTF-8 character
+// boundary. Returns false when the text had to be cut.
+bool store_fixed_string(std::string_view text, std::span<char> field);
+std::string load_fixed_string(std::span<const char> field);
+
+// Attributes; writing replaces an existing attribute of that name.
+void write_string_attribute(hid_t object, const std::string& name, std::string_view value);
+void write_int_attribute(hid_t object, const std::string& name, std::int64_t value);
+void write_string_list_attribute(hid_t object, const std::string& name,
+                                 std::span<const std::string> values);
+void write_int_list_attribute(hid_t object, const std::string& name, std::span<const int> values);
+
+bool has_attribute(hid_t object, const std::string& name);
+std::vector<std::string> attribute_names(hid_t object);
+H5T_class_t attribute_class(hid_t object, const std::string& name);
+std::string read_string_attribute(hid_t object, const std::string& name);
+std::int64_t read_int_attribute(hid_t object, const std::string& name);
+std::vector<std::string> read_string_list_attribute(hid_t object, const std::string& name);
+std::vector<int> read_int_list_attribute(hid_t object, const std::string& name);
+
+// Datasets. Growing (`extendible`, every axis) and compression (shuffle + deflate 4, readable
+// everywhere without plugins) both need a `chunk`; without one the dataset is contiguous.
+struct DatasetLayout {
+  std::vector<hsize_t> dims;
+  std::vector<hsize_t> chunk;
+  bool extendible = false;
+  bool compressed = false;
+};
+// `fill_value`, of `type`, is what never-written elements read as.
+Handle create_dataset(hid_t parent, const std::string& name, hid_t type,
+                      const DatasetLayout& layout, const void* fill_value = nullptr);
+std::vector<hsize_t> extent(hid_t dataset);
+void set_extent(hid_t dataset, std::span<const hsize_t> dims);
+void write_all(hid_t dataset, hid_t memory_type, const void* data);
+void write_block(hid_t dataset, hid_t memory_type, std::span<const hsize_t> start,
+                 std::span<const hsize_t> count, const void* data);
+void read_all(hid_t dataset, hid_t memory_type, void* data);
+
+}  // namespace collbench::h5

@@ -1,0 +1,31 @@
+#pragma once
+// Names of the objects in a result file, shared by its writer and reader (results/SCHEMA.md).
+#include <cstdint>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace collbench::layout {
+
+// Root attributes the store owns; provenance may not use these names.
+inline constexpr const char* kSchema = "schema";
+inline constexpr const char* kSchemaVersion = "schema_version";
+inline constexpr const char* kComplete = "complete";
+inline constexpr const char* kHosts = "hosts";
+inline constexpr const char* kEndUtc = "end_utc";
+
+inline constexpr const char* kEnvironment = "environment";
+inline constexpr const char* kTopology = "topology";
+inline constexpr const char* kPoints = "points";
+inline constexpr const char* kRankMedians = "rank_median_us";
+inline constexpr const char* kSamples = "samples";
+
+inline constexpr const char* kUnits = "units";
+inline constexpr const char* kDims = "dims";
+inline constexpr const char* kPointId = "point_id";
+inline constexpr const char* kWorldRanks = "world_ranks";
+
+// The samples of point 42 are /samples/000042, so names sort in point order.
+inline std::string samples_name(std::int64_t point_id) { return fmt::format("{:06d}", point_id); }
+
+}  // namespace collbench::layout

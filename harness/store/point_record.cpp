@@ -1,0 +1,140 @@
+#include "harness/store/point_record.h"
+
+#include <fmt/format.h>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace collbench {
+namespace {
+
+template <std::size_t N>
+void store_name(std::string_view text, char (&field)[N], std::string_view field_name) {
+  // A cut name would silently merge different points, so refuse instead.
+  if (!h5::store_fixed_string(text, field))
+    throw std::invalid_argument(
+        fmt::format("{} '{}' is longer than the {} bytes the points table holds", field_name, text,
+                    N - 1));
+}
+
+template <typename Value, std::size_t N>
+Value parse_name(std::optional<Value> (*parse)(std::string_view), const char (&field)[N],
+                 std::string_view field_name) {
+  const std::string text = h5::load_fixed_string(field);
+  if (auto value = parse(text)) return *value;
+  throw std::runtime_error(fmt::format("unknown {} '{}' in the points table", field_name, text));
+}
+
+h5::Handle build_point_row_type() {
+  h5::Handle type = h5::own(H5Tcreate(H5T_COMPOUND, sizeof(PointRow)), "H5Tcreate");
+  const h5::Handle backend_text = h5::fixed_string_type(sizeof(PointRow::backend));
+  const h5::Handle name_text = h5::fixed_string_type(sizeof(PointRow::collective));
+  auto insert = [&type](const char* name, std::size_t offset, hid_t member_type) {
+    h5::check(H5Tinsert(type.get(), name, offset, member_type), "H5Tinsert");
+  };
+  insert("point_id", offsetof(PointRow, point_id), H5T_NATIVE_INT64);
+  insert("backend", offsetof(PointRow, backend), backend_text.get());
+  insert("collective", offsetof(PointRow, collective), name_text.get());
+  insert("datatype", offsetof(PointRow, datatype), name_text.get());
+  insert("redop", offsetof(PointRow, redop), name_text.get());
+  insert("placement", offsetof(PointRow, placement), name_text.get());
+  insert("mode", offsetof(PointRow, mode), name_text.get());
+  insert("stop_reason", offsetof(PointRow, stop_reason), name_text.get());
+  insert("nranks", offsetof(PointRow, nranks), H5T_NATIVE_INT32);
+  insert("in_place", offsetof(PointRow, in_place), H5T_NATIVE_INT8);
+  insert("size_bytes", offsetof(PointRow, size_bytes), H5T_NATIVE_UINT64);
+  insert("count", offsetof(PointRow, count), H5T_NATIVE_UINT64);
+  insert("samples", offsetof(PointRow, samples), H5T_NATIVE_UINT64);
+  insert("ops_per_sample", offsetof(PointRow, ops_per_sample), H5T_NATIVE_INT32);
+  insert("time_median_us", offsetof(PointRow, time_median_us), H5T_NATIVE_DOUBLE);
+  insert("time_min_us", offsetof(PointRow, time_min_us), H5T_NATIVE_DOUBLE);
+  insert("time_p5_us", offsetof(PointRow, time_p5_us), H5T_NATIVE_DOUBLE);
+  insert("time_p95_us", offsetof(PointRow, time_p95_us), H5T_NATIVE_DOUBLE);
+  insert("time_p99_us", offsetof(PointRow, time_p99_us), H5T_NATIVE_DOUBLE);
+  insert("time_max_us", offsetof(PointRow, time_max_us), H5T_NATIVE_DOUBLE);
+  insert("time_mean_us", offsetof(PointRow, time_mean_us), H5T_NATIVE_DOUBLE);
+  insert("time_stddev_us", offsetof(PointRow, time_stddev_us), H5T_NATIVE_DOUBLE);
+  insert("time_ci_low_us", offsetof(PointRow, time_ci_low_us), H5T_NATIVE_DOUBLE);
+  insert("time_ci_high_us", offsetof(PointRow, time_ci_high_us), H5T_NATIVE_DOUBLE);
+  insert("algbw_GBps", offsetof(PointRow, algbw_GBps), H5T_NATIVE_DOUBLE);
+  insert("busbw_GBps", offsetof(PointRow, busbw_GBps), H5T_NATIVE_DOUBLE);
+  insert("wrong", offsetof(PointRow, wrong), H5T_NATIVE_INT64);
+  return type;
+}
+
+}  // namespace
+
+PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
+  const PointKey& key = point.key;
+  const Summary& summary = point.summary;
+  PointRow row{};
+  row.point_id = point_id;
+  store_name(key.backend, row.backend, "backend");
+  store_name(name(key.collective), row.collective, "collective");
+  store_name(name(key.datatype), row.datatype, "datatype");
+  store_name(name(key.op), row.redop, "redop");
+  store_name(key.placement, row.placement, "placement");
+  store_name(name(key.mode), row.mode, "mode");
+  store_name(name(point.stop_reason), row.stop_reason, "stop_reason");
+  row.nranks = key.nranks;
+  row.in_place = key.in_place ? 1 : 0;
+  row.size_bytes = key.size_bytes;
+  row.count = key.count;
+  row.samples = summary.samples;
+  row.ops_per_sample = point.ops_per_sample;
+  row.time_median_us = summary.median * kMicrosecondsPerSecond;
+  row.time_min_us = summary.min * kMicrosecondsPerSecond;
+  row.time_p5_us = summary.p5 * kMicrosecondsPerSecond;
+  row.time_p95_us = summary.p95 * kMicrosecondsPerSecond;
+  row.time_p99_us = summary.p99 * kMicrosecondsPerSecond;
+  row.time_max_us = summary.max * kMicrosecondsPerSecond;
+  row.time_mean_us = summary.mean * kMicrosecondsPerSecond;
+  row.time_stddev_us = summary.stddev * kMicrosecondsPerSecond;
+  row.time_ci_low_us = summary.ci_low * kMicrosecondsPerSecond;
+  row.time_ci_high_us = summary.ci_high * kMicrosecondsPerSecond;
+  row.algbw_GBps = point.algbw_gbps;
+  row.busbw_GBps = point.busbw_gbps;
+  row.wrong = point.wrong;
+  return row;
+}
+
+PointResult from_point_row(const PointRow& row) {
+  PointResult point;
+  PointKey& key = point.key;
+  Summary& summary = point.summary;
+  key.backend = h5::load_fixed_string(row.backend);
+  key.collective = parse_name(parse_collective, row.collective, "collective");
+  key.datatype = parse_name(parse_datatype, row.datatype, "datatype");
+  key.op = parse_name(parse_reduce_op, row.redop, "redop");
+  key.placement = h5::load_fixed_string(row.placement);
+  key.mode = parse_name(parse_mode, row.mode, "mode");
+  point.stop_reason = parse_name(parse_stop_reason, row.stop_reason, "stop_reason");
+  key.nranks = row.nranks;
+  key.in_place = row.in_place != 0;
+  key.size_bytes = row.size_bytes;
+  key.count = row.count;
+  summary.samples = row.samples;
+  point.ops_per_sample = row.ops_per_sample;
+  summary.median = row.time_median_us / kMicrosecondsPerSecond;
+  summary.min = row.time_min_us / kMicrosecondsPerSecond;
+  summary.p5 = row.time_p5_us / kMicrosecondsPerSecond;
+  summary.p95 = row.time_p95_us / kMicrosecondsPerSecond;
+  summary.p99 = row.time_p99_us / kMicrosecondsPerSecond;
+  summary.max = row.time_max_us / kMicrosecondsPerSecond;
+  summary.mean = row.time_mean_us / kMicrosecondsPerSecond;
+  summary.stddev = row.time_stddev_us / kMicrosecondsPerSecond;
+  summary.ci_low = row.time_ci_low_us / kMicrosecondsPerSecond;
+  summary.ci_high = row.time_ci_high_us / kMicrosecondsPerSecond;
+  point.algbw_gbps = row.algbw_GBps;
+  point.busbw_gbps = row.busbw_GBps;
+  point.wrong = row.wrong;
+  return point;
+}
+
+hid_t point_row_type() {
+  static const h5::Handle type = build_point_row_type();
+  return type.get();
+}
+
+}  // namespace collbench

@@ -1,0 +1,53 @@
+#pragma once
+// A row of the /points table: a point's key and statistics, times in microseconds. Field names
+// carry units, so `pandas.DataFrame(f["points"][()])` is self-describing.
+#include <cstdint>
+
+#include "harness/plan/point.h"
+#include "harness/store/h5.h"
+
+namespace collbench {
+
+// In memory times are seconds; in the file, microseconds.
+inline constexpr double kMicrosecondsPerSecond = 1e6;
+
+struct PointRow {
+  std::int64_t point_id;
+  char backend[24];
+  char collective[16];
+  char datatype[16];
+  char redop[16];
+  char placement[16];
+  char mode[16];
+  char stop_reason[16];
+  std::int32_t nranks;
+  std::int8_t in_place;
+  std::uint64_t size_bytes;
+  std::uint64_t count;
+  std::uint64_t samples;
+  std::int32_t ops_per_sample;
+  double time_median_us;
+  double time_min_us;
+  double time_p5_us;
+  double time_p95_us;
+  double time_p99_us;
+  double time_max_us;
+  double time_mean_us;
+  double time_stddev_us;
+  double time_ci_low_us;
+  double time_ci_high_us;
+  double algbw_GBps;
+  double busbw_GBps;
+  std::int64_t wrong;  // kNotChecked (-1) when not validated
+};
+
+// Throws std::invalid_argument when a name does not fit its field.
+PointRow to_point_row(const PointResult& point, std::int64_t point_id);
+// Fills the key, summary, bandwidths, validation and stop reason; rank medians and samples live
+// elsewhere. Throws std::runtime_error on a name it does not know.
+PointResult from_point_row(const PointRow& row);
+
+// The memory layout of PointRow, built once; files store it packed.
+hid_t point_row_type();
+
+}  // namespace collbench

@@ -1,0 +1,71 @@
+#pragma once
+// The HDF5 record of a run (layout in results/SCHEMA.md). Rank 0 writes it; every finished
+// point is flushed so that a reader opens the file after a kill -9 at any moment.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "harness/plan/point.h"
+
+namespace collbench {
+
+inline constexpr int kSchemaVersion = 1;
+inline constexpr const char* kSchemaName = "collbench-results";
+
+struct RankTopology {
+  int rank = 0;
+  std::string host;
+  int local_rank = 0;
+  int node_index = 0;
+  std::string cpu_affinity;  // e.g. "0-3,8"
+  std::string gpu_name;
+  std::string gpu_bus_id;
+  std::string nic;
+};
+
+// Scalar provenance, stored as attributes on the root group.
+struct Provenance {
+  std::map<std::string, std::string> text;   // command_line, collbench_version, start_utc, ...
+  std::map<std::string, long long> integers;  // nranks, ranks_per_node, ...
+  std::map<std::string, std::string> environment;  // filtered: NCCL_*, UCX_*, OMPI_*, SLURM_*, CUDA_*
+  std::vector<std::string> hosts;
+};
+
+class ResultWriter {
+ public:
+  // Creates the file; refuses an existing one unless `overwrite`. Throws std::runtime_error.
+  ResultWriter(const std::filesystem::path& path, bool overwrite);
+  ~ResultWriter();
+  ResultWriter(const ResultWriter&) = delete;
+  ResultWriter& operator=(const ResultWriter&) = delete;
+
+  void write_provenance(const Provenance& provenance);
+  void write_topology(const std::vector<RankTopology>& ranks);
+  void append_point(const PointResult& point);  // flushed before it returns
+  // Sets end_utc and complete = 1, then closes.
+  void finish(const std::string& end_utc);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+struct ResultFile {
+  Provenance provenance;
+  bool complete = false;
+  int schema_version = 0;
+  std::vector<RankTopology> topology;
+  std::vector<PointResult> points;  // with raw samples when read with samples
+};
+
+// Throws InvalidResultFile (a std::runtime_error) naming the problem when the file cannot be
+// opened, is not HDF5, or is not a collbench file of a known schema version.
+struct InvalidResultFile : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+ResultFile read_result_file(const std::filesystem::path& path, bool with_samples);
+
+}  // namespace collbench

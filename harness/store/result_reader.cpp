@@ -1,0 +1,152 @@
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "harness/store/h5.h"
+#include "harness/store/layout.h"
+#include "harness/store/point_record.h"
+#include "harness/store/result_file.h"
+#include "harness/store/topology_record.h"
+
+namespace collbench {
+namespace {
+
+int read_schema_version(hid_t root) {
+  if (!h5::has_attribute(root, layout::kSchema) ||
+      h5::attribute_class(root, layout::kSchema) != H5T_STRING ||
+      h5::read_string_attribute(root, layout::kSchema) != kSchemaName)
+    throw std::runtime_error(
+        fmt::format("not a collbench result file (no root attribute schema = \"{}\")", kSchemaName));
+  if (!h5::has_attribute(root, layout::kSchemaVersion))
+    throw std::runtime_error("no schema_version attribute");
+  const std::int64_t version = h5::read_int_attribute(root, layout::kSchemaVersion);
+  if (version > kSchemaVersion)
+    throw std::runtime_error(fmt::format(
+        "schema_version {} is newer than this collbench reads ({}); use a newer collbench",
+        version, kSchemaVersion));
+  if (version < 1) throw std::runtime_error(fmt::format("unknown schema_version {}", version));
+  return static_cast<int>(version);
+}
+
+Provenance read_provenance(hid_t root) {
+  Provenance provenance;
+  for (const std::string& name : h5::attribute_names(root)) {
+    if (name == layout::kSchema || name == layout::kSchemaVersion || name == layout::kComplete)
+      continue;
+    if (name == layout::kHosts) {
+      provenance.hosts = h5::read_string_list_attribute(root, name);
+      continue;
+    }
+    switch (h5::attribute_class(root, name)) {
+      case H5T_STRING: provenance.text[name] = h5::read_string_attribute(root, name); break;
+      case H5T_INTEGER: provenance.integers[name] = h5::read_int_attribute(root, name); break;
+      default: break;  // not provenance this version knows; left to newer readers
+    }
+  }
+  if (h5::link_exists(root, layout::kEnvironment)) {
+    const h5::Handle environment = h5::open_group(root, layout::kEnvironment);
+    for (const std::string& name : h5::attribute_names(environment.get()))
+      provenance.environment[name] = h5::read_string_attribute(environment.get(), name);
+  }
+  return provenance;
+}
+
+template <typename Row>
+std::vector<Row> read_table(hid_t root, const char* name, hid_t row_type) {
+  const h5::Handle table = h5::open_dataset(root, name);
+  std::vector<Row> rows(h5::extent(table.get()).at(0));
+  if (!rows.empty()) h5::read_all(table.get(), row_type, rows.data());
+  return rows;
+}
+
+std::vector<RankTopology> read_topology(hid_t root) {
+  if (!h5::link_exists(root, layout::kTopology)) return {};
+  std::vector<RankTopology> ranks;
+  for (const TopologyRow& row : read_table<TopologyRow>(root, layout::kTopology, topology_row_type()))
+    ranks.push_back(from_topology_row(row));
+  return ranks;
+}
+
+// Row-major [point x world rank] matrix of per-rank medians, microseconds.
+struct RankMedians {
+  hsize_t points = 0;
+  hsize_t world_size = 0;
+  std::vector<double> microseconds;
+
+  double at(hsize_t point, int world_rank) const {
+    if (point >= points || static_cast<hsize_t>(world_rank) >= world_size)
+      return std::numeric_limits<double>::quiet_NaN();
+    return microseconds[point * world_size + world_rank];
+  }
+};
+
+RankMedians read_rank_medians(hid_t root) {
+  const h5::Handle dataset = h5::open_dataset(root, layout::kRankMedians);
+  const std::vector<hsize_t> dims = h5::extent(dataset.get());
+  RankMedians medians{.points = dims.at(0),
+                      .world_size = dims.at(1),
+                      .microseconds = std::vector<double>(dims.at(0) * dims.at(1))};
+  if (!medians.microseconds.empty())
+    h5::read_all(dataset.get(), H5T_NATIVE_DOUBLE, medians.microseconds.data());
+  return medians;
+}
+
+// The sample matrix's columns say which world ranks took part, so rank medians are read through
+// them even when the samples themselves are not wanted.
+void read_samples(hid_t samples_group, std::int64_t point_id, bool with_samples,
+                  PointResult& point) {
+  const std::string name = layout::samples_name(point_id);
+  if (!h5::link_exists(samples_group, name)) return;
+  const h5::Handle dataset = h5::open_dataset(samples_group, name);
+  RawSamples& samples = point.samples;
+  samples.world_ranks = h5::read_int_list_attribute(dataset.get(), layout::kWorldRanks);
+  samples.nranks = static_cast<int>(samples.world_ranks.size());
+  if (!with_samples) return;
+  const std::vector<hsize_t> dims = h5::extent(dataset.get());
+  if (dims.size() != 2 || dims[1] != samples.world_ranks.size())
+    throw std::runtime_error(fmt::format("samples/{}: shape does not match world_ranks", name));
+  samples.per_rank_seconds.resize(dims[0] * dims[1]);
+  if (samples.per_rank_seconds.empty()) return;
+  h5::read_all(dataset.get(), H5T_NATIVE_DOUBLE, samples.per_rank_seconds.data());
+  for (double& value : samples.per_rank_seconds) value /= kMicrosecondsPerSecond;
+}
+
+std::vector<PointResult> read_points(hid_t root, bool with_samples) {
+  const std::vector<PointRow> rows = read_table<PointRow>(root, layout::kPoints, point_row_type());
+  const RankMedians medians = read_rank_medians(root);
+  const h5::Handle samples_group = h5::open_group(root, layout::kSamples);
+  std::vector<PointResult> points;
+  for (hsize_t index = 0; index < rows.size(); ++index) {
+    PointResult point = from_point_row(rows[index]);
+    read_samples(samples_group.get(), rows[index].point_id, with_samples, point);
+    for (int world_rank : point.samples.world_ranks)
+      point.rank_median_seconds.push_back(medians.at(index, world_rank) / kMicrosecondsPerSecond);
+    points.push_back(std::move(point));
+  }
+  return points;
+}
+
+}  // namespace
+
+ResultFile read_result_file(const std::filesystem::path& path, bool with_samples) {
+  if (!std::filesystem::exists(path))
+    throw InvalidResultFile(fmt::format("{}: no such file", path.string()));
+  if (!h5::is_hdf5_file(path))
+    throw InvalidResultFile(fmt::format("{}: not an HDF5 file", path.string()));
+  try {
+    const h5::Handle file = h5::open_file_read_only(path);
+    const hid_t root = file.get();
+    ResultFile result;
+    result.schema_version = read_schema_version(root);
+    result.complete = h5::has_attribute(root, layout::kComplete) &&
+                      h5::read_int_attribute(root, layout::kComplete) == 1;
+    result.provenance = read_provenance(root);
+    result.topology = read_topology(root);
+    result.points = read_points(root, with_samples);
+    return result;
+  } catch (const std::runtime_error& error) {
+    throw InvalidResultFile(fmt::format("{}: {}", path.string(), error.what()));
+  }
+}
+
+}  // namespace collbench

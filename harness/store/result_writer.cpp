@@ -1,0 +1,226 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "harness/store/h5.h"
+#include "harness/store/layout.h"
+#include "harness/store/point_record.h"
+#include "harness/store/result_file.h"
+#include "harness/store/topology_record.h"
+
+namespace collbench {
+namespace {
+
+constexpr hsize_t kTableChunkRows = 64;
+constexpr hsize_t kRankMedianChunkColumns = 64;
+// Sample matrices up to this size stay contiguous; larger ones are chunked and compressed.
+constexpr std::size_t kContiguousSamplesBytes = 16 * 1024;
+constexpr std::size_t kSamplesChunkBytes = 256 * 1024;
+
+void check_shape(const PointResult& point) {
+  const RawSamples& samples = point.samples;
+  const auto ranks = static_cast<std::size_t>(samples.nranks);
+  if (samples.nranks < 0 || samples.world_ranks.size() != ranks ||
+      (ranks > 0 && samples.per_rank_seconds.size() % ranks != 0) ||
+      (ranks == 0 && !samples.per_rank_seconds.empty()))
+    throw std::invalid_argument("point samples: world_ranks and per_rank_seconds do not match nranks");
+  if (point.rank_median_seconds.size() != ranks)
+    throw std::invalid_argument("point rank medians: one per column of the samples expected");
+  if (std::any_of(samples.world_ranks.begin(), samples.world_ranks.end(),
+                  [](int rank) { return rank < 0; }))
+    throw std::invalid_argument("point samples: negative world rank");
+}
+
+void check_provenance_names(const Provenance& provenance) {
+  auto check_name = [&provenance](const std::string& name) {
+    for (const char* reserved :
+         {layout::kSchema, layout::kSchemaVersion, layout::kComplete, layout::kHosts})
+      if (name == reserved)
+        throw std::invalid_argument(fmt::format("provenance may not use the name '{}'", name));
+  };
+  for (const auto& [name, value] : provenance.text) check_name(name);
+  for (const auto& [name, value] : provenance.integers) {
+    check_name(name);
+    if (provenance.text.contains(name))
+      throw std::invalid_argument(fmt::format("provenance names '{}' twice", name));
+  }
+}
+
+std::vector<double> in_microseconds(const std::vector<double>& seconds) {
+  std::vector<double> microseconds(seconds.size());
+  std::transform(seconds.begin(), seconds.end(), microseconds.begin(),
+                 [](double value) { return value * kMicrosecondsPerSecond; });
+  return microseconds;
+}
+
+h5::DatasetLayout samples_layout(hsize_t sample_count, hsize_t rank_count) {
+  h5::DatasetLayout samples{.dims = {sample_count, rank_count}, .chunk = {}};
+  const std::size_t row_bytes = rank_count * sizeof(double);
+  if (sample_count * row_bytes > kContiguousSamplesBytes) {
+    const hsize_t chunk_rows = std::max<std::size_t>(1, kSamplesChunkBytes / row_bytes);
+    samples.chunk = {std::min(sample_count, chunk_rows), rank_count};
+    samples.compressed = true;
+  }
+  return samples;
+}
+
+}  // namespace
+
+struct ResultWriter::Impl {
+  // Declared first so that it closes last, after every object in it.
+  h5::Handle file;
+  h5::Handle points;
+  h5::Handle rank_medians;
+  h5::Handle samples;
+  hsize_t points_written = 0;
+  hsize_t world_size = 0;  // columns of rank_median_us
+
+  void create_layout();
+  void write_samples(const RawSamples& raw, std::int64_t point_id);
+  void append_rank_medians(const PointResult& point);
+  void append_row(const PointRow& row);
+  void widen_rank_medians(hsize_t columns);
+};
+
+void ResultWriter::Impl::create_layout() {
+  const hid_t root = file.get();
+  h5::write_string_attribute(root, layout::kSchema, kSchemaName);
+  h5::write_int_attribute(root, layout::kSchemaVersion, kSchemaVersion);
+  h5::write_int_attribute(root, layout::kComplete, 0);
+
+  // The tables are chunked but not compressed: a compressed chunk moves each time it is
+  // rewritten, and a move freed and reused before the next flush would corrupt rows that the
+  // file on disk still points to. Uncompressed chunks are rewritten in place.
+  const h5::Handle row_type = h5::packed_copy(point_row_type());
+  points = h5::create_dataset(root, layout::kPoints, row_type.get(),
+                              {.dims = {0}, .chunk = {kTableChunkRows}, .extendible = true});
+  h5::write_string_attribute(points.get(), layout::kUnits,
+                             "per field name: _us microseconds, _GBps 10^9 bytes/s, _bytes bytes");
+
+  const double missing = std::numeric_limits<double>::quiet_NaN();
+  rank_medians = h5::create_dataset(
+      root, layout::kRankMedians, H5T_IEEE_F64LE,
+      {.dims = {0, 0}, .chunk = {kTableChunkRows, kRankMedianChunkColumns}, .extendible = true},
+      &missing);
+  h5::write_string_attribute(rank_medians.get(), layout::kUnits, "us");
+  h5::write_string_attribute(rank_medians.get(), layout::kDims, "point,world_rank");
+
+  samples = h5::create_group(root, layout::kSamples);
+}
+
+void ResultWriter::Impl::write_samples(const RawSamples& raw, std::int64_t point_id) {
+  const std::vector<double> microseconds = in_microseconds(raw.per_rank_seconds);
+  const h5::Handle dataset =
+      h5::create_dataset(samples.get(), layout::samples_name(point_id), H5T_IEEE_F64LE,
+                         samples_layout(raw.sample_count(), raw.nranks));
+  if (!microseconds.empty()) h5::write_all(dataset.get(), H5T_NATIVE_DOUBLE, microseconds.data());
+  h5::write_string_attribute(dataset.get(), layout::kUnits, "us");
+  h5::write_string_attribute(dataset.get(), layout::kDims, "sample,rank");
+  h5::write_int_attribute(dataset.get(), layout::kPointId, point_id);
+  h5::write_int_list_attribute(dataset.get(), layout::kWorldRanks, raw.world_ranks);
+}
+
+void ResultWriter::Impl::widen_rank_medians(hsize_t columns) {
+  world_size = std::max(world_size, columns);
+  const hsize_t dims[] = {points_written, world_size};
+  h5::set_extent(rank_medians.get(), dims);
+}
+
+void ResultWriter::Impl::append_rank_medians(const PointResult& point) {
+  const std::vector<int>& world_ranks = point.samples.world_ranks;
+  const int highest_rank =
+      world_ranks.empty() ? -1 : *std::max_element(world_ranks.begin(), world_ranks.end());
+  world_size = std::max<hsize_t>(world_size, highest_rank + 1);
+
+  std::vector<double> row(world_size, std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t column = 0; column < world_ranks.size(); ++column)
+    row[world_ranks[column]] = point.rank_median_seconds[column] * kMicrosecondsPerSecond;
+
+  const hsize_t dims[] = {points_written + 1, world_size};
+  h5::set_extent(rank_medians.get(), dims);
+  if (world_size == 0) return;
+  const hsize_t start[] = {points_written, 0};
+  const hsize_t count[] = {1, world_size};
+  h5::write_block(rank_medians.get(), H5T_NATIVE_DOUBLE, start, count, row.data());
+}
+
+void ResultWriter::Impl::append_row(const PointRow& row) {
+  const hsize_t dims[] = {points_written + 1};
+  h5::set_extent(points.get(), dims);
+  const hsize_t start[] = {points_written};
+  const hsize_t count[] = {1};
+  h5::write_block(points.get(), point_row_type(), start, count, &row);
+}
+
+ResultWriter::ResultWriter(const std::filesystem::path& path, bool overwrite)
+    : impl_(std::make_unique<Impl>()) {
+  const std::filesystem::path parent = path.parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent))
+    throw std::runtime_error(
+        fmt::format("cannot create {}: directory {} does not exist", path.string(), parent.string()));
+  if (!overwrite && std::filesystem::exists(path))
+    throw std::runtime_error(fmt::format("{} exists; pass --force to overwrite", path.string()));
+  impl_->file = h5::create_file(path, overwrite);
+  impl_->create_layout();
+  h5::flush(impl_->file.get());
+}
+
+ResultWriter::~ResultWriter() = default;
+
+void ResultWriter::write_provenance(const Provenance& provenance) {
+  if (!impl_) throw std::logic_error("ResultWriter::write_provenance after finish");
+  check_provenance_names(provenance);
+  const hid_t root = impl_->file.get();
+  for (const auto& [name, value] : provenance.text) h5::write_string_attribute(root, name, value);
+  for (const auto& [name, value] : provenance.integers) h5::write_int_attribute(root, name, value);
+  h5::write_string_list_attribute(root, layout::kHosts, provenance.hosts);
+
+  const h5::Handle environment = h5::link_exists(root, layout::kEnvironment)
+                                     ? h5::open_group(root, layout::kEnvironment)
+                                     : h5::create_group(root, layout::kEnvironment);
+  for (const auto& [name, value] : provenance.environment)
+    h5::write_string_attribute(environment.get(), name, value);
+  h5::flush(root);
+}
+
+void ResultWriter::write_topology(const std::vector<RankTopology>& ranks) {
+  if (!impl_) throw std::logic_error("ResultWriter::write_topology after finish");
+  const hid_t root = impl_->file.get();
+  if (h5::link_exists(root, layout::kTopology))
+    throw std::logic_error("ResultWriter::write_topology called twice");
+  std::vector<TopologyRow> rows;
+  for (const RankTopology& rank : ranks) rows.push_back(to_topology_row(rank));
+  const h5::Handle row_type = h5::packed_copy(topology_row_type());
+  const h5::Handle topology =
+      h5::create_dataset(root, layout::kTopology, row_type.get(), {.dims = {rows.size()}, .chunk = {}});
+  if (!rows.empty()) h5::write_all(topology.get(), topology_row_type(), rows.data());
+  impl_->widen_rank_medians(ranks.size());
+  h5::flush(root);
+}
+
+void ResultWriter::append_point(const PointResult& point) {
+  if (!impl_) throw std::logic_error("ResultWriter::append_point after finish");
+  check_shape(point);
+  Impl& out = *impl_;
+  const auto point_id = static_cast<std::int64_t>(out.points_written);
+  const PointRow row = to_point_row(point, point_id);
+  // The points row goes last: a row in the table means its samples are there too.
+  if (point.samples.nranks > 0) out.write_samples(point.samples, point_id);
+  out.append_rank_medians(point);
+  out.append_row(row);
+  ++out.points_written;
+  h5::flush(out.file.get());
+}
+
+void ResultWriter::finish(const std::string& end_utc) {
+  if (!impl_) throw std::logic_error("ResultWriter::finish called twice");
+  const hid_t root = impl_->file.get();
+  h5::write_string_attribute(root, layout::kEndUtc, end_utc);
+  h5::write_int_attribute(root, layout::kComplete, 1);
+  h5::flush(root);
+  impl_.reset();
+}
+
+}  // namespace collbench

@@ -1,0 +1,71 @@
+"""Integration tests: the real collbench binary under a real mpirun, files read back by h5py."""
+import os
+import pathlib
+import subprocess
+
+import h5py
+import numpy as np
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BINARY = pathlib.Path(os.environ.get("COLLBENCH", ROOT / "build" / "harness" / "collbench")).resolve()
+
+# Fast stopping knobs: tests check behaviour, not the machine's numbers.
+QUICK = ["-w", "1", "--min-samples", "5", "--min-time", "0", "--max-time", "0.05"]
+
+MPI_ENV = {
+    "OMPI_ALLOW_RUN_AS_ROOT": "1",
+    "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+    # More ranks than cores: ranks that spin instead of yielding starve each other.
+    "OMPI_MCA_mpi_yield_when_idle": "1",
+    "OMPI_MCA_rmaps_base_oversubscribe": "1",
+    "OMPI_MCA_hwloc_base_binding_policy": "none",
+}
+
+
+def mpirun_command(np_, args):
+    return ["mpirun", "-np", str(np_), str(BINARY), *args]
+
+
+def environment(extra=None):
+    env = dict(os.environ, **MPI_ENV)
+    env.update(extra or {})
+    return env
+
+
+def run_mpi(np_, args, timeout=300, env=None):
+    """Runs collbench under mpirun and returns the CompletedProcess (text output)."""
+    return subprocess.run(mpirun_command(np_, args), capture_output=True, text=True,
+                          timeout=timeout, env=environment(env), cwd=ROOT)
+
+
+def run_plain(args, timeout=120):
+    """Runs collbench without a launcher (report, bad usage)."""
+    return subprocess.run([str(BINARY), *args], capture_output=True, text=True,
+                          timeout=timeout, env=environment(), cwd=ROOT)
+
+
+def table_rows(stdout):
+    """nccl-tests-shaped data lines: whitespace-separated fields, first one a size."""
+    return [line.split() for line in stdout.splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+def points_frame(path):
+    with h5py.File(path, "r") as f:
+        return f["points"][()]
+
+
+def text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
+@pytest.fixture
+def out(tmp_path):
+    return tmp_path / "run.h5"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def binary_exists():
+    if not BINARY.exists():
+        pytest.fail(f"{BINARY} is missing: build first (ci/setup)")

@@ -1,0 +1,77 @@
+"""Bad input: exit 2, a message that names what was wrong, and no file left behind."""
+import h5py
+import pytest
+
+from conftest import QUICK, run_mpi, run_plain
+
+BAD_RUNS = [
+    (["--no-such-flag"], "--no-such-flag"),
+    (["-b", "1Q"], "-b/--minbytes"),
+    (["-b", "1M", "-e", "1K"], "below -b/--minbytes"),
+    (["-f", "0"], "-f/--stepfactor"),
+    (["-f", "-2"], "-f/--stepfactor"),
+    (["-f", "1"], "-f/--stepfactor"),
+    (["-o", "mean"], "'mean'"),
+    (["-d", "float17"], "'float17'"),
+    (["--ops", "alltoall"], "'alltoall'"),
+    (["--mode", "fast"], "--mode"),
+    (["-n", "0"], "-n/--iters"),
+    (["-e", "1T"], "-e/--maxbytes"),
+]
+
+
+@pytest.mark.parametrize("args,named", BAD_RUNS, ids=[" ".join(a) for a, _ in BAD_RUNS])
+def test_bad_run_exits_2_naming_the_problem(out, args, named):
+    result = run_mpi(2, ["run", *args, "--out", str(out), *QUICK], timeout=120)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert named in result.stderr
+    assert not out.exists()
+
+
+def test_bad_usage_without_a_launcher(out):
+    result = run_plain(["run", "-b", "1Q", "--out", str(out)])
+    assert result.returncode == 2
+    assert "'1Q' is not a size" in result.stderr
+    assert not out.exists()
+
+
+def test_unknown_subcommand():
+    result = run_plain(["frobnicate"])
+    assert result.returncode == 2
+    assert "frobnicate" in result.stderr
+
+
+def test_existing_file_is_never_overwritten_silently(out):
+    out.write_bytes(b"precious")
+    result = run_mpi(2, ["run", "-e", "64", "--out", str(out), *QUICK])
+    assert result.returncode == 2
+    assert "--force" in result.stderr
+    assert out.read_bytes() == b"precious"
+    forced = run_mpi(2, ["run", "-e", "64", "--out", str(out), "--force", *QUICK])
+    assert forced.returncode == 0, forced.stderr
+    assert h5py.File(out, "r").attrs["complete"] == 1
+
+
+def test_missing_output_folder(tmp_path):
+    out = tmp_path / "no" / "such" / "dir" / "run.h5"
+    result = run_mpi(2, ["run", "-e", "64", "--out", str(out), *QUICK])
+    assert result.returncode == 2
+    assert "no" in result.stderr and "--out" in result.stderr
+
+
+@pytest.mark.parametrize("kind", ["missing", "text", "foreign", "format"])
+def test_report_rejects_what_it_cannot_read(tmp_path, kind):
+    path = tmp_path / "input.h5"
+    args = ["report", str(path)]
+    if kind == "text":
+        path.write_text("size count type\n")
+    elif kind == "foreign":
+        with h5py.File(path, "w") as f:
+            f["data"] = [1, 2, 3]
+    elif kind == "format":
+        with h5py.File(path, "w") as f:
+            f.attrs["schema"] = "collbench-results"
+        args += ["--format", "yaml"]
+    result = run_plain(args)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert (str(path) in result.stderr) or ("yaml" in result.stderr)

@@ -1,0 +1,125 @@
+"""Faults: a killed or hung rank, or an interrupted run, keeps every finished point in a file
+that h5py opens, and exits 3 (or the launcher's own code) naming what failed."""
+import os
+import pathlib
+import random
+import signal
+import subprocess
+import time
+
+import h5py
+import pytest
+
+from conftest import BINARY, environment, mpirun_command
+
+LONG_SWEEP = ["run", "-b", "8", "-e", "256K", "-f", "2", "-w", "1", "--min-samples", "5",
+              "--min-time", "0.02", "--max-time", "0.05", "-d", "all", "-o", "all"]
+
+
+def rank_pids(out):
+    """PIDs of the collbench ranks writing `out`, by rank, from /proc."""
+    pids = {}
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+            if str(BINARY).encode() not in cmdline[0] or str(out).encode() not in cmdline:
+                continue
+            env = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        for item in env:
+            if item.startswith(b"OMPI_COMM_WORLD_RANK="):
+                pids[int(item.split(b"=")[1])] = int(entry.name)
+    return pids
+
+
+def start(nranks, out, extra=()):
+    return subprocess.Popen(mpirun_command(nranks, [*LONG_SWEEP, "--out", str(out), *extra]),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=environment(), start_new_session=True)
+
+
+def wait_for_rows(process, rows):
+    """Reads the table until `rows` data lines have been printed (each one is in the file)."""
+    seen = 0
+    for line in process.stdout:
+        if line.strip() and not line.startswith("#"):
+            seen += 1
+            if seen >= rows:
+                return seen
+    raise AssertionError("the run ended before printing enough rows")
+
+
+def finish(process, timeout=60):
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        stdout, stderr = process.communicate()
+        raise AssertionError("the job did not end after the fault: " + stderr)
+    return process.returncode, stderr
+
+
+def finished_points(out):
+    with h5py.File(out, "r") as f:
+        return len(f["points"]), int(f.attrs["complete"])
+
+
+@pytest.mark.parametrize("trial", range(5))
+def test_kill_9_of_the_writing_rank_at_a_random_moment(tmp_path, trial):
+    out = tmp_path / "killed.h5"
+    process = start(2, out)
+    rows = wait_for_rows(process, 1 + trial)
+    time.sleep(random.Random(trial).uniform(0, 0.3))
+    os.kill(rank_pids(out)[0], signal.SIGKILL)
+    code, _ = finish(process)
+    assert code != 0
+    points, complete = finished_points(out)
+    assert complete == 0
+    assert points >= rows  # each printed row has 2 points (latency and bandwidth)
+
+
+def test_killed_peer_rank_ends_the_job_and_keeps_the_points(tmp_path):
+    out = tmp_path / "peer.h5"
+    process = start(3, out)
+    rows = wait_for_rows(process, 2)
+    os.kill(rank_pids(out)[2], signal.SIGKILL)
+    code, stderr = finish(process)
+    assert code != 0
+    assert "rank 2" in stderr  # mpirun names the rank that died
+    points, complete = finished_points(out)
+    assert points >= rows and complete == 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_interrupted_run_exits_3_with_its_points(tmp_path, sig):
+    out = tmp_path / "interrupted.h5"
+    process = start(2, out)
+    rows = wait_for_rows(process, 2)
+    os.kill(rank_pids(out)[0], sig)
+    code, stderr = finish(process)
+    assert code == 3, stderr
+    assert "rank 0" in stderr and ("SIGTERM" in stderr or "SIGINT" in stderr)
+    points, complete = finished_points(out)
+    assert points >= rows and complete == 0
+
+
+def test_hung_rank_times_out_with_exit_3(tmp_path):
+    out = tmp_path / "hung.h5"
+    process = start(2, out, ["-T", "2"])
+    rows = wait_for_rows(process, 2)
+    hung = rank_pids(out)[1]
+    os.kill(hung, signal.SIGSTOP)
+    try:
+        code, stderr = finish(process, timeout=60)
+    finally:
+        try:
+            os.kill(hung, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert code == 3, stderr
+    assert "timeout" in stderr and "rank 0" in stderr
+    points, _ = finished_points(out)
+    assert points >= rows

@@ -1,0 +1,138 @@
+"""A sweep under real mpirun with 2, 3 and 4 ranks: validation clean, the file read back with
+h5py agrees with itself, with numpy's statistics and with the printed table."""
+import json
+
+import h5py
+import numpy as np
+import pytest
+
+from conftest import QUICK, run_mpi, run_plain, table_rows, text
+
+BUS_FACTOR = {"allreduce": lambda p: 2 * (p - 1) / p,
+              "allgather": lambda p: (p - 1) / p,
+              "reduce_scatter": lambda p: (p - 1) / p}
+
+
+@pytest.fixture(scope="module", params=[2, 3, 4])
+def sweep(request, tmp_path_factory):
+    nranks = request.param
+    out = tmp_path_factory.mktemp(f"np{nranks}") / "sweep.h5"
+    result = run_mpi(nranks, ["run", "-b", "8", "-e", "64K", "-f", "8", "--inplace",
+                              "-d", "int8,uint32,int64,float,double", "-o", "all",
+                              "--out", str(out), *QUICK])
+    assert result.returncode == 0, result.stderr
+    return nranks, out, result
+
+
+def test_every_point_validates_clean(sweep):
+    nranks, out, result = sweep
+    with h5py.File(out, "r") as f:
+        points = f["points"][()]
+        assert f.attrs["complete"] == 1
+        assert f.attrs["nranks"] == nranks
+    collectives = {text(c) for c in points["collective"]}
+    assert collectives == {"allreduce", "allgather", "reduce_scatter"}
+    assert {text(o) for o in points["redop"]} >= {"sum", "prod", "min", "max"}
+    assert set(points["in_place"]) == {0, 1}
+    assert (points["wrong"] == 0).all()
+    assert "# Out of bounds values : 0 OK" in result.stdout
+
+
+def test_statistics_match_numpy_on_the_raw_samples(sweep):
+    nranks, out, _ = sweep
+    with h5py.File(out, "r") as f:
+        points = f["points"][()]
+        medians = f["rank_median_us"][()]
+        for index, point in enumerate(points):
+            raw = f["samples"][f"{point['point_id']:06d}"][()]
+            assert raw.shape == (point["samples"], nranks)
+            slowest = raw.max(axis=1)  # a sample is the slowest rank's time
+            assert point["time_median_us"] == pytest.approx(np.median(slowest), rel=1e-9)
+            assert point["time_p99_us"] == pytest.approx(np.percentile(slowest, 99), rel=1e-9)
+            assert point["time_min_us"] == pytest.approx(slowest.min(), rel=1e-9)
+            assert point["time_ci_low_us"] <= point["time_median_us"] <= point["time_ci_high_us"]
+            assert medians[index] == pytest.approx(np.median(raw, axis=0), rel=1e-9)
+
+
+def test_bandwidths_follow_nccl_tests_definitions(sweep):
+    nranks, out, _ = sweep
+    for point in h5py.File(out, "r")["points"][()]:
+        algbw = point["size_bytes"] / (point["time_median_us"] * 1e-6) / 1e9
+        assert point["algbw_GBps"] == pytest.approx(algbw, rel=1e-6)
+        factor = BUS_FACTOR[text(point["collective"])](nranks)
+        assert point["busbw_GBps"] == pytest.approx(algbw * factor, rel=1e-6)
+
+
+def test_table_agrees_with_the_file(sweep):
+    nranks, out, result = sweep
+    points = h5py.File(out, "r")["points"][()]
+    rows = table_rows(result.stdout)
+    headline = points[(points["mode"] == b"bandwidth") & (points["in_place"] == 0)]
+    assert len(rows) == len(headline)
+    for row, point in zip(rows, headline):
+        size, count, dtype, redop, root, time_us, algbw, busbw, wrong = row[:9]
+        assert int(size) == point["size_bytes"] and int(count) == point["count"]
+        assert dtype == text(point["datatype"]) and redop == text(point["redop"])
+        assert root == "-1" and wrong == "0"
+        assert float(time_us) == pytest.approx(point["time_median_us"], abs=0.006)
+        assert float(busbw) == pytest.approx(point["busbw_GBps"], abs=0.006)
+
+
+def test_report_prints_the_same_table(sweep):
+    _, out, result = sweep
+    report = run_plain(["report", str(out)])
+    assert report.returncode == 0, report.stderr
+    assert table_rows(report.stdout) == table_rows(result.stdout)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "jsonl", "markdown"])
+def test_report_formats_carry_every_point(sweep, fmt):
+    _, out, _ = sweep
+    points = h5py.File(out, "r")["points"][()]
+    report = run_plain(["report", str(out), "--format", fmt])
+    assert report.returncode == 0, report.stderr
+    lines = report.stdout.strip().splitlines()
+    if fmt == "csv":
+        header = lines[0].split(",")
+        assert len(lines) == len(points) + 1
+        medians = [float(line.split(",")[header.index("time_median_us")]) for line in lines[1:]]
+        assert medians == pytest.approx(list(points["time_median_us"]))
+    elif fmt == "json":
+        document = json.loads(report.stdout)
+        assert len(document["points"]) == len(points)
+        assert document["points"][0]["collective"] == text(points[0]["collective"])
+    elif fmt == "jsonl":
+        records = [json.loads(line) for line in lines]
+        assert [r["size_bytes"] for r in records] == list(points["size_bytes"])
+    else:
+        assert len([l for l in lines if l.startswith("| ") and "---" not in l]) == len(points) + 1
+
+
+def test_provenance_and_topology(sweep):
+    nranks, out, _ = sweep
+    with h5py.File(out, "r") as f:
+        assert f.attrs["schema"] == "collbench-results"
+        assert f.attrs["schema_version"] == 1
+        assert f.attrs["backend"] == "mpi"
+        assert "Open MPI" in f.attrs["backend_version"]
+        assert "--out" in f.attrs["command_line"]
+        assert f.attrs["start_utc"] <= f.attrs["end_utc"]
+        topology = f["topology"][()]
+        assert list(topology["rank"]) == list(range(nranks))
+        assert sorted(topology["local_rank"]) == list(range(nranks))
+        assert all(text(h) for h in topology["host"])
+        env = dict(f["environment"].attrs)
+        assert env["OMPI_COMM_WORLD_SIZE"] == str(nranks)
+
+
+def test_done_when_command():
+    """`mpirun -np 3 collbench run -b 8 -e 1M -f 4`, exactly, with the default stopping rule."""
+    result = run_mpi(3, ["run", "-b", "8", "-e", "1M", "-f", "4", "--out", "/dev/shm/collbench-done-when.h5", "--force"])
+    try:
+        assert result.returncode == 0, result.stderr
+        sizes = {int(row[0]) for row in table_rows(result.stdout)}
+        assert 8 in sizes and 524288 in sizes
+        assert "# Avg bus bandwidth" in result.stdout
+    finally:
+        import os
+        os.remove("/dev/shm/collbench-done-when.h5")

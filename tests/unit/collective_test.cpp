@@ -1,0 +1,181 @@
+#include "benches/collectives/collective.h"
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+
+#include "benches/collective_kind.h"
+
+namespace collbench {
+namespace {
+
+constexpr std::size_t kFloat = 4;
+constexpr std::size_t kDouble = 8;
+
+TEST(ShapeFor, AllreduceSizeIsTheBuffer) {
+  const Shape shape = shape_for(CollectiveKind::allreduce, 1024, kFloat, 4);
+  EXPECT_EQ(shape.count, 256u);
+  EXPECT_EQ(shape.send_count, 256u);
+  EXPECT_EQ(shape.recv_count, 256u);
+  EXPECT_EQ(shape.size_bytes, 1024u);
+}
+
+TEST(ShapeFor, AllreduceDoesNotDependOnRankCount) {
+  for (int p : {1, 2, 3, 7, 512}) {
+    SCOPED_TRACE(p);
+    const Shape shape = shape_for(CollectiveKind::allreduce, 100, kFloat, p);
+    EXPECT_EQ(shape.count, 25u);
+    EXPECT_EQ(shape.size_bytes, 100u);
+  }
+}
+
+TEST(ShapeFor, AllreduceRoundsDownToWholeElements) {
+  const Shape shape = shape_for(CollectiveKind::allreduce, 100, kDouble, 3);
+  EXPECT_EQ(shape.count, 12u);
+  EXPECT_EQ(shape.send_count, 12u);
+  EXPECT_EQ(shape.recv_count, 12u);
+  EXPECT_EQ(shape.size_bytes, 96u);
+}
+
+TEST(ShapeFor, AllgatherSizeIsPTimesTheShare) {
+  const Shape shape = shape_for(CollectiveKind::allgather, 1024, kFloat, 4);
+  EXPECT_EQ(shape.count, 64u);       // each rank's share
+  EXPECT_EQ(shape.send_count, 64u);  // each rank sends its share
+  EXPECT_EQ(shape.recv_count, 256u); // and receives all p shares
+  EXPECT_EQ(shape.size_bytes, 1024u);
+}
+
+TEST(ShapeFor, AllgatherRoundsAShareDownToWholeElements) {
+  // 100 B of float over 3 ranks: 33.3 B a rank, 8 whole floats, 96 B in all.
+  const Shape shape = shape_for(CollectiveKind::allgather, 100, kFloat, 3);
+  EXPECT_EQ(shape.count, 8u);
+  EXPECT_EQ(shape.send_count, 8u);
+  EXPECT_EQ(shape.recv_count, 24u);
+  EXPECT_EQ(shape.size_bytes, 96u);
+}
+
+TEST(ShapeFor, ReduceScatterSizeIsPTimesTheResult) {
+  const Shape shape = shape_for(CollectiveKind::reduce_scatter, 1024, kFloat, 4);
+  EXPECT_EQ(shape.count, 64u);        // each rank's result
+  EXPECT_EQ(shape.send_count, 256u);  // each rank sends the whole input
+  EXPECT_EQ(shape.recv_count, 64u);
+  EXPECT_EQ(shape.size_bytes, 1024u);
+}
+
+TEST(ShapeFor, ReduceScatterRoundsAShareDownToWholeElements) {
+  const Shape shape = shape_for(CollectiveKind::reduce_scatter, 100, kFloat, 3);
+  EXPECT_EQ(shape.count, 8u);
+  EXPECT_EQ(shape.send_count, 24u);
+  EXPECT_EQ(shape.recv_count, 8u);
+  EXPECT_EQ(shape.size_bytes, 96u);
+
+  const Shape doubles = shape_for(CollectiveKind::reduce_scatter, 1000, kDouble, 7);
+  EXPECT_EQ(doubles.count, 17u);  // 1000 / 56 = 17.86
+  EXPECT_EQ(doubles.send_count, 119u);
+  EXPECT_EQ(doubles.size_bytes, 952u);
+}
+
+TEST(ShapeFor, CountIsZeroWhenTooSmallForOneElementPerRank) {
+  // 8 B of float is 2 elements: enough for allreduce, not for 3 shares.
+  EXPECT_EQ(shape_for(CollectiveKind::allreduce, 8, kFloat, 3).count, 2u);
+  for (auto kind : {CollectiveKind::allgather, CollectiveKind::reduce_scatter}) {
+    SCOPED_TRACE(name(kind));
+    const Shape shape = shape_for(kind, 8, kFloat, 3);
+    EXPECT_EQ(shape.count, 0u);
+    EXPECT_EQ(shape.send_count, 0u);
+    EXPECT_EQ(shape.recv_count, 0u);
+    EXPECT_EQ(shape.size_bytes, 0u);
+    // 12 B is exactly one float each.
+    EXPECT_EQ(shape_for(kind, 12, kFloat, 3).count, 1u);
+    EXPECT_EQ(shape_for(kind, 12, kFloat, 3).size_bytes, 12u);
+  }
+  const Shape tiny = shape_for(CollectiveKind::allreduce, 3, kFloat, 1);
+  EXPECT_EQ(tiny.count, 0u);
+  EXPECT_EQ(tiny.size_bytes, 0u);
+}
+
+TEST(ShapeFor, ReportedSizeNeverExceedsRequested) {
+  for (auto kind : all_collectives())
+    for (int p : {1, 2, 3, 4, 5, 7, 8})
+      for (std::size_t element : {1u, 2u, 4u, 8u})
+        for (std::size_t requested = 1; requested <= 300; ++requested) {
+          const Shape s = shape_for(kind, requested, element, p);
+          ASSERT_LE(s.size_bytes, requested);
+          // Rounded down to the largest whole multiple: one more element per rank is too much.
+          const std::size_t unit = kind == CollectiveKind::allreduce ? element : element * p;
+          ASSERT_EQ(s.size_bytes, requested / unit * unit)
+              << name(kind) << " p=" << p << " element=" << element << " requested=" << requested;
+        }
+}
+
+TEST(BusbwFactor, AllreduceIsTwoPMinusOneOverP) {
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveKind::allreduce, 2), 1.0);
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveKind::allreduce, 3), 4.0 / 3.0);
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveKind::allreduce, 4), 1.5);
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveKind::allreduce, 8), 1.75);
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveKind::allreduce, 1024), 2.0 * 1023 / 1024);
+}
+
+TEST(BusbwFactor, AllgatherAndReduceScatterArePMinusOneOverP) {
+  for (auto kind : {CollectiveKind::allgather, CollectiveKind::reduce_scatter}) {
+    SCOPED_TRACE(name(kind));
+    EXPECT_DOUBLE_EQ(busbw_factor(kind, 2), 0.5);
+    EXPECT_DOUBLE_EQ(busbw_factor(kind, 3), 2.0 / 3.0);
+    EXPECT_DOUBLE_EQ(busbw_factor(kind, 4), 0.75);
+    EXPECT_DOUBLE_EQ(busbw_factor(kind, 7), 6.0 / 7.0);
+  }
+}
+
+TEST(BusbwFactor, OneRankMovesNothing) {
+  for (auto kind : all_collectives()) EXPECT_EQ(busbw_factor(kind, 1), 0.0) << name(kind);
+}
+
+TEST(UsesReduceOp, OnlyAllgatherReducesNothing) {
+  EXPECT_TRUE(uses_reduce_op(CollectiveKind::allreduce));
+  EXPECT_FALSE(uses_reduce_op(CollectiveKind::allgather));
+  EXPECT_TRUE(uses_reduce_op(CollectiveKind::reduce_scatter));
+}
+
+TEST(InPlaceOffsets, AllreduceUsesTheWholeBufferAtZero) {
+  const Shape shape = shape_for(CollectiveKind::allreduce, 1024, kFloat, 4);
+  for (int rank = 0; rank < 4; ++rank) {
+    EXPECT_EQ(in_place_send_offset(CollectiveKind::allreduce, rank, shape), 0u);
+    EXPECT_EQ(in_place_recv_offset(CollectiveKind::allreduce, rank, shape), 0u);
+  }
+}
+
+TEST(InPlaceOffsets, AllgatherReadsItsShareFromRankTimesShare) {
+  const Shape shape = shape_for(CollectiveKind::allgather, 100, kFloat, 3);  // share 8
+  ASSERT_EQ(shape.count, 8u);
+  for (int rank = 0; rank < 3; ++rank) {
+    EXPECT_EQ(in_place_send_offset(CollectiveKind::allgather, rank, shape), 8u * rank);
+    EXPECT_EQ(in_place_recv_offset(CollectiveKind::allgather, rank, shape), 0u);
+    // The share fits inside the receive buffer.
+    EXPECT_LE(in_place_send_offset(CollectiveKind::allgather, rank, shape) + shape.send_count,
+              shape.recv_count);
+  }
+}
+
+TEST(InPlaceOffsets, ReduceScatterWritesItsResultAtRankTimesShare) {
+  const Shape shape = shape_for(CollectiveKind::reduce_scatter, 100, kFloat, 3);  // share 8
+  ASSERT_EQ(shape.count, 8u);
+  for (int rank = 0; rank < 3; ++rank) {
+    EXPECT_EQ(in_place_send_offset(CollectiveKind::reduce_scatter, rank, shape), 0u);
+    EXPECT_EQ(in_place_recv_offset(CollectiveKind::reduce_scatter, rank, shape), 8u * rank);
+    EXPECT_LE(in_place_recv_offset(CollectiveKind::reduce_scatter, rank, shape) +
+                  shape.recv_count,
+              shape.send_count);
+  }
+}
+
+TEST(CollectiveKindNames, RoundTripAndAliases) {
+  for (auto kind : all_collectives()) EXPECT_EQ(parse_collective(name(kind)), kind);
+  EXPECT_EQ(all_collectives().size(), 3u);
+  EXPECT_EQ(parse_collective("reduce-scatter"), CollectiveKind::reduce_scatter);
+  EXPECT_EQ(parse_collective("reducescatter"), CollectiveKind::reduce_scatter);
+  EXPECT_FALSE(parse_collective("alltoall").has_value());
+  EXPECT_FALSE(parse_collective("").has_value());
+}
+
+}  // namespace
+}  // namespace collbench

@@ -1,0 +1,418 @@
+#include "harness/cli/run_options.h"
+
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+
+#include <cctype>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "harness/cli/usage_error.h"
+
+namespace collbench {
+namespace {
+
+// The message of the UsageError that resolve() throws for `options`, or a failure.
+std::string usage_error(const RunOptions& options, const std::string& backend = "mpi") {
+  try {
+    resolve(options, backend);
+    ADD_FAILURE() << "resolve() accepted the options";
+  } catch (const UsageError& error) {
+    return error.what();
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << "resolve() threw something other than UsageError: " << error.what();
+  }
+  return {};
+}
+
+#define EXPECT_CONTAINS(text, part) \
+  EXPECT_NE(std::string(text).find(part), std::string::npos) << "'" << (text) << "'"
+
+// Parses `args` (without the program name) through CLI11 the way `collbench run` does.
+RunOptions parse_args(std::vector<std::string> args) {
+  RunOptions options;
+  CLI::App app{"run"};
+  add_run_options(app, options);
+  std::vector<char*> argv;
+  std::string program = "collbench-run";
+  argv.push_back(program.data());
+  for (auto& arg : args) argv.push_back(arg.data());
+  app.parse(static_cast<int>(argv.size()), argv.data());
+  return options;
+}
+
+std::vector<std::size_t> powers_of_two(std::size_t from, std::size_t to) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t s = from; s <= to; s *= 2) sizes.push_back(s);
+  return sizes;
+}
+
+TEST(Resolve, Defaults) {
+  const RunConfig config = resolve(RunOptions{}, "mpi");
+  EXPECT_EQ(config.sweep.min_bytes, 8u);
+  EXPECT_EQ(config.sweep.max_bytes, std::size_t{64} << 20);
+  EXPECT_EQ(config.sweep.step_factor, 2.0);
+  EXPECT_FALSE(config.sweep.step_bytes.has_value());
+  EXPECT_EQ(config.sizes, powers_of_two(8, std::size_t{64} << 20));
+  EXPECT_EQ(config.sizes.size(), 24u);
+  EXPECT_EQ(config.collectives,
+            (std::vector<CollectiveKind>{CollectiveKind::allreduce, CollectiveKind::allgather,
+                                         CollectiveKind::reduce_scatter}));
+  EXPECT_EQ(config.datatypes, (std::vector<DataType>{DataType::float32}));
+  EXPECT_EQ(config.reduce_ops, (std::vector<ReduceOp>{ReduceOp::sum}));
+  EXPECT_EQ(config.modes, (std::vector<Mode>{Mode::latency, Mode::bandwidth}));
+  EXPECT_EQ(config.in_place, (std::vector<bool>{false}));
+  EXPECT_EQ(config.backend, "mpi");
+  EXPECT_EQ(config.placement, "world");
+  EXPECT_EQ(config.warmup_iters, 5);
+  EXPECT_EQ(config.check_iters, 1);
+  EXPECT_EQ(config.timeout_s, 0.0);
+  EXPECT_EQ(config.stopping.min_samples, 10u);
+  EXPECT_DOUBLE_EQ(config.stopping.target_ci, 0.01);
+  EXPECT_FALSE(config.stopping.fixed_samples.has_value());
+  EXPECT_FALSE(config.time_limit_s.has_value());
+  EXPECT_FALSE(config.force);
+
+  EXPECT_TRUE(config.default_out);
+  EXPECT_EQ(config.out.parent_path(), std::filesystem::path("results"));
+  const std::string file = config.out.filename().string();
+  ASSERT_TRUE(file.ends_with("-mpi.h5")) << file;
+  // results/<UTC time>-mpi.h5 with a sortable "20261130T015148Z" stamp.
+  const std::string stamp = file.substr(0, file.size() - std::string("-mpi.h5").size());
+  ASSERT_EQ(stamp.size(), 16u) << stamp;
+  for (std::size_t i = 0; i < stamp.size(); ++i) {
+    if (i == 8) EXPECT_EQ(stamp[i], 'T') << stamp;
+    else if (i == 15) EXPECT_EQ(stamp[i], 'Z') << stamp;
+    else EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(stamp[i]))) << stamp;
+  }
+}
+
+TEST(Resolve, DefaultOutNamesTheBackendInUse) {
+  RunOptions options;
+  options.backend = "nccl";
+  const RunConfig config = resolve(options, "mpi");
+  EXPECT_EQ(config.backend, "nccl");
+  EXPECT_TRUE(config.out.filename().string().ends_with("-nccl.h5")) << config.out;
+  EXPECT_EQ(resolve(RunOptions{}, "nccl").backend, "nccl");
+}
+
+TEST(Resolve, ExplicitOut) {
+  RunOptions options;
+  options.out = "/tmp/x/run.h5";
+  const RunConfig config = resolve(options, "mpi");
+  EXPECT_FALSE(config.default_out);
+  EXPECT_EQ(config.out, std::filesystem::path("/tmp/x/run.h5"));
+}
+
+TEST(Resolve, SizesFromTheSweepOptions) {
+  RunOptions options;
+  options.min_bytes = "1K";
+  options.max_bytes = "1M";
+  options.step_factor = 4;
+  EXPECT_EQ(resolve(options, "mpi").sizes,
+            (std::vector<std::size_t>{1024, 4096, 16384, 65536, 262144, 1048576}));
+  options.step_bytes = "256K";
+  const RunConfig additive = resolve(options, "mpi");
+  EXPECT_EQ(additive.sweep.step_bytes, std::size_t{256} << 10);
+  EXPECT_EQ(additive.sizes,
+            (std::vector<std::size_t>{1024, 1024 + 262144, 1024 + 2 * 262144, 1024 + 3 * 262144}));
+}
+
+TEST(Resolve, DatatypeListsAndAll) {
+  RunOptions options;
+  options.datatypes = "int32,double";
+  EXPECT_EQ(resolve(options, "mpi").datatypes,
+            (std::vector<DataType>{DataType::int32, DataType::float64}));
+  options.datatypes = "float,float32,float";  // aliases of one type run once
+  EXPECT_EQ(resolve(options, "mpi").datatypes, (std::vector<DataType>{DataType::float32}));
+  options.datatypes = "all";
+  const auto all = resolve(options, "mpi").datatypes;
+  EXPECT_EQ(all, std::vector<DataType>(all_datatypes().begin(), all_datatypes().end()));
+  EXPECT_EQ(all.size(), 8u);
+}
+
+TEST(Resolve, OpListsAndAll) {
+  RunOptions options;
+  options.reduce_ops = "max,min";
+  EXPECT_EQ(resolve(options, "mpi").reduce_ops, (std::vector<ReduceOp>{ReduceOp::max, ReduceOp::min}));
+  options.reduce_ops = "all";
+  EXPECT_EQ(resolve(options, "mpi").reduce_ops,
+            (std::vector<ReduceOp>{ReduceOp::sum, ReduceOp::prod, ReduceOp::min, ReduceOp::max}));
+}
+
+TEST(Resolve, CollectiveListsAndAll) {
+  RunOptions options;
+  options.collectives = "reduce_scatter,allreduce";
+  EXPECT_EQ(resolve(options, "mpi").collectives,
+            (std::vector<CollectiveKind>{CollectiveKind::reduce_scatter, CollectiveKind::allreduce}));
+  options.collectives = "allgather";
+  EXPECT_EQ(resolve(options, "mpi").collectives,
+            (std::vector<CollectiveKind>{CollectiveKind::allgather}));
+  options.collectives = "all";
+  EXPECT_EQ(resolve(options, "mpi").collectives.size(), 3u);
+}
+
+TEST(Resolve, ModesAndInPlace) {
+  RunOptions options;
+  options.mode = "latency";
+  EXPECT_EQ(resolve(options, "mpi").modes, (std::vector<Mode>{Mode::latency}));
+  options.mode = "bandwidth";
+  EXPECT_EQ(resolve(options, "mpi").modes, (std::vector<Mode>{Mode::bandwidth}));
+  options.in_place = true;
+  EXPECT_EQ(resolve(options, "mpi").in_place, (std::vector<bool>{false, true}));
+}
+
+TEST(Resolve, StoppingKnobs) {
+  RunOptions options;
+  options.iters = 7;
+  options.min_samples = 3;
+  options.min_time_s = 0.5;
+  options.target_ci = 0.05;
+  options.max_time_s = 2.5;
+  options.time_limit_s = 3600;
+  const RunConfig config = resolve(options, "mpi");
+  EXPECT_EQ(config.stopping.fixed_samples, std::size_t{7});
+  EXPECT_EQ(config.stopping.min_samples, 3u);
+  EXPECT_DOUBLE_EQ(config.stopping.min_time_s, 0.5);
+  EXPECT_DOUBLE_EQ(config.stopping.target_ci, 0.05);
+  EXPECT_DOUBLE_EQ(config.stopping.max_time_s, 2.5);
+  EXPECT_EQ(config.time_limit_s, 3600.0);
+}
+
+TEST(Resolve, CudaGraphWithTheNcclBackendIsAccepted) {
+  RunOptions options;
+  options.cuda_graph_launches = 1;
+  options.backend = "nccl";
+  EXPECT_NO_THROW(resolve(options, "mpi"));
+  options.backend.clear();
+  EXPECT_NO_THROW(resolve(options, "nccl"));
+}
+
+// Each bad value: UsageError whose message names the option.
+TEST(ResolveErrors, BadMinBytes) {
+  RunOptions options;
+  options.min_bytes = "1Q";
+  const std::string message = usage_error(options);
+  EXPECT_CONTAINS(message, "-b/--minbytes");
+  EXPECT_CONTAINS(message, "1Q");
+}
+
+TEST(ResolveErrors, BadMaxBytes) {
+  RunOptions options;
+  options.max_bytes = "lots";
+  const std::string message = usage_error(options);
+  EXPECT_CONTAINS(message, "-e/--maxbytes");
+  EXPECT_CONTAINS(message, "lots");
+}
+
+TEST(ResolveErrors, MaxBelowMin) {
+  RunOptions options;
+  options.min_bytes = "1M";
+  options.max_bytes = "1K";
+  const std::string message = usage_error(options);
+  EXPECT_CONTAINS(message, "-e/--maxbytes");
+  EXPECT_CONTAINS(message, "-b/--minbytes");
+}
+
+TEST(ResolveErrors, ZeroMinBytes) {
+  RunOptions options;
+  options.min_bytes = "0";
+  EXPECT_CONTAINS(usage_error(options), "-b/--minbytes");
+}
+
+TEST(ResolveErrors, StepFactorNotAboveOne) {
+  for (double factor : {1.0, 0.0, -1.0}) {
+    SCOPED_TRACE(factor);
+    RunOptions options;
+    options.step_factor = factor;
+    EXPECT_CONTAINS(usage_error(options), "-f/--stepfactor");
+  }
+}
+
+TEST(ResolveErrors, ZeroStepBytes) {
+  RunOptions options;
+  options.step_bytes = "0";
+  EXPECT_CONTAINS(usage_error(options), "-i/--stepbytes");
+  options.step_bytes = "1Q";
+  const std::string message = usage_error(options);
+  EXPECT_CONTAINS(message, "-i/--stepbytes");
+  EXPECT_CONTAINS(message, "1Q");
+}
+
+TEST(ResolveErrors, UnknownDatatype) {
+  RunOptions options;
+  options.datatypes = "float17";
+  std::string message = usage_error(options);
+  EXPECT_CONTAINS(message, "-d/--datatype");
+  EXPECT_CONTAINS(message, "float17");
+  options.datatypes = "float,float17";
+  message = usage_error(options);
+  EXPECT_CONTAINS(message, "-d/--datatype");
+  EXPECT_CONTAINS(message, "float17");
+  options.datatypes = "float,";
+  EXPECT_CONTAINS(usage_error(options), "-d/--datatype");
+}
+
+TEST(ResolveErrors, UnknownOp) {
+  RunOptions options;
+  options.reduce_ops = "mean";
+  const std::string message = usage_error(options);
+  EXPECT_CONTAINS(message, "-o/--op");
+  EXPECT_CONTAINS(message, "mean");
+}
+
+TEST(ResolveErrors, UnknownCollective) {
+  RunOptions options;
+  options.collectives = "allreduce,alltoall";
+  const std::string message = usage_error(options);
+  EXPECT_CONTAINS(message, "--ops");
+  EXPECT_CONTAINS(message, "alltoall");
+}
+
+TEST(ResolveErrors, UnknownMode) {
+  RunOptions options;
+  options.mode = "fast";
+  const std::string message = usage_error(options);
+  EXPECT_CONTAINS(message, "--mode");
+  EXPECT_CONTAINS(message, "fast");
+}
+
+TEST(ResolveErrors, ZeroIters) {
+  RunOptions options;
+  options.iters = 0;
+  EXPECT_CONTAINS(usage_error(options), "-n/--iters");
+}
+
+TEST(ResolveErrors, TargetCiOutOfRange) {
+  for (double ci : {0.0, -0.1, 1.0}) {
+    SCOPED_TRACE(ci);
+    RunOptions options;
+    options.target_ci = ci;
+    EXPECT_CONTAINS(usage_error(options), "--target-ci");
+  }
+}
+
+TEST(ResolveErrors, ZeroMaxTime) {
+  RunOptions options;
+  options.max_time_s = 0;
+  EXPECT_CONTAINS(usage_error(options), "--max-time");
+}
+
+TEST(ResolveErrors, CudaGraphWithMpi) {
+  RunOptions options;
+  options.cuda_graph_launches = 1;
+  EXPECT_CONTAINS(usage_error(options, "mpi"), "-G/--cudagraph");
+  options.backend = "mpi";
+  EXPECT_CONTAINS(usage_error(options, "nccl"), "-G/--cudagraph");
+}
+
+TEST(ResolveErrors, PlacementNotAvailableYet) {
+  RunOptions options;
+  options.placement = "intra";
+  const std::string message = usage_error(options);
+  EXPECT_CONTAINS(message, "--placement");
+  EXPECT_CONTAINS(message, "intra");
+}
+
+TEST(ResolveErrors, NegativeCounts) {
+  RunOptions options;
+  options.warmup_iters = -1;
+  EXPECT_CONTAINS(usage_error(options), "-w/--warmup_iters");
+  options = {};
+  options.check_iters = -1;
+  EXPECT_CONTAINS(usage_error(options), "-c/--check");
+  options = {};
+  options.timeout_s = -1;
+  EXPECT_CONTAINS(usage_error(options), "-T/--timeout");
+  options = {};
+  options.min_samples = 0;
+  EXPECT_CONTAINS(usage_error(options), "--min-samples");
+  options = {};
+  options.time_limit_s = -1;
+  EXPECT_CONTAINS(usage_error(options), "--time-limit");
+}
+
+TEST(RunOptionsCli, ShortFlagsMapToTheirOptions) {
+  const RunOptions options = parse_args({"-b", "1K", "-e", "1M", "-f", "4", "-n", "20", "-w", "3",
+                                         "-c", "0", "-d", "int32,double", "-o", "max"});
+  EXPECT_EQ(options.min_bytes, "1K");
+  EXPECT_EQ(options.max_bytes, "1M");
+  EXPECT_EQ(options.step_factor, 4.0);
+  ASSERT_TRUE(options.iters.has_value());
+  EXPECT_EQ(*options.iters, 20);
+  EXPECT_EQ(options.warmup_iters, 3);
+  EXPECT_EQ(options.check_iters, 0);
+  EXPECT_EQ(options.datatypes, "int32,double");
+  EXPECT_EQ(options.reduce_ops, "max");
+
+  const RunConfig config = resolve(options, "mpi");
+  EXPECT_EQ(config.sizes, (std::vector<std::size_t>{1024, 4096, 16384, 65536, 262144, 1048576}));
+  EXPECT_EQ(config.stopping.fixed_samples, std::size_t{20});
+  EXPECT_EQ(config.warmup_iters, 3);
+  EXPECT_EQ(config.check_iters, 0);
+  EXPECT_EQ(config.datatypes, (std::vector<DataType>{DataType::int32, DataType::float64}));
+  EXPECT_EQ(config.reduce_ops, (std::vector<ReduceOp>{ReduceOp::max}));
+}
+
+TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
+  const RunOptions options = parse_args(
+      {"--minbytes", "64", "--maxbytes", "4K", "--stepbytes", "1K", "--iters", "5",
+       "--warmup_iters", "0", "--check", "2", "--datatype", "all", "--op", "all", "--ops",
+       "allgather", "--mode", "latency", "--inplace", "--out", "r.h5", "-G", "2", "-T", "30",
+       "--backend", "nccl", "--min-samples", "4", "--target-ci", "0.02", "--max-time", "3",
+       "--time-limit", "60", "--force", "--quiet"});
+  EXPECT_EQ(options.min_bytes, "64");
+  EXPECT_EQ(options.max_bytes, "4K");
+  ASSERT_TRUE(options.step_bytes.has_value());
+  EXPECT_EQ(*options.step_bytes, "1K");
+  EXPECT_EQ(options.iters, 5);
+  EXPECT_EQ(options.warmup_iters, 0);
+  EXPECT_EQ(options.check_iters, 2);
+  EXPECT_EQ(options.datatypes, "all");
+  EXPECT_EQ(options.reduce_ops, "all");
+  EXPECT_EQ(options.collectives, "allgather");
+  EXPECT_EQ(options.mode, "latency");
+  EXPECT_TRUE(options.in_place);
+  EXPECT_EQ(options.out, "r.h5");
+  EXPECT_EQ(options.cuda_graph_launches, 2);
+  EXPECT_EQ(options.timeout_s, 30.0);
+  EXPECT_EQ(options.backend, "nccl");
+  EXPECT_EQ(options.min_samples, 4);
+  EXPECT_DOUBLE_EQ(options.target_ci, 0.02);
+  EXPECT_EQ(options.max_time_s, 3.0);
+  EXPECT_EQ(options.time_limit_s, 60.0);
+  EXPECT_TRUE(options.force);
+  EXPECT_TRUE(options.quiet);
+
+  const RunConfig config = resolve(options, "mpi");
+  EXPECT_EQ(config.sizes, (std::vector<std::size_t>{64, 64 + 1024, 64 + 2048, 64 + 3072}));
+  EXPECT_EQ(config.datatypes.size(), 8u);
+  EXPECT_EQ(config.reduce_ops.size(), 4u);
+  EXPECT_EQ(config.collectives, (std::vector<CollectiveKind>{CollectiveKind::allgather}));
+  EXPECT_EQ(config.modes, (std::vector<Mode>{Mode::latency}));
+  EXPECT_EQ(config.in_place, (std::vector<bool>{false, true}));
+  EXPECT_EQ(config.out, std::filesystem::path("r.h5"));
+  EXPECT_FALSE(config.default_out);
+}
+
+TEST(RunOptionsCli, UnparsedDefaultsEqualTheStructDefaults) {
+  const RunOptions parsed = parse_args({});
+  const RunOptions plain;
+  EXPECT_EQ(parsed.min_bytes, plain.min_bytes);
+  EXPECT_EQ(parsed.max_bytes, plain.max_bytes);
+  EXPECT_EQ(parsed.step_factor, plain.step_factor);
+  EXPECT_FALSE(parsed.iters.has_value());
+  EXPECT_FALSE(parsed.step_bytes.has_value());
+  EXPECT_EQ(parsed.collectives, plain.collectives);
+}
+
+TEST(RunOptionsCli, NonNumericFactorIsRejectedByTheParser) {
+  EXPECT_THROW(parse_args({"-f", "two"}), CLI::ParseError);
+  EXPECT_THROW(parse_args({"-n", "many"}), CLI::ParseError);
+  EXPECT_THROW(parse_args({"--no-such-flag"}), CLI::ParseError);
+}
+
+}  // namespace
+}  // namespace collbench

@@ -1,0 +1,211 @@
+#include "harness/stats/stopping_rule.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <numbers>
+#include <optional>
+#include <random>
+
+#include "harness/stats/stop_reason.h"
+
+namespace collbench {
+namespace {
+
+// A power of two, so elapsed time summed sample by sample is exact and thresholds land on a
+// known sample.
+constexpr double kConstantSample = 1.0 / 1024;
+constexpr std::size_t kSafetyCap = 10'000'000;
+
+struct Outcome {
+  std::size_t samples = 0;
+  double elapsed_s = 0;
+  double last_sample_s = 0;
+  std::optional<StopReason> reason;
+};
+
+// Feeds the stream to the rule as the harness does: each sample advances the clock by itself.
+Outcome run_until_stop(const StoppingRule& rule, std::optional<double> time_left_s,
+                       const std::function<double()>& next_sample) {
+  StoppingState state(rule, time_left_s);
+  Outcome outcome;
+  while (state.samples() < kSafetyCap) {
+    outcome.last_sample_s = next_sample();
+    outcome.elapsed_s += outcome.last_sample_s;
+    state.add(outcome.last_sample_s);
+    outcome.reason = state.decide(outcome.elapsed_s);
+    if (outcome.reason) break;
+  }
+  outcome.samples = state.samples();
+  return outcome;
+}
+
+double constant_sample() { return kConstantSample; }
+
+// The defaults with the named fields changed, spelled out where each test reads it.
+StoppingRule adaptive_rule(std::size_t min_samples, double min_time_s, double target_ci,
+                           double max_time_s) {
+  StoppingRule rule;
+  rule.min_samples = min_samples;
+  rule.min_time_s = min_time_s;
+  rule.target_ci = target_ci;
+  rule.max_time_s = max_time_s;
+  return rule;
+}
+
+StoppingRule rule_with_max_time(double max_time_s) {
+  StoppingRule rule;
+  rule.max_time_s = max_time_s;
+  return rule;
+}
+
+StoppingRule fixed_rule(std::size_t samples) {
+  StoppingRule rule;
+  rule.fixed_samples = samples;
+  return rule;
+}
+
+// Lognormal around 1 ms with a 30% spread. Box-Muller on raw mt19937 words rather than
+// std::lognormal_distribution, whose algorithm differs between standard libraries.
+class NoisyStream {
+ public:
+  explicit NoisyStream(std::uint32_t seed) : engine_(seed) {}
+
+  double operator()() {
+    constexpr double kMedian = 1e-3;
+    constexpr double kSpread = 0.3;
+    return kMedian * std::exp(kSpread * standard_normal());
+  }
+
+ private:
+  double uniform_open() { return (static_cast<double>(engine_()) + 0.5) / 4294967296.0; }
+
+  double standard_normal() {
+    return std::sqrt(-2 * std::log(uniform_open())) *
+           std::cos(2 * std::numbers::pi * uniform_open());
+  }
+
+  std::mt19937 engine_;
+};
+
+TEST(StopReasonName, RoundTripsEveryReason) {
+  for (StopReason reason : {StopReason::converged, StopReason::fixed_count,
+                            StopReason::max_time, StopReason::time_limit}) {
+    EXPECT_EQ(parse_stop_reason(name(reason)), reason);
+  }
+  EXPECT_EQ(name(StopReason::converged), "converged");
+  EXPECT_EQ(name(StopReason::fixed_count), "fixed_count");
+  EXPECT_EQ(name(StopReason::max_time), "max_time");
+  EXPECT_EQ(name(StopReason::time_limit), "time_limit");
+}
+
+TEST(StopReasonName, UnknownTextParsesToNothing) {
+  EXPECT_EQ(parse_stop_reason("Converged"), std::nullopt);
+  EXPECT_EQ(parse_stop_reason(""), std::nullopt);
+}
+
+TEST(StoppingState, KeepsCountOfSamples) {
+  StoppingState state(StoppingRule{}, std::nullopt);
+  EXPECT_EQ(state.samples(), 0u);
+  state.add(2);
+  state.add(1);
+  EXPECT_EQ(state.samples(), 2u);
+}
+
+// min_time of 0.125 s is passed at sample 128 of 1/1024 s, later than min_samples.
+TEST(StoppingState, ConstantStreamConvergesWhenMinTimeIsPassed) {
+  const StoppingRule rule = adaptive_rule(10, 0.125, 0.01, 1.0);
+  const Outcome outcome = run_until_stop(rule, std::nullopt, constant_sample);
+  EXPECT_EQ(outcome.reason, StopReason::converged);
+  EXPECT_EQ(outcome.samples, 128u);
+}
+
+TEST(StoppingState, ConstantStreamConvergesAtMinSamples) {
+  const StoppingRule rule = adaptive_rule(200, 0.125, 0.01, 1.0);
+  const Outcome outcome = run_until_stop(rule, std::nullopt, constant_sample);
+  EXPECT_EQ(outcome.reason, StopReason::converged);
+  EXPECT_EQ(outcome.samples, 200u);
+}
+
+// With fewer than 6 samples the interval cannot cover the median at 95%, however narrow.
+TEST(StoppingState, ConvergenceWaitsForAnIntervalThatCovers) {
+  const StoppingRule rule = adaptive_rule(3, 0, 0.01, 1.0);
+  const Outcome outcome = run_until_stop(rule, std::nullopt, constant_sample);
+  EXPECT_EQ(outcome.reason, StopReason::converged);
+  EXPECT_EQ(outcome.samples, 6u);
+}
+
+// A 30% spread needs thousands of samples for a 1% interval; 1 s of 1 ms samples is ~1000.
+TEST(StoppingState, NoisyStreamRunsToMaxTime) {
+  for (std::uint32_t seed : {1u, 2u, 3u, 42u, 2024u}) {
+    const StoppingRule rule{};
+    const Outcome outcome = run_until_stop(rule, std::nullopt, NoisyStream(seed));
+    EXPECT_EQ(outcome.reason, StopReason::max_time) << "seed " << seed;
+    EXPECT_GE(outcome.elapsed_s, rule.max_time_s) << "seed " << seed;
+    EXPECT_LT(outcome.elapsed_s - outcome.last_sample_s, rule.max_time_s) << "seed " << seed;
+  }
+}
+
+// At 5% the same spread needs roughly (1.96 * 1.25 * 0.3 / 0.05)^2 ~ 220 samples.
+TEST(StoppingState, NoisyStreamConvergesOnceIntervalIsNarrowEnough) {
+  for (std::uint32_t seed : {1u, 2u, 3u, 42u, 2024u}) {
+    const StoppingRule rule = adaptive_rule(10, 0, 0.05, 1.0);
+    const Outcome outcome = run_until_stop(rule, std::nullopt, NoisyStream(seed));
+    EXPECT_EQ(outcome.reason, StopReason::converged) << "seed " << seed;
+    EXPECT_GT(outcome.samples, 100u) << "seed " << seed;
+    EXPECT_LT(outcome.samples, 500u) << "seed " << seed;
+  }
+}
+
+TEST(StoppingState, FixedCountEndsAtExactlyNEvenWhenNoisy) {
+  StoppingRule rule = adaptive_rule(1000, 100, 0, 1e-9);
+  rule.fixed_samples = 37;
+  const Outcome outcome = run_until_stop(rule, std::nullopt, NoisyStream(7));
+  EXPECT_EQ(outcome.reason, StopReason::fixed_count);
+  EXPECT_EQ(outcome.samples, 37u);
+}
+
+TEST(StoppingState, FixedCountStillHonoursTimeLimit) {
+  const StoppingRule rule = fixed_rule(1000);
+  const Outcome outcome = run_until_stop(rule, 0.125, constant_sample);
+  EXPECT_EQ(outcome.reason, StopReason::time_limit);
+  EXPECT_EQ(outcome.samples, 128u);
+}
+
+TEST(StoppingState, TimeLimitWinsOverMaxTimeWhenCloser) {
+  const StoppingRule rule = rule_with_max_time(1.0);
+  const Outcome outcome = run_until_stop(rule, 0.25, NoisyStream(5));
+  EXPECT_EQ(outcome.reason, StopReason::time_limit);
+  EXPECT_GE(outcome.elapsed_s, 0.25);
+  EXPECT_LT(outcome.elapsed_s - outcome.last_sample_s, 0.25);
+}
+
+TEST(StoppingState, MaxTimeWinsOverTimeLimitWhenCloser) {
+  const StoppingRule rule = rule_with_max_time(0.25);
+  const Outcome outcome = run_until_stop(rule, 1.0, NoisyStream(5));
+  EXPECT_EQ(outcome.reason, StopReason::max_time);
+}
+
+TEST(StoppingState, TimeLimitWinsATie) {
+  const StoppingRule rule = rule_with_max_time(0.125);
+  const Outcome outcome = run_until_stop(rule, 0.125, NoisyStream(5));
+  EXPECT_EQ(outcome.reason, StopReason::time_limit);
+}
+
+TEST(StoppingState, NeverStopsBeforeOneSample) {
+  const StoppingRule adaptive = adaptive_rule(0, 0, 0.01, 0);
+  const StoppingRule fixed = fixed_rule(1);
+  EXPECT_EQ(StoppingState(adaptive, 0.0).decide(1e9), std::nullopt);
+  EXPECT_EQ(StoppingState(fixed, 0.0).decide(1e9), std::nullopt);
+}
+
+TEST(StoppingState, ExhaustedTimeLimitStopsAfterTheFirstSample) {
+  StoppingState state(StoppingRule{}, 0.0);
+  state.add(kConstantSample);
+  EXPECT_EQ(state.decide(kConstantSample), StopReason::time_limit);
+}
+
+}  // namespace
+}  // namespace collbench
