@@ -48,7 +48,7 @@ std::string format_size(std::size_t bytes) {
     ++unit;
   }
   if (value == std::floor(value)) return fmt::format("{:.0f} {}", value, kUnits[unit]);
-  return fmt::format("{:.3g} {}", value, kUnits[unit]);
+  return fmt::format("{:.4g} {}", value, kUnits[unit]);  // below 1024: never an exponent
 }
 
 std::vector<std::size_t> sweep_sizes(const SweepSpec& spec) {

@@ -12,9 +12,9 @@ namespace {
 constexpr std::array<std::string_view, 5> kPrefixes{"NCCL_", "UCX_", "OMPI_", "SLURM_",
                                                     "CUDA_"};
 // Even under a recorded prefix, a name like these may hold a credential (Open MPI's
-// precondition_transports is a job key for PSM fabrics).
-constexpr std::array<std::string_view, 6> kSecretWords{
-    "TOKEN", "SECRET", "PASSWORD", "CREDENTIAL", "KEY", "PRECONDITION_TRANSPORTS"};
+// precondition_transports is a job key for PSM fabrics). "_KEY" spares InfiniBand's PKEY.
+constexpr std::array<std::string_view, 7> kSecretWords{
+    "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "_KEY", "PRECONDITION_TRANSPORTS"};
 
 std::string upper(std::string_view text) {
   std::string result(text);

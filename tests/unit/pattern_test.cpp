@@ -175,11 +175,14 @@ void check_inputs_exact(CollectiveKind kind, DataType type, ReduceOp op, int p,
       const double v = static_cast<double>(value);
       ASSERT_EQ(v, std::trunc(v));
       if (op == ReduceOp::sum) {
-        // Sums of p values in 0..2 are integers in 0..2p.
+        // p values in 0..2 plus rank 0's extra 0..7: integers in 0..2p+7.
         ASSERT_GE(v, 0.0);
-        ASSERT_LE(v, 2.0 * p);
+        ASSERT_LE(v, 2.0 * p + 7);
       }
-      if (op == ReduceOp::prod) ASSERT_EQ(v, 2.0);  // exactly one rank contributes 2
+      if (op == ReduceOp::prod) {
+        // exactly one rank contributes 1, 2 or 3, the others 1
+        ASSERT_TRUE(v == 1.0 || v == 2.0 || v == 3.0) << v;
+      }
     }
   }
 }
@@ -216,7 +219,7 @@ TEST(Pattern, FloatSumInputsAndResultsAreSmallIntegers) {
         bool saw_nonzero = false;
         for (const auto& input : inputs)
           for (T value : input) {
-            EXPECT_TRUE(value == T{0} || value == T{1} || value == T{2}) << value;
+            EXPECT_TRUE(value >= T{0} && value <= T{9} && value == std::round(value)) << value;
             saw_nonzero = saw_nonzero || value != T{0};
           }
         EXPECT_TRUE(saw_nonzero);
@@ -225,7 +228,7 @@ TEST(Pattern, FloatSumInputsAndResultsAreSmallIntegers) {
         for (T sum : sums) {
           EXPECT_EQ(sum, std::round(sum));
           EXPECT_GE(sum, T{0});
-          EXPECT_LE(sum, T(2 * p));
+          EXPECT_LE(sum, T(2 * p + 7));
         }
       });
     }

@@ -96,6 +96,40 @@ TEST(FormatSize, UsesBinaryUnits) {
   EXPECT_EQ(format_size(std::size_t{2048} << 40), "2048 TiB");
 }
 
+// format_size is for people: a number and a binary unit, never scientific notation, and close
+// to the true size. KNOWN BUG (left failing on purpose): sizes just below a unit boundary,
+// 1000..1023.99 of a unit, are formatted with "{:.3g}" and print as "1.02e+03 KiB". Such sizes
+// are common: allgather and reduce-scatter of float over 3 ranks round the default sweep's
+// 1 MiB point down to 1048572 B, which the progress line shows as "1.02e+03 KiB".
+TEST(FormatSize, NeverUsesScientificNotation) {
+  const std::size_t cases[] = {1048572, (std::size_t{1} << 20) - 1, 1000 * 1024 + 512,
+                               (std::size_t{64} << 20) - 4, (std::size_t{1} << 30) - 12, 1000,
+                               1023, 10 * 1024 + 256, (std::size_t{1} << 40) - 1};
+  for (std::size_t bytes : cases) {
+    const std::string text = format_size(bytes);
+    EXPECT_EQ(text.find('e'), std::string::npos) << bytes << " B formatted as '" << text << "'";
+    // Whatever the rounding, the number and unit read back within 1% of the size.
+    const std::size_t space = text.find(' ');
+    ASSERT_NE(space, std::string::npos) << text;
+    const double number = std::stod(text.substr(0, space));
+    const std::string unit = text.substr(space + 1);
+    double scale = 1;
+    if (unit == "KiB") {
+      scale = 1024.0;
+    } else if (unit == "MiB") {
+      scale = 1024.0 * 1024;
+    } else if (unit == "GiB") {
+      scale = 1024.0 * 1024 * 1024;
+    } else if (unit == "TiB") {
+      scale = 1024.0 * 1024 * 1024 * 1024;
+    } else {
+      EXPECT_EQ(unit, "B") << text;
+    }
+    EXPECT_NEAR(number * scale, static_cast<double>(bytes), 0.01 * static_cast<double>(bytes))
+        << bytes << " B formatted as '" << text << "'";
+  }
+}
+
 TEST(SweepSizes, DefaultFactorTwoFrom8To64M) {
   const auto sizes = sweep_sizes(SweepSpec{8, std::size_t{64} << 20, 2, std::nullopt});
   ASSERT_EQ(sizes.size(), 24u);

@@ -1,0 +1,400 @@
+#include "harness/report/table_reporter.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "harness/plan/point.h"
+#include "harness/report/structured_reporters.h"
+
+namespace collbench {
+namespace {
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> split_ws(const std::string& line) {
+  std::vector<std::string> fields;
+  std::istringstream in(line);
+  for (std::string field; in >> field;) fields.push_back(field);
+  return fields;
+}
+
+std::vector<std::string> split_on(const std::string& line, char sep) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t at = line.find(sep, start);
+    fields.push_back(line.substr(start, at == std::string::npos ? std::string::npos : at - start));
+    if (at == std::string::npos) break;
+    start = at + 1;
+  }
+  return fields;
+}
+
+// Lines that are neither comments nor blank: the table's data.
+std::vector<std::vector<std::string>> data_lines(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& line : split_lines(text)) {
+    const auto fields = split_ws(line);
+    if (fields.empty() || fields[0].starts_with("#")) continue;
+    rows.push_back(fields);
+  }
+  return rows;
+}
+
+std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> found;
+  for (const auto& line : split_lines(text))
+    if (line.starts_with(prefix)) found.push_back(line);
+  return found;
+}
+
+// A point with a synthetic, fully specified result.
+PointResult point(CollectiveKind collective, std::size_t size, std::size_t count, Mode mode,
+                  bool in_place, double median_s, double p99_s, double algbw, double busbw,
+                  std::int64_t wrong, DataType type = DataType::float32, ReduceOp op = ReduceOp::sum) {
+  PointResult p;
+  p.key.backend = "mpi";
+  p.key.collective = collective;
+  p.key.datatype = type;
+  p.key.op = op;
+  p.key.placement = "world";
+  p.key.nranks = 4;
+  p.key.mode = mode;
+  p.key.in_place = in_place;
+  p.key.size_bytes = size;
+  p.key.count = count;
+  p.summary.samples = 25;
+  p.summary.median = median_s;
+  p.summary.p99 = p99_s;
+  p.summary.min = median_s * 0.9;
+  p.summary.max = p99_s * 1.1;
+  p.summary.p5 = median_s * 0.95;
+  p.summary.p95 = p99_s * 0.98;
+  p.summary.mean = median_s * 1.01;
+  p.summary.stddev = median_s * 0.02;
+  p.summary.ci_low = median_s * 0.99;
+  p.summary.ci_high = median_s * 1.01;
+  p.algbw_gbps = algbw;
+  p.busbw_gbps = busbw;
+  p.wrong = wrong;
+  p.stop_reason = mode == Mode::latency ? StopReason::converged : StopReason::fixed_count;
+  p.ops_per_sample = mode == Mode::latency ? 1 : 20;
+  return p;
+}
+
+RunDescription run_description() {
+  RunDescription run;
+  run.collbench_version = "0.1.0";
+  run.backend = "mpi";
+  run.backend_version = "Open MPI 4.1";
+  run.nranks = 4;
+  run.nodes = 1;
+  run.hosts = {"node0"};
+  run.start_utc = "2026-01-01T00:00:00Z";
+  run.command_line = "collbench run";
+  return run;
+}
+
+// Rows of allreduce out of place, both modes: sizes 1 KiB, 1 MiB and 64 MiB, the last slow
+// enough that its time prints without decimals.
+std::vector<std::vector<PointResult>> allreduce_rows(std::int64_t wrong = 0) {
+  const auto AR = CollectiveKind::allreduce;
+  return {
+      {point(AR, 1024, 256, Mode::latency, false, 12.5e-6, 20.25e-6, 0.08, 0.12, wrong),
+       point(AR, 1024, 256, Mode::bandwidth, false, 10.25e-6, 11e-6, 0.1, 0.15, wrong)},
+      {point(AR, 1 << 20, 262144, Mode::latency, false, 150.5e-6, 180.75e-6, 6.97, 10.45, wrong),
+       point(AR, 1 << 20, 262144, Mode::bandwidth, false, 100e-6, 110e-6, 10.49, 15.73, wrong)},
+      {point(AR, 64 << 20, 16777216, Mode::latency, false, 0.25, 0.3, 0.27, 0.4, wrong),
+       point(AR, 64 << 20, 16777216, Mode::bandwidth, false, 0.2, 0.21, 0.34, 0.5, wrong)},
+  };
+}
+
+std::string render(const std::vector<std::vector<PointResult>>& rows) {
+  std::ostringstream out;
+  TableReporter reporter(out);
+  reporter.begin(run_description());
+  for (const auto& row : rows) reporter.row(row);
+  reporter.end();
+  return out.str();
+}
+
+double avg_bus_bandwidth(const std::string& line) {
+  const std::string label = "# Avg bus bandwidth    : ";
+  EXPECT_TRUE(line.starts_with(label)) << line;
+  return std::stod(line.substr(label.size()));
+}
+
+TEST(TableReporter, DataLinesHaveNcclTestsFieldsInOrder) {
+  const std::string text = render(allreduce_rows());
+  const auto rows = data_lines(text);
+  ASSERT_EQ(rows.size(), 3u) << text;
+  // size count type redop root | time algbw busbw #wrong | latency median p99
+  const std::vector<std::vector<std::string>> expected{
+      {"1024", "256", "float", "sum", "-1", "10.25", "0.10", "0.15", "0", "12.50", "20.25"},
+      {"1048576", "262144", "float", "sum", "-1", "100.00", "10.49", "15.73", "0", "150.50",
+       "180.75"},
+      {"67108864", "16777216", "float", "sum", "-1", "200000", "0.34", "0.50", "0", "250000",
+       "300000"},
+  };
+  EXPECT_EQ(rows, expected) << text;
+}
+
+TEST(TableReporter, ColumnHeaderNamesTheFieldsInOrder) {
+  const std::string text = render(allreduce_rows());
+  bool found = false;
+  for (const auto& line : split_lines(text)) {
+    const auto fields = split_ws(line);
+    if (fields.size() > 1 && fields[0] == "#" && fields[1] == "size") {
+      found = true;
+      EXPECT_EQ(fields, (std::vector<std::string>{"#", "size", "count", "type", "redop", "root",
+                                                  "time", "algbw", "busbw", "#wrong", "median",
+                                                  "p99"}))
+          << line;
+    }
+  }
+  EXPECT_TRUE(found) << text;
+}
+
+TEST(TableReporter, FooterCountsWrongValuesAndAveragesBusBandwidth) {
+  const std::string text = render(allreduce_rows());
+  const auto oob = lines_starting(text, "# Out of bounds values");
+  ASSERT_EQ(oob.size(), 1u) << text;
+  EXPECT_EQ(split_ws(oob[0]), (std::vector<std::string>{"#", "Out", "of", "bounds", "values", ":",
+                                                        "0", "OK"}));
+  const auto avg = lines_starting(text, "# Avg bus bandwidth");
+  ASSERT_EQ(avg.size(), 1u) << text;
+  // The mean of the busbw column as printed.
+  double sum = 0;
+  const auto rows = data_lines(text);
+  for (const auto& row : rows) sum += std::stod(row[7]);
+  EXPECT_NEAR(avg_bus_bandwidth(avg[0]), sum / rows.size(), 1e-4) << avg[0];
+  EXPECT_NEAR(avg_bus_bandwidth(avg[0]), (0.15 + 15.73 + 0.5) / 3, 1e-4) << avg[0];
+}
+
+TEST(TableReporter, WrongElementsFailTheFooter) {
+  const std::string text = render(allreduce_rows(3));
+  const auto oob = lines_starting(text, "# Out of bounds values");
+  ASSERT_EQ(oob.size(), 1u) << text;
+  EXPECT_EQ(split_ws(oob[0]), (std::vector<std::string>{"#", "Out", "of", "bounds", "values", ":",
+                                                        "9", "FAILED"}));
+  for (const auto& row : data_lines(text)) EXPECT_EQ(row[8], "3");
+}
+
+TEST(TableReporter, UncheckedPointsPrintNA) {
+  const std::string text = render(allreduce_rows(kNotChecked));
+  const auto rows = data_lines(text);
+  ASSERT_EQ(rows.size(), 3u);
+  for (const auto& row : rows) {
+    ASSERT_EQ(row.size(), 11u);
+    EXPECT_EQ(row[8], "N/A");
+  }
+  const auto oob = lines_starting(text, "# Out of bounds values");
+  ASSERT_EQ(oob.size(), 1u);
+  EXPECT_NE(oob[0].find("N/A"), std::string::npos) << oob[0];
+  EXPECT_EQ(oob[0].find("OK"), std::string::npos) << oob[0];
+}
+
+TEST(TableReporter, InPlaceAddsASecondGroupOfFourColumns) {
+  const auto AR = CollectiveKind::allreduce;
+  const std::vector<std::vector<PointResult>> rows{
+      {point(AR, 4096, 1024, Mode::latency, false, 20e-6, 30e-6, 0.2, 0.3, 0),
+       point(AR, 4096, 1024, Mode::bandwidth, false, 16e-6, 17e-6, 0.26, 0.38, 0),
+       point(AR, 4096, 1024, Mode::latency, true, 22e-6, 33e-6, 0.19, 0.28, 0),
+       point(AR, 4096, 1024, Mode::bandwidth, true, 18e-6, 19e-6, 0.23, 0.34, kNotChecked)},
+      {point(AR, 8192, 2048, Mode::latency, false, 40e-6, 50e-6, 0.2, 0.3, 0),
+       point(AR, 8192, 2048, Mode::bandwidth, false, 32e-6, 34e-6, 0.26, 0.38, 0),
+       point(AR, 8192, 2048, Mode::latency, true, 44e-6, 55e-6, 0.19, 0.28, 0),
+       point(AR, 8192, 2048, Mode::bandwidth, true, 36e-6, 38e-6, 0.23, 0.34, 0)},
+  };
+  const std::string text = render(rows);
+  const auto lines = data_lines(text);
+  ASSERT_EQ(lines.size(), 2u) << text;
+  EXPECT_EQ(lines[0], (std::vector<std::string>{"4096", "1024", "float", "sum", "-1",
+                                                 "16.00", "0.26", "0.38", "0",      // out of place
+                                                 "18.00", "0.23", "0.34", "N/A",    // in place
+                                                 "20.00", "30.00", "22.00", "33.00"}))
+      << text;
+  EXPECT_EQ(lines[1].size(), 17u);
+  EXPECT_EQ(lines[1][9], "36.00");
+
+  // The header has two time/algbw/busbw/#wrong groups.
+  for (const auto& line : split_lines(text)) {
+    const auto fields = split_ws(line);
+    if (fields.size() > 1 && fields[0] == "#" && fields[1] == "size") {
+      EXPECT_EQ(fields, (std::vector<std::string>{"#", "size", "count", "type", "redop", "root",
+                                                  "time", "algbw", "busbw", "#wrong", "time",
+                                                  "algbw", "busbw", "#wrong", "median", "p99",
+                                                  "median", "p99"}));
+    }
+  }
+  // nccl-tests averages the bus bandwidth over both groups.
+  double sum = 0;
+  int n = 0;
+  for (const auto& row : lines) {
+    sum += std::stod(row[7]) + std::stod(row[11]);
+    n += 2;
+  }
+  const auto avg = lines_starting(text, "# Avg bus bandwidth");
+  ASSERT_EQ(avg.size(), 1u);
+  EXPECT_NEAR(avg_bus_bandwidth(avg[0]), sum / n, 1e-4);
+  EXPECT_NEAR(avg_bus_bandwidth(avg[0]), 0.36, 1e-4);
+  const auto oob = lines_starting(text, "# Out of bounds values");
+  ASSERT_EQ(oob.size(), 1u);
+  EXPECT_EQ(split_ws(oob[0]).back(), "OK");
+}
+
+TEST(TableReporter, BandwidthOnlyLeavesLatencyColumnsEmpty) {
+  const auto AR = CollectiveKind::allreduce;
+  const std::string text =
+      render({{point(AR, 1024, 256, Mode::bandwidth, false, 10e-6, 12e-6, 0.1, 0.15, 0)}});
+  const auto rows = data_lines(text);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"1024", "256", "float", "sum", "-1", "10.00",
+                                                "0.10", "0.15", "0", "-", "-"}));
+}
+
+TEST(TableReporter, LatencyOnlyStandsInForTheHeadline) {
+  const auto AR = CollectiveKind::allreduce;
+  const std::string text =
+      render({{point(AR, 1024, 256, Mode::latency, false, 14e-6, 19e-6, 0.07, 0.11, 0)}});
+  const auto rows = data_lines(text);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0], (std::vector<std::string>{"1024", "256", "float", "sum", "-1", "14.00",
+                                                "0.07", "0.11", "0", "14.00", "19.00"}));
+}
+
+TEST(TableReporter, OneSectionAndFooterPerCollective) {
+  auto rows = allreduce_rows();
+  const auto AG = CollectiveKind::allgather;
+  rows.push_back({point(AG, 1024, 64, Mode::latency, false, 9e-6, 12e-6, 0.11, 0.09, 0),
+                  point(AG, 1024, 64, Mode::bandwidth, false, 8e-6, 9e-6, 0.13, 0.1, 0)});
+  rows.push_back({point(AG, 4096, 256, Mode::latency, false, 9e-6, 12e-6, 0.45, 0.34, 0),
+                  point(AG, 4096, 256, Mode::bandwidth, false, 8e-6, 9e-6, 0.51, 0.3, 0)});
+  const std::string text = render(rows);
+  const auto avg = lines_starting(text, "# Avg bus bandwidth");
+  ASSERT_EQ(avg.size(), 2u) << text;
+  EXPECT_NEAR(avg_bus_bandwidth(avg[0]), (0.15 + 15.73 + 0.5) / 3, 1e-4);
+  EXPECT_NEAR(avg_bus_bandwidth(avg[1]), (0.1 + 0.3) / 2, 1e-4);
+  EXPECT_EQ(lines_starting(text, "# Out of bounds values").size(), 2u);
+  const auto lines = data_lines(text);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[3][1], "64");     // allgather's count is one rank's share
+  EXPECT_EQ(lines[3][3], "none");   // allgather reduces nothing
+  // The allreduce footer comes before the first allgather line.
+  const std::size_t footer = text.find("# Avg bus bandwidth");
+  const std::size_t allgather_section = text.find("# allgather");
+  ASSERT_NE(allgather_section, std::string::npos) << text;
+  EXPECT_LT(footer, allgather_section);
+}
+
+TEST(TableReporter, DatatypeColumnUsesNcclTestsNames) {
+  const auto AR = CollectiveKind::allreduce;
+  const std::string text = render(
+      {{point(AR, 1024, 128, Mode::bandwidth, false, 10e-6, 12e-6, 0.1, 0.15, 0, DataType::float64,
+              ReduceOp::max)},
+       {point(AR, 1024, 1024, Mode::bandwidth, false, 10e-6, 12e-6, 0.1, 0.15, 0, DataType::int8,
+              ReduceOp::prod)}});
+  const auto rows = data_lines(text);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0][2], "double");
+  EXPECT_EQ(rows[0][3], "max");
+  EXPECT_EQ(rows[1][2], "int8");
+  EXPECT_EQ(rows[1][3], "prod");
+}
+
+TEST(CsvReporter, HeaderThenOneLinePerPoint) {
+  std::ostringstream out;
+  CsvReporter reporter(out);
+  const auto rows = allreduce_rows();
+  for (const auto& row : rows) reporter.row(row);
+  reporter.end();
+  const auto lines = split_lines(out.str());
+  ASSERT_EQ(lines.size(), 1u + 6u) << out.str();
+  const auto header = split_on(lines[0], ',');
+  const std::vector<std::string> expected_header{
+      "backend",        "collective",     "datatype",       "redop",           "placement",
+      "nranks",         "mode",           "in_place",       "size_bytes",      "count",
+      "samples",        "ops_per_sample", "stop_reason",    "time_median_us",  "time_ci_low_us",
+      "time_ci_high_us", "time_min_us",   "time_p5_us",     "time_p95_us",     "time_p99_us",
+      "time_max_us",    "time_mean_us",   "time_stddev_us", "algbw_GBps",      "busbw_GBps",
+      "wrong"};
+  EXPECT_EQ(header, expected_header);
+  const auto column = [&](const std::string& name) {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return i;
+    ADD_FAILURE() << "no column " << name;
+    return std::size_t{0};
+  };
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const auto cells = split_on(lines[i], ',');
+    ASSERT_EQ(cells.size(), header.size()) << lines[i];
+    const PointResult& p = rows[(i - 1) / 2][(i - 1) % 2];
+    EXPECT_EQ(cells[column("backend")], "mpi");
+    EXPECT_EQ(cells[column("collective")], "allreduce");
+    EXPECT_EQ(cells[column("datatype")], "float");
+    EXPECT_EQ(cells[column("redop")], "sum");
+    EXPECT_EQ(cells[column("nranks")], "4");
+    EXPECT_EQ(cells[column("mode")], std::string(name(p.key.mode)));
+    EXPECT_EQ(cells[column("in_place")], "false");
+    EXPECT_EQ(cells[column("size_bytes")], std::to_string(p.key.size_bytes));
+    EXPECT_EQ(cells[column("count")], std::to_string(p.key.count));
+    EXPECT_EQ(cells[column("samples")], "25");
+    EXPECT_EQ(cells[column("ops_per_sample")], std::to_string(p.ops_per_sample));
+    EXPECT_EQ(cells[column("stop_reason")], std::string(name(p.stop_reason)));
+    EXPECT_NEAR(std::stod(cells[column("time_median_us")]), p.summary.median * 1e6,
+                1e-9 * p.summary.median * 1e6);
+    EXPECT_NEAR(std::stod(cells[column("time_p99_us")]), p.summary.p99 * 1e6,
+                1e-9 * p.summary.p99 * 1e6);
+    EXPECT_DOUBLE_EQ(std::stod(cells[column("busbw_GBps")]), p.busbw_gbps);
+    EXPECT_EQ(cells[column("wrong")], "0");
+  }
+}
+
+TEST(JsonLinesReporter, EachLineIsAJsonRecordInMicroseconds) {
+  std::ostringstream out;
+  JsonLinesReporter reporter(out);
+  auto rows = allreduce_rows(kNotChecked);
+  rows[0][1].key.in_place = true;
+  for (const auto& row : rows) reporter.row(row);
+  reporter.end();
+  const auto lines = split_lines(out.str());
+  ASSERT_EQ(lines.size(), 6u) << out.str();
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    SCOPED_TRACE(lines[i]);
+    nlohmann::json record;
+    ASSERT_NO_THROW(record = nlohmann::json::parse(lines[i]));
+    ASSERT_TRUE(record.is_object());
+    const PointResult& p = rows[i / 2][i % 2];
+    EXPECT_EQ(record.at("collective"), "allreduce");
+    EXPECT_EQ(record.at("mode"), std::string(name(p.key.mode)));
+    EXPECT_EQ(record.at("in_place").get<bool>(), p.key.in_place);
+    EXPECT_EQ(record.at("size_bytes").get<std::size_t>(), p.key.size_bytes);
+    EXPECT_EQ(record.at("count").get<std::size_t>(), p.key.count);
+    EXPECT_NEAR(record.at("time_median_us").get<double>(), p.summary.median * 1e6,
+                1e-9 * p.summary.median * 1e6);
+    EXPECT_NEAR(record.at("time_p99_us").get<double>(), p.summary.p99 * 1e6,
+                1e-9 * p.summary.p99 * 1e6);
+    EXPECT_NEAR(record.at("time_min_us").get<double>(), p.summary.min * 1e6,
+                1e-9 * p.summary.min * 1e6);
+    EXPECT_DOUBLE_EQ(record.at("busbw_GBps").get<double>(), p.busbw_gbps);
+    EXPECT_DOUBLE_EQ(record.at("algbw_GBps").get<double>(), p.algbw_gbps);
+    EXPECT_EQ(record.at("wrong").get<std::int64_t>(), kNotChecked);
+  }
+  // The first point's median, 12.5 us, is stored as microseconds, not seconds.
+  EXPECT_NEAR(nlohmann::json::parse(lines[0]).at("time_median_us").get<double>(), 12.5, 1e-9);
+}
+
+}  // namespace
+}  // namespace collbench
