@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "harness/cli/fit_command.h"
 #include "harness/cli/report_command.h"
 #include "harness/cli/run_command.h"
 #include "harness/cli/usage_error.h"
@@ -22,6 +23,18 @@ int main(int argc, char** argv) {
   RunOptions run_options;
   auto* run = app.add_subcommand("run", "measure collectives; one process per rank (mpirun, srun)");
   add_run_options(*run, run_options);
+
+  FitCommandOptions fit_options;
+  auto* fit = app.add_subcommand("fit", "fit alpha-beta models to a result file and store them in it");
+  fit->add_option("file", fit_options.file, "result file (.h5)")->required();
+  fit->add_option("--format", fit_options.format, "table or json")->capture_default_str();
+  fit->add_option("--crossover-sizes", fit_options.crossover_sizes,
+                  "sizes for the rank-count crossover p* (default 25M and the largest measured)")
+      ->delimiter(',');
+  fit->add_option("--bootstrap", fit_options.bootstrap_replicates, "bootstrap replicates")
+      ->capture_default_str();
+  fit->add_flag("--holdout", fit_options.holdout,
+                "also fit every other size alone and report the error on the sizes left out");
 
   ReportOptions report_options;
   auto* report = app.add_subcommand("report", "print a stored run again");
@@ -40,6 +53,7 @@ int main(int argc, char** argv) {
                  fmt::join(commands, ", "));
     return kExitUsage;
   }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
@@ -50,7 +64,9 @@ int main(int argc, char** argv) {
     return app.exit(version);
   } catch (const CLI::ParseError& error) {
     if (may_print) {
-      const auto* failed = run->parsed() ? run : report->parsed() ? report : &app;
+      const CLI::App* failed = &app;
+      for (const auto* command : app.get_subcommands({}))
+        if (command->parsed()) failed = command;
       fmt::print(stderr, "collbench{}: {}\nRun with --help for the options.\n",
                  failed == &app ? "" : " " + failed->get_name(), error.what());
     }
@@ -58,5 +74,6 @@ int main(int argc, char** argv) {
   }
 
   if (run->parsed()) return run_command(run_options, std::vector<std::string>(argv, argv + argc));
+  if (fit->parsed()) return fit_command(fit_options);
   return report_command(report_options);
 }

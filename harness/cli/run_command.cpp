@@ -18,6 +18,8 @@
 #include "harness/provenance/launcher.h"
 #include "harness/provenance/provenance.h"
 #include "harness/provenance/version.h"
+#include "harness/fit/curve_fits.h"
+#include "harness/report/model_report.h"
 #include "harness/report/progress.h"
 #include "harness/report/reporter.h"
 #include "harness/store/result_file.h"
@@ -95,6 +97,7 @@ class RootOutput {
       writer_->append_point(point);
       if (point.wrong > 0) wrong_ = true;
     }
+    if (config_.fit) measured_.insert(measured_.end(), points.begin(), points.end());
     done_ += points.size();
     progress_.finish();
     if (!config_.quiet) reporter_->row(points);
@@ -103,11 +106,21 @@ class RootOutput {
 
   void finish(const std::vector<std::string>& notes, double seconds) {
     progress_.finish();
+    std::optional<ModelReport> models;
+    if (config_.fit) {
+      FitOptions options;
+      options.crossover_sizes = config_.crossover_sizes;
+      models = fit_models(measured_, options);
+      FileWriteSection section;
+      writer_->write_models(*models);
+    }
     {
       FileWriteSection section;
       writer_->finish(utc_now_iso8601());
     }
     if (!config_.quiet) reporter_->end();
+    if (models && !config_.quiet)
+      for (const auto& line : model_footer_lines(*models)) fmt::print("{}\n", line);
     for (const auto& note : notes) fmt::print("# note: {}\n", note);
     std::error_code ignored;
     const auto bytes = std::filesystem::file_size(config_.out, ignored);
@@ -124,6 +137,7 @@ class RootOutput {
   Progress progress_;
   std::size_t done_ = 0;
   bool wrong_ = false;
+  std::vector<PointResult> measured_;  // kept for the fits at the end
 };
 
 int measure(Backend& backend, const RunConfig& config, const std::vector<std::string>& argv) {

@@ -92,6 +92,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
       ->capture_default_str();
   run.add_flag("--quiet", o.quiet, "no progress line and no table");
   run.add_flag("--progress", o.progress, "show progress even when stderr is not a terminal");
+  run.add_flag("--no-fit", o.no_fit, "skip the alpha-beta fits at the end");
+  run.add_option("--crossover-sizes", o.crossover_sizes,
+                 "sizes for the rank-count crossover p* (default 25M and the largest measured)")
+      ->delimiter(',');
 }
 
 RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
@@ -156,6 +160,10 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   config.force = o.force;
   config.quiet = o.quiet;
   config.progress = o.progress;
+  config.fit = !o.no_fit;
+  for (const auto& size : o.crossover_sizes)
+    config.crossover_sizes.push_back(
+        static_cast<double>(size_option(size, "--crossover-sizes")));
   return config;
 }
 

@@ -43,6 +43,8 @@ struct RunOptions {
   double time_limit_s = 0;
   bool quiet = false;
   bool progress = false;
+  bool no_fit = false;
+  std::vector<std::string> crossover_sizes;
 };
 
 void add_run_options(CLI::App& command, RunOptions& options);
@@ -68,6 +70,8 @@ struct RunConfig {
   bool force = false;
   bool quiet = false;
   bool progress = false;
+  bool fit = true;
+  std::vector<double> crossover_sizes;
 };
 
 // Throws UsageError naming the option and the value that is wrong.

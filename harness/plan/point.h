@@ -18,6 +18,10 @@ enum class Mode { latency, bandwidth };
 std::string_view name(Mode mode);
 std::optional<Mode> parse_mode(std::string_view text);
 
+struct PointKey;
+// "none" for collectives that reduce nothing, else the op's name.
+std::string_view redop_label(const PointKey& key);
+
 struct PointKey {
   std::string backend;
   CollectiveKind collective = CollectiveKind::allreduce;

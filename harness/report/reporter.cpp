@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "benches/collectives/collective.h"
 
 #include "harness/cli/usage_error.h"
 #include "harness/report/structured_reporters.h"
@@ -28,10 +27,6 @@ bool same_row(const PointKey& a, const PointKey& b) {
   return a.backend == b.backend && a.collective == b.collective && a.datatype == b.datatype &&
          a.op == b.op && a.placement == b.placement && a.nranks == b.nranks &&
          a.size_bytes == b.size_bytes;
-}
-
-std::string_view redop_label(const PointKey& key) {
-  return uses_reduce_op(key.collective) ? name(key.op) : std::string_view("none");
 }
 
 }  // namespace collbench

@@ -40,7 +40,4 @@ std::vector<std::string_view> reporter_formats();
 // True when two points belong to the same row.
 bool same_row(const PointKey& a, const PointKey& b);
 
-// "none" for collectives that reduce nothing, else the op's name.
-std::string_view redop_label(const PointKey& key);
-
 }  // namespace collbench

@@ -50,9 +50,9 @@ void replace_attribute(hid_t object, const std::string& name, hid_t file_type, h
                        hid_t space, const void* data) {
   if (has_attribute(object, name))
     check(H5Adelete(object, name.c_str()), "replacing attribute " + name);
-  Handle attribute = own(H5Acreate2(object, name.c_str(), file_type, space, H5P_DEFAULT,
-                                    H5P_DEFAULT),
-                         "creating attribute " + name);
+  Handle attribute =
+      own(H5Acreate2(object, name.c_str(), file_type, space, H5P_DEFAULT, H5P_DEFAULT),
+          "creating attribute " + name);
   if (data) check(H5Awrite(attribute.get(), memory_type, data), "writing attribute " + name);
 }
 
@@ -100,9 +100,9 @@ Handle create_file(const std::filesystem::path& path, bool truncate) {
   Handle access = own(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate");
   check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_EARLIEST, H5F_LIBVER_LATEST),
         "H5Pset_libver_bounds");
-  return own(H5Fcreate(path.c_str(), truncate ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT,
-                       access.get()),
-             "creating " + path.string());
+  return own(
+      H5Fcreate(path.c_str(), truncate ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, access.get()),
+      "creating " + path.string());
 }
 
 Handle open_file_read_only(const std::filesystem::path& path) {
@@ -121,6 +121,20 @@ void flush(hid_t file) { check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flushing the f
 
 Handle create_group(hid_t parent, const std::string& name) {
   return own(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+             "creating group " + name);
+}
+
+Handle create_compact_group(hid_t parent, const std::string& name, unsigned capacity,
+                            unsigned name_length) {
+  Handle creation = own(H5Pcreate(H5P_GROUP_CREATE), "H5Pcreate");
+  check(H5Pset_link_phase_change(creation.get(), capacity, capacity - 1),
+        "H5Pset_link_phase_change");
+  check(H5Pset_est_link_info(creation.get(), capacity, name_length), "H5Pset_est_link_info");
+  // Under the earliest format bound, tracking creation order is what makes HDF5 store links in
+  // the header instead of a symbol table.
+  check(H5Pset_link_creation_order(creation.get(), H5P_CRT_ORDER_TRACKED),
+        "H5Pset_link_creation_order");
+  return own(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, creation.get(), H5P_DEFAULT),
              "creating group " + name);
 }
 
@@ -267,9 +281,9 @@ Handle create_dataset(hid_t parent, const std::string& name, hid_t type,
                       const DatasetLayout& layout, const void* fill_value) {
   const int rank = static_cast<int>(layout.dims.size());
   const std::vector<hsize_t> unlimited(layout.dims.size(), H5S_UNLIMITED);
-  Handle space = own(H5Screate_simple(rank, layout.dims.data(),
-                                      layout.extendible ? unlimited.data() : nullptr),
-                     "H5Screate_simple");
+  Handle space = own(
+      H5Screate_simple(rank, layout.dims.data(), layout.extendible ? unlimited.data() : nullptr),
+      "H5Screate_simple");
   Handle creation = own(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate");
   if (!layout.chunk.empty())
     check(H5Pset_chunk(creation.get(), rank, layout.chunk.data()), "H5Pset_chunk");
@@ -278,14 +292,15 @@ Handle create_dataset(hid_t parent, const std::string& name, hid_t type,
     check(H5Pset_deflate(creation.get(), 4), "H5Pset_deflate");
   }
   if (fill_value) check(H5Pset_fill_value(creation.get(), type, fill_value), "H5Pset_fill_value");
-  return own(H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT, creation.get(),
-                        H5P_DEFAULT),
-             "creating dataset " + name);
+  return own(
+      H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT, creation.get(), H5P_DEFAULT),
+      "creating dataset " + name);
 }
 
 std::vector<hsize_t> extent(hid_t dataset) {
   Handle space = dataset_space(dataset);
-  std::vector<hsize_t> dims(check(H5Sget_simple_extent_ndims(space.get()), "H5Sget_simple_extent_ndims"));
+  std::vector<hsize_t> dims(
+      check(H5Sget_simple_extent_ndims(space.get()), "H5Sget_simple_extent_ndims"));
   check(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr), "H5Sget_simple_extent_dims");
   return dims;
 }

@@ -43,14 +43,23 @@ Result check(Result result, std::string_view what) {
 
 inline Handle own(hid_t id, std::string_view what) { return Handle(check(id, what)); }
 
-// Files. New files use the 1.8 format: unlike the 1.10 format (libver latest), a file in it
-// still opens after its writer was killed, holding everything flushed.
+// Files. New files use the oldest formats HDF5 can write for what we store (readable by HDF5
+// 1.8 and later): unlike the 1.10 format (libver latest), a file in them still opens after its
+// writer was killed, holding everything flushed; and their object headers carry no checksum, so
+// a header whose rewrite a kill cut short keeps its unchanged bytes readable.
 Handle create_file(const std::filesystem::path& path, bool truncate);
 Handle open_file_read_only(const std::filesystem::path& path);
 bool is_hdf5_file(const std::filesystem::path& path);
 void flush(hid_t file);
 
 Handle create_group(hid_t parent, const std::string& name);
+// A group that keeps up to `capacity` links, names of about `name_length` bytes, in its own
+// object header, reserved up front, so that adding a link rewrites that one block in place. A
+// symbol table or dense link storage updates several blocks per link, and a kill between their
+// writes lost the links of earlier points in our tests. Past `capacity` the links move to dense
+// storage: growing the header instead makes each new link cost more than the one before.
+Handle create_compact_group(hid_t parent, const std::string& name, unsigned capacity,
+                            unsigned name_length);
 Handle open_group(hid_t parent, const std::string& name);
 Handle open_dataset(hid_t parent, const std::string& name);
 bool link_exists(hid_t parent, const std::string& name);

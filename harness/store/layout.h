@@ -1,9 +1,9 @@
 #pragma once
 // Names of the objects in a result file, shared by its writer and reader (results/SCHEMA.md).
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace collbench::layout {
 

@@ -1,5 +1,7 @@
 #include "harness/store/point_record.h"
 
+#include "benches/collectives/collective.h"
+
 #include <fmt/format.h>
 
 #include <cstddef>
@@ -13,9 +15,8 @@ template <std::size_t N>
 void store_name(std::string_view text, char (&field)[N], std::string_view field_name) {
   // A cut name would silently merge different points, so refuse instead.
   if (!h5::store_fixed_string(text, field))
-    throw std::invalid_argument(
-        fmt::format("{} '{}' is longer than the {} bytes the points table holds", field_name, text,
-                    N - 1));
+    throw std::invalid_argument(fmt::format(
+        "{} '{}' is longer than the {} bytes the points table holds", field_name, text, N - 1));
 }
 
 template <typename Value, std::size_t N>
@@ -73,7 +74,7 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   store_name(key.backend, row.backend, "backend");
   store_name(name(key.collective), row.collective, "collective");
   store_name(name(key.datatype), row.datatype, "datatype");
-  store_name(name(key.op), row.redop, "redop");
+  store_name(redop_label(key), row.redop, "redop");
   store_name(key.placement, row.placement, "placement");
   store_name(name(key.mode), row.mode, "mode");
   store_name(name(point.stop_reason), row.stop_reason, "stop_reason");
@@ -106,7 +107,8 @@ PointResult from_point_row(const PointRow& row) {
   key.backend = h5::load_fixed_string(row.backend);
   key.collective = parse_name(parse_collective, row.collective, "collective");
   key.datatype = parse_name(parse_datatype, row.datatype, "datatype");
-  key.op = parse_name(parse_reduce_op, row.redop, "redop");
+  // Collectives that reduce nothing store "none"; their key keeps the default op.
+  if (uses_reduce_op(key.collective)) key.op = parse_name(parse_reduce_op, row.redop, "redop");
   key.placement = h5::load_fixed_string(row.placement);
   key.mode = parse_name(parse_mode, row.mode, "mode");
   point.stop_reason = parse_name(parse_stop_reason, row.stop_reason, "stop_reason");

@@ -8,11 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "harness/fit/curve_fits.h"
 #include "harness/plan/point.h"
 
 namespace collbench {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;  // 2: /fits, /families, /crossovers
 inline constexpr const char* kSchemaName = "collbench-results";
 
 struct RankTopology {
@@ -45,6 +46,8 @@ class ResultWriter {
   void write_provenance(const Provenance& provenance);
   void write_topology(const std::vector<RankTopology>& ranks);
   void append_point(const PointResult& point);  // flushed before it returns
+  // Replaces the fitted models (harness/store/model_tables.h); flushed before it returns.
+  void write_models(const ModelReport& report);
   // Sets end_utc and complete = 1, then closes.
   void finish(const std::string& end_utc);
 

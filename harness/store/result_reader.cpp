@@ -1,11 +1,13 @@
+#include "harness/store/result_file.h"
+
 #include <fmt/format.h>
 
 #include <limits>
+#include <stdexcept>
 
 #include "harness/store/h5.h"
 #include "harness/store/layout.h"
 #include "harness/store/point_record.h"
-#include "harness/store/result_file.h"
 #include "harness/store/topology_record.h"
 
 namespace collbench {
@@ -15,15 +17,15 @@ int read_schema_version(hid_t root) {
   if (!h5::has_attribute(root, layout::kSchema) ||
       h5::attribute_class(root, layout::kSchema) != H5T_STRING ||
       h5::read_string_attribute(root, layout::kSchema) != kSchemaName)
-    throw std::runtime_error(
-        fmt::format("not a collbench result file (no root attribute schema = \"{}\")", kSchemaName));
+    throw std::runtime_error(fmt::format(
+        "not a collbench result file (no root attribute schema = \"{}\")", kSchemaName));
   if (!h5::has_attribute(root, layout::kSchemaVersion))
     throw std::runtime_error("no schema_version attribute");
   const std::int64_t version = h5::read_int_attribute(root, layout::kSchemaVersion);
   if (version > kSchemaVersion)
     throw std::runtime_error(fmt::format(
-        "schema_version {} is newer than this collbench reads ({}); use a newer collbench",
-        version, kSchemaVersion));
+        "schema_version {} is newer than this collbench reads ({}); use a newer collbench", version,
+        kSchemaVersion));
   if (version < 1) throw std::runtime_error(fmt::format("unknown schema_version {}", version));
   return static_cast<int>(version);
 }
@@ -62,7 +64,8 @@ std::vector<Row> read_table(hid_t root, const char* name, hid_t row_type) {
 std::vector<RankTopology> read_topology(hid_t root) {
   if (!h5::link_exists(root, layout::kTopology)) return {};
   std::vector<RankTopology> ranks;
-  for (const TopologyRow& row : read_table<TopologyRow>(root, layout::kTopology, topology_row_type()))
+  for (const TopologyRow& row :
+       read_table<TopologyRow>(root, layout::kTopology, topology_row_type()))
     ranks.push_back(from_topology_row(row));
   return ranks;
 }
@@ -111,8 +114,15 @@ void read_samples(hid_t samples_group, std::int64_t point_id, bool with_samples,
   for (double& value : samples.per_rank_seconds) value /= kMicrosecondsPerSecond;
 }
 
-std::vector<PointResult> read_points(hid_t root, bool with_samples) {
-  const std::vector<PointRow> rows = read_table<PointRow>(root, layout::kPoints, point_row_type());
+// The row appended when a run was killed may be half-written: the table grown but the row's
+// chunk not yet recorded, so it reads as zeros. Every row before it is whole.
+bool torn(const PointRow& row, std::size_t index) {
+  return row.point_id != static_cast<std::int64_t>(index) || row.collective[0] == '\0';
+}
+
+std::vector<PointResult> read_points(hid_t root, bool with_samples, bool complete) {
+  std::vector<PointRow> rows = read_table<PointRow>(root, layout::kPoints, point_row_type());
+  if (!complete && !rows.empty() && torn(rows.back(), rows.size() - 1)) rows.pop_back();
   const RankMedians medians = read_rank_medians(root);
   const h5::Handle samples_group = h5::open_group(root, layout::kSamples);
   std::vector<PointResult> points;
@@ -142,7 +152,7 @@ ResultFile read_result_file(const std::filesystem::path& path, bool with_samples
                       h5::read_int_attribute(root, layout::kComplete) == 1;
     result.provenance = read_provenance(root);
     result.topology = read_topology(root);
-    result.points = read_points(root, with_samples);
+    result.points = read_points(root, with_samples, result.complete);
     return result;
   } catch (const std::runtime_error& error) {
     throw InvalidResultFile(fmt::format("{}: {}", path.string(), error.what()));

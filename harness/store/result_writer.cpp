@@ -1,3 +1,5 @@
+#include "harness/store/result_file.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -6,14 +8,19 @@
 
 #include "harness/store/h5.h"
 #include "harness/store/layout.h"
+#include "harness/store/model_tables.h"
 #include "harness/store/point_record.h"
-#include "harness/store/result_file.h"
 #include "harness/store/topology_record.h"
 
 namespace collbench {
 namespace {
 
 constexpr hsize_t kTableChunkRows = 64;
+// Points whose samples /samples links from its own header; the header is rewritten whole at
+// every point, so room is not free. Past this, HDF5's dense link storage takes over: as fast,
+// but a kill can tear it.
+constexpr unsigned kSamplesCompactLinks = 8192;
+constexpr unsigned kSamplesNameLength = 6;
 constexpr hsize_t kRankMedianChunkColumns = 64;
 // Sample matrices up to this size stay contiguous; larger ones are chunked and compressed.
 constexpr std::size_t kContiguousSamplesBytes = 16 * 1024;
@@ -25,7 +32,8 @@ void check_shape(const PointResult& point) {
   if (samples.nranks < 0 || samples.world_ranks.size() != ranks ||
       (ranks > 0 && samples.per_rank_seconds.size() % ranks != 0) ||
       (ranks == 0 && !samples.per_rank_seconds.empty()))
-    throw std::invalid_argument("point samples: world_ranks and per_rank_seconds do not match nranks");
+    throw std::invalid_argument(
+        "point samples: world_ranks and per_rank_seconds do not match nranks");
   if (point.rank_median_seconds.size() != ranks)
     throw std::invalid_argument("point rank medians: one per column of the samples expected");
   if (std::any_of(samples.world_ranks.begin(), samples.world_ranks.end(),
@@ -90,9 +98,9 @@ void ResultWriter::Impl::create_layout() {
   h5::write_int_attribute(root, layout::kSchemaVersion, kSchemaVersion);
   h5::write_int_attribute(root, layout::kComplete, 0);
 
-  // The tables are chunked but not compressed: a compressed chunk moves each time it is
-  // rewritten, and a move freed and reused before the next flush would corrupt rows that the
-  // file on disk still points to. Uncompressed chunks are rewritten in place.
+  // The tables are chunked but not compressed: a compressed chunk can move when rewritten, and
+  // space freed by the move and reused before the next flush would overwrite rows that the file
+  // on disk still points to. Uncompressed chunks are rewritten in place.
   const h5::Handle row_type = h5::packed_copy(point_row_type());
   points = h5::create_dataset(root, layout::kPoints, row_type.get(),
                               {.dims = {0}, .chunk = {kTableChunkRows}, .extendible = true});
@@ -107,7 +115,8 @@ void ResultWriter::Impl::create_layout() {
   h5::write_string_attribute(rank_medians.get(), layout::kUnits, "us");
   h5::write_string_attribute(rank_medians.get(), layout::kDims, "point,world_rank");
 
-  samples = h5::create_group(root, layout::kSamples);
+  samples =
+      h5::create_compact_group(root, layout::kSamples, kSamplesCompactLinks, kSamplesNameLength);
 }
 
 void ResultWriter::Impl::write_samples(const RawSamples& raw, std::int64_t point_id) {
@@ -124,7 +133,7 @@ void ResultWriter::Impl::write_samples(const RawSamples& raw, std::int64_t point
 
 void ResultWriter::Impl::widen_rank_medians(hsize_t columns) {
   world_size = std::max(world_size, columns);
-  const hsize_t dims[] = {points_written, world_size};
+  const hsize_t dims[] = {h5::extent(rank_medians.get()).at(0), world_size};
   h5::set_extent(rank_medians.get(), dims);
 }
 
@@ -158,8 +167,8 @@ ResultWriter::ResultWriter(const std::filesystem::path& path, bool overwrite)
     : impl_(std::make_unique<Impl>()) {
   const std::filesystem::path parent = path.parent_path();
   if (!parent.empty() && !std::filesystem::is_directory(parent))
-    throw std::runtime_error(
-        fmt::format("cannot create {}: directory {} does not exist", path.string(), parent.string()));
+    throw std::runtime_error(fmt::format("cannot create {}: directory {} does not exist",
+                                         path.string(), parent.string()));
   if (!overwrite && std::filesystem::exists(path))
     throw std::runtime_error(fmt::format("{} exists; pass --force to overwrite", path.string()));
   impl_->file = h5::create_file(path, overwrite);
@@ -193,8 +202,8 @@ void ResultWriter::write_topology(const std::vector<RankTopology>& ranks) {
   std::vector<TopologyRow> rows;
   for (const RankTopology& rank : ranks) rows.push_back(to_topology_row(rank));
   const h5::Handle row_type = h5::packed_copy(topology_row_type());
-  const h5::Handle topology =
-      h5::create_dataset(root, layout::kTopology, row_type.get(), {.dims = {rows.size()}, .chunk = {}});
+  const h5::Handle topology = h5::create_dataset(root, layout::kTopology, row_type.get(),
+                                                 {.dims = {rows.size()}, .chunk = {}});
   if (!rows.empty()) h5::write_all(topology.get(), topology_row_type(), rows.data());
   impl_->widen_rank_medians(ranks.size());
   h5::flush(root);
@@ -206,12 +215,19 @@ void ResultWriter::append_point(const PointResult& point) {
   Impl& out = *impl_;
   const auto point_id = static_cast<std::int64_t>(out.points_written);
   const PointRow row = to_point_row(point, point_id);
-  // The points row goes last: a row in the table means its samples are there too.
+  // A flush writes its blocks in no order a crash could rely on, so the row that makes the
+  // point visible gets a flush of its own, after everything it refers to is on disk.
   if (point.samples.nranks > 0) out.write_samples(point.samples, point_id);
   out.append_rank_medians(point);
+  h5::flush(out.file.get());
   out.append_row(row);
   ++out.points_written;
   h5::flush(out.file.get());
+}
+
+void ResultWriter::write_models(const ModelReport& report) {
+  if (!impl_) throw std::logic_error("ResultWriter::write_models called after finish");
+  write_model_tables(impl_->file.get(), report);
 }
 
 void ResultWriter::finish(const std::string& end_utc) {

@@ -255,10 +255,11 @@ TEST_F(ResultFileTest, RankMediansAreNanWhereAWorldRankTookNoPart) {
   ASSERT_EQ(h5::extent(medians.get()), (std::vector<hsize_t>{3, 4}));
   std::vector<double> values(12);
   h5::read_all(medians.get(), H5T_NATIVE_DOUBLE, values.data());
-  const std::vector<bool> took_part = {true, true, true, true,     // world ranks 0-3
-                                       false, false, true, true,   // 2, 3
-                                       false, true, false, true};  // 3, 1
-  for (std::size_t i = 0; i < values.size(); ++i) EXPECT_EQ(!std::isnan(values[i]), took_part[i]) << i;
+  const std::vector<bool> took_part = {true,  true,  true,  true,   // world ranks 0-3
+                                       false, false, true,  true,   // 2, 3
+                                       false, true,  false, true};  // 3, 1
+  for (std::size_t i = 0; i < values.size(); ++i)
+    EXPECT_EQ(!std::isnan(values[i]), took_part[i]) << i;
   EXPECT_DOUBLE_EQ(values[9], 2.1 * 3e-4 * 1e6);  // world rank 1 is column 1 of point 2
 }
 
@@ -284,10 +285,29 @@ TEST_F(ResultFileTest, UnfinishedWriterLeavesIncompleteFile) {
   EXPECT_EQ(result.points.size(), 1u);
 }
 
+// What a kill between growing the table and recording the row's chunk leaves: a row of zeros.
+TEST_F(ResultFileTest, IgnoresHalfWrittenLastRowOfKilledRun) {
+  const fs::path path = file("run.h5");
+  {
+    ResultWriter writer(path, false);
+    for (const PointResult& point : example_points()) writer.append_point(point);
+  }
+  {
+    const h5::Handle killed = h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "H5Fopen");
+    const h5::Handle points = h5::open_dataset(killed.get(), "points");
+    const hsize_t grown[] = {4};
+    h5::set_extent(points.get(), grown);
+  }
+  const ResultFile result = read_result_file(path, false);
+  EXPECT_FALSE(result.complete);
+  EXPECT_EQ(result.points.size(), 3u);
+}
+
 TEST_F(ResultFileTest, RefusesExistingFileWithoutOverwrite) {
   const fs::path path = file("run.h5");
   std::ofstream(path) << "keep me";
-  const std::string message = thrown_message<std::runtime_error>([&] { ResultWriter(path, false); });
+  const std::string message =
+      thrown_message<std::runtime_error>([&] { ResultWriter(path, false); });
   EXPECT_NE(message.find(path.string() + " exists; pass --force to overwrite"), std::string::npos)
       << message;
   EXPECT_EQ(contents(path), "keep me");
@@ -328,14 +348,16 @@ TEST_F(ResultFileTest, RefusesNameTooLongAndKeepsEarlierPoints) {
 
 TEST_F(ResultFileTest, MissingFileIsInvalid) {
   const fs::path path = file("missing.h5");
-  const std::string message = thrown_message<InvalidResultFile>([&] { read_result_file(path, false); });
+  const std::string message =
+      thrown_message<InvalidResultFile>([&] { read_result_file(path, false); });
   EXPECT_NE(message.find(path.string()), std::string::npos) << message;
 }
 
 TEST_F(ResultFileTest, NonHdf5FileIsInvalid) {
   const fs::path path = file("notes.h5");
   std::ofstream(path) << "size count type redop root time algbw busbw #wrong\n";
-  const std::string message = thrown_message<InvalidResultFile>([&] { read_result_file(path, false); });
+  const std::string message =
+      thrown_message<InvalidResultFile>([&] { read_result_file(path, false); });
   EXPECT_NE(message.find(path.string()), std::string::npos) << message;
   EXPECT_NE(message.find("not an HDF5 file"), std::string::npos) << message;
 }
@@ -343,7 +365,8 @@ TEST_F(ResultFileTest, NonHdf5FileIsInvalid) {
 TEST_F(ResultFileTest, Hdf5FileWithoutSchemaIsInvalid) {
   const fs::path path = file("foreign.h5");
   h5::create_file(path, false);
-  const std::string message = thrown_message<InvalidResultFile>([&] { read_result_file(path, false); });
+  const std::string message =
+      thrown_message<InvalidResultFile>([&] { read_result_file(path, false); });
   EXPECT_NE(message.find(path.string()), std::string::npos) << message;
   EXPECT_NE(message.find("not a collbench result file"), std::string::npos) << message;
 }
@@ -355,7 +378,8 @@ TEST_F(ResultFileTest, NewerSchemaVersionIsInvalid) {
     h5::write_string_attribute(future.get(), "schema", kSchemaName);
     h5::write_int_attribute(future.get(), "schema_version", kSchemaVersion + 1);
   }
-  const std::string message = thrown_message<InvalidResultFile>([&] { read_result_file(path, false); });
+  const std::string message =
+      thrown_message<InvalidResultFile>([&] { read_result_file(path, false); });
   EXPECT_NE(message.find(path.string()), std::string::npos) << message;
   EXPECT_NE(message.find("newer"), std::string::npos) << message;
 }

@@ -1,0 +1,19 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace collbench {
+
+struct FitCommandOptions {
+  std::string file;
+  std::string format = "table";
+  std::vector<std::string> crossover_sizes;
+  int bootstrap_replicates = 200;
+  bool holdout = false;
+};
+
+// `collbench fit FILE.h5`: fits every curve, prints the models and stores them in the file.
+// Returns the exit code.
+int fit_command(const FitCommandOptions& options);
+
+}  // namespace collbench

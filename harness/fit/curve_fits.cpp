@@ -1,0 +1,215 @@
+#include "curve_fits.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "harness/stats/summary.h"
+
+namespace collbench {
+namespace {
+
+constexpr std::size_t kMinSizesToFit = 4;
+
+struct CurveData {
+  PointKey key;
+  std::vector<const PointResult*> points;  // ascending size
+};
+
+bool same_curve(const PointKey& a, const PointKey& b) {
+  return a.backend == b.backend && a.collective == b.collective && a.datatype == b.datatype &&
+         a.op == b.op && a.placement == b.placement && a.nranks == b.nranks &&
+         a.mode == b.mode && a.in_place == b.in_place;
+}
+
+std::vector<CurveData> group_curves(const std::vector<PointResult>& points) {
+  std::vector<CurveData> curves;
+  for (const auto& point : points) {
+    auto found = std::find_if(curves.begin(), curves.end(),
+                              [&](const CurveData& c) { return same_curve(c.key, point.key); });
+    if (found == curves.end()) found = curves.insert(curves.end(), {curve_key(point.key), {}});
+    found->points.push_back(&point);
+  }
+  for (auto& curve : curves)
+    std::sort(curve.points.begin(), curve.points.end(),
+              [](auto* a, auto* b) { return a->key.size_bytes < b->key.size_bytes; });
+  return curves;
+}
+
+// A sample's time is the slowest rank's, as in the point's own statistics.
+std::vector<double> slowest_rank_times(const RawSamples& raw) {
+  std::vector<double> slowest(raw.sample_count());
+  for (std::size_t s = 0; s < slowest.size(); ++s) {
+    const auto row = raw.per_rank_seconds.begin() + s * raw.nranks;
+    slowest[s] = *std::max_element(row, row + raw.nranks);
+  }
+  return slowest;
+}
+
+void flag_parameter(std::vector<std::string>& flags, const char* name, double value,
+                    const Interval& ci) {
+  if (value < 0)
+    flags.push_back(fmt::format("negative {}", name));
+  else if (ci.low <= 0)
+    flags.push_back(fmt::format("{} not significant", name));
+  else if (ci.high - ci.low > value)
+    flags.push_back(fmt::format("{} interval wider than {}", name, name));
+}
+
+SegmentReport report_segment(const Segment& segment, const SegmentIntervals& intervals,
+                             const std::vector<double>& sizes) {
+  SegmentReport report;
+  report.min_size_bytes = static_cast<std::size_t>(sizes[segment.first]);
+  report.max_size_bytes = static_cast<std::size_t>(sizes[segment.last]);
+  report.sizes = segment.last - segment.first + 1;
+  report.alpha_s = segment.fit.alpha_s;
+  report.beta_s_per_byte = segment.fit.beta_s_per_byte;
+  report.alpha_ci = intervals.alpha_s;
+  report.beta_ci = intervals.beta_s_per_byte;
+  report.half_size_bytes = report.beta_s_per_byte != 0 ? report.alpha_s / report.beta_s_per_byte : 0;
+  report.half_size_ci = intervals.half_size_bytes;
+  report.rms_rel_error = segment.fit.rms_rel_error;
+  report.max_rel_error = segment.fit.max_rel_error;
+  flag_parameter(report.flags, "alpha", report.alpha_s, report.alpha_ci);
+  flag_parameter(report.flags, "beta", report.beta_s_per_byte, report.beta_ci);
+  return report;
+}
+
+bool overlap(const Interval& a, const Interval& b) { return a.low <= b.high && b.low <= a.high; }
+
+// A breakpoint stays only where the segments on its two sides differ beyond their intervals:
+// with precise medians, BIC alone splits a straight line at harmless wiggles.
+std::optional<std::size_t> indistinguishable_neighbours(const std::vector<SegmentIntervals>& intervals) {
+  for (std::size_t k = 0; k + 1 < intervals.size(); ++k)
+    if (overlap(intervals[k].alpha_s, intervals[k + 1].alpha_s) &&
+        overlap(intervals[k].beta_s_per_byte, intervals[k + 1].beta_s_per_byte))
+      return k;
+  return std::nullopt;
+}
+
+// The model's time at a size, from the segment that covers it or, between two segments, the
+// nearer one on a log scale.
+double predict(const PiecewiseFit& fit, const std::vector<double>& sizes, double size) {
+  const Segment* best = &fit.segments.front();
+  double best_distance = INFINITY;
+  for (const auto& segment : fit.segments) {
+    const double low = sizes[segment.first], high = sizes[segment.last];
+    const double distance =
+        size < low ? std::log(low / size) : size > high ? std::log(size / high) : 0;
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = &segment;
+    }
+  }
+  return best->fit.alpha_s + best->fit.beta_s_per_byte * size;
+}
+
+std::optional<double> holdout_error(const std::vector<double>& sizes,
+                                    const std::vector<double>& medians) {
+  std::vector<double> fit_sizes, fit_times, errors;
+  for (std::size_t i = 0; i < sizes.size(); i += 2) {
+    fit_sizes.push_back(sizes[i]);
+    fit_times.push_back(medians[i]);
+  }
+  if (fit_sizes.size() < kMinSizesToFit) return std::nullopt;
+  const PiecewiseFit fit = fit_piecewise(fit_sizes, fit_times);
+  for (std::size_t i = 1; i < sizes.size(); i += 2)
+    errors.push_back(std::abs(predict(fit, fit_sizes, sizes[i]) - medians[i]) / medians[i]);
+  return summarize(errors).median;
+}
+
+CurveFit fit_curve(const CurveData& data, const FitOptions& options) {
+  CurveFit curve;
+  curve.key = data.key;
+  curve.sizes = data.points.size();
+  if (curve.sizes < kMinSizesToFit) {
+    curve.flags.push_back(fmt::format("too few sizes ({} < {})", curve.sizes, kMinSizesToFit));
+    return curve;
+  }
+  std::vector<double> sizes, medians;
+  std::vector<std::vector<double>> samples;
+  for (const auto* point : data.points) {
+    sizes.push_back(static_cast<double>(point->key.size_bytes));
+    medians.push_back(point->summary.median);
+    samples.push_back(slowest_rank_times(point->samples));
+  }
+  PiecewiseFit fit = fit_piecewise(sizes, medians);
+  auto intervals =
+      bootstrap_intervals(fit, sizes, samples, options.bootstrap_replicates, options.seed);
+  while (const auto k = indistinguishable_neighbours(intervals)) {
+    fit.segments[*k].last = fit.segments[*k + 1].last;
+    fit.segments.erase(fit.segments.begin() + static_cast<std::ptrdiff_t>(*k) + 1);
+    fit = refit_segments(fit, sizes, medians);
+    intervals = bootstrap_intervals(fit, sizes, samples, options.bootstrap_replicates, options.seed);
+  }
+  for (std::size_t k = 0; k < fit.segments.size(); ++k)
+    curve.segments.push_back(report_segment(fit.segments[k], intervals[k], sizes));
+  if (options.holdout) curve.holdout_median_rel_error = holdout_error(sizes, medians);
+  return curve;
+}
+
+void fit_families(const std::vector<CurveFit>& curves, const std::vector<CurveData>& data,
+                  const FitOptions& options, ModelReport& report) {
+  std::map<std::string, std::vector<std::size_t>> groups;  // family key → curve indexes
+  std::vector<std::string> order;
+  for (std::size_t i = 0; i < curves.size(); ++i) {
+    PointKey key = curves[i].key;
+    key.nranks = 0;
+    const std::string id = fmt::format("{}|{}|{}|{}|{}|{}|{}", key.backend, name(key.collective),
+                                       name(key.datatype), name(key.op), key.placement,
+                                       name(key.mode), key.in_place);
+    if (!groups.count(id)) order.push_back(id);
+    groups[id].push_back(i);
+  }
+  for (const auto& id : order) {
+    const auto& members = groups[id];
+    if (members.size() < 2) continue;
+    FamilyReport family;
+    family.key = curves[members.front()].key;
+    family.key.nranks = 0;
+    std::vector<RankCurve> rank_curves;
+    double largest_size = 0;
+    for (std::size_t i : members) {
+      RankCurve rank_curve{curves[i].key.nranks, {}, {}};
+      for (const auto* point : data[i].points) {
+        rank_curve.sizes.push_back(static_cast<double>(point->key.size_bytes));
+        rank_curve.times.push_back(point->summary.median);
+        largest_size = std::max(largest_size, rank_curve.sizes.back());
+      }
+      family.rank_counts.push_back(rank_curve.nranks);
+      rank_curves.push_back(std::move(rank_curve));
+    }
+    family.families = fit_rank_families(family.key.collective, rank_curves);
+    const auto ring = std::find_if(family.families.begin(), family.families.end(),
+                                   [](const FamilyFit& f) { return f.family == "ring"; });
+    const int max_ranks = *std::max_element(family.rank_counts.begin(), family.rank_counts.end());
+    const std::vector<double> sizes = options.crossover_sizes.empty()
+                                          ? std::vector<double>{25.0 * (1 << 20), largest_size}
+                                          : options.crossover_sizes;
+    for (double size : sizes)
+      report.crossovers.push_back(
+          {family.key, *ring, size, ring_crossover_ranks(*ring, size), max_ranks});
+    report.families.push_back(std::move(family));
+  }
+}
+
+}  // namespace
+
+PointKey curve_key(const PointKey& point) {
+  PointKey key = point;
+  key.size_bytes = 0;
+  key.count = 0;
+  return key;
+}
+
+ModelReport fit_models(const std::vector<PointResult>& points, const FitOptions& options) {
+  ModelReport report;
+  const auto data = group_curves(points);
+  for (const auto& curve : data) report.curves.push_back(fit_curve(curve, options));
+  fit_families(report.curves, data, options, report);
+  return report;
+}
+
+}  // namespace collbench

@@ -1,0 +1,73 @@
+#pragma once
+// The models of a run: every curve's piecewise fit with bootstrap intervals and trust flags,
+// and, where the run holds several rank counts, the algorithm families and their crossovers.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/fit/bootstrap.h"
+#include "harness/fit/rank_families.h"
+#include "harness/plan/point.h"
+
+namespace collbench {
+
+// A curve: all sizes of one backend, collective, datatype, op, placement, rank count, mode and
+// in-place variant. Its key is any of its points' keys with size and count zeroed.
+PointKey curve_key(const PointKey& point);
+
+struct SegmentReport {
+  std::size_t min_size_bytes = 0;
+  std::size_t max_size_bytes = 0;
+  std::size_t sizes = 0;
+  double alpha_s = 0;
+  double beta_s_per_byte = 0;
+  Interval alpha_ci;
+  Interval beta_ci;
+  double half_size_bytes = 0;  // n½ = alpha/beta: below it the latency term dominates
+  Interval half_size_ci;
+  double rms_rel_error = 0;
+  double max_rel_error = 0;
+  std::vector<std::string> flags;  // why the numbers cannot be trusted; empty when they can
+  bool trusted() const { return flags.empty(); }
+};
+
+struct CurveFit {
+  PointKey key;
+  std::size_t sizes = 0;
+  std::vector<SegmentReport> segments;  // empty when the curve cannot be fitted at all
+  std::vector<std::string> flags;
+  std::optional<double> holdout_median_rel_error;
+};
+
+struct CrossoverReport {
+  PointKey key;  // curve key with nranks 0: one line per family across rank counts
+  FamilyFit family;
+  double size_bytes = 0;
+  std::optional<double> crossover_ranks;  // p* = n·beta/alpha
+  int max_ranks_measured = 0;
+  bool extrapolated() const { return crossover_ranks && *crossover_ranks > max_ranks_measured; }
+};
+
+struct FamilyReport {
+  PointKey key;  // nranks 0
+  std::vector<int> rank_counts;
+  std::vector<FamilyFit> families;  // chosen first
+};
+
+struct FitOptions {
+  int bootstrap_replicates = 200;
+  std::uint64_t seed = 1;
+  std::vector<double> crossover_sizes;  // empty: 25 MiB and the largest size measured
+  bool holdout = false;  // fit every other size, report the error on the others
+};
+
+struct ModelReport {
+  std::vector<CurveFit> curves;
+  std::vector<FamilyReport> families;
+  std::vector<CrossoverReport> crossovers;
+};
+
+// points with raw samples (read_result_file(path, true)).
+ModelReport fit_models(const std::vector<PointResult>& points, const FitOptions& options);
+
+}  // namespace collbench

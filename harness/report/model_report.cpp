@@ -1,0 +1,175 @@
+#include "model_report.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "harness/plan/sizes.h"
+#include "harness/report/reporter.h"
+
+namespace collbench {
+namespace {
+
+bool flagged(const SegmentReport& segment, std::string_view parameter) {
+  for (const auto& flag : segment.flags)
+    if (flag.find(parameter) != std::string::npos) return true;
+  return false;
+}
+
+std::string curve_label(const PointKey& key) {
+  return fmt::format("{} {} {} | {} | {} | {}{}", name(key.collective), name(key.datatype),
+                     redop_label(key), key.placement,
+                     key.nranks ? fmt::format("{} ranks", key.nranks) : "across ranks",
+                     name(key.mode), key.in_place ? " | in place" : "");
+}
+
+std::string bytes_text(double bytes) {
+  return bytes >= 1 ? format_size(static_cast<std::size_t>(std::llround(bytes)))
+                    : fmt::format("{:.2g} B", bytes);
+}
+
+std::string alpha_text(const SegmentReport& s) {
+  return flagged(s, "alpha") ? "n/a"
+                             : fmt::format("{:.3g} [{:.3g}, {:.3g}] us", s.alpha_s * 1e6,
+                                           s.alpha_ci.low * 1e6, s.alpha_ci.high * 1e6);
+}
+
+// 1/beta in GB/s; the interval's ends swap under the inversion.
+std::string bandwidth_text(const SegmentReport& s) {
+  return flagged(s, "beta") ? "n/a"
+                            : fmt::format("{:.3g} [{:.3g}, {:.3g}] GB/s", 1e-9 / s.beta_s_per_byte,
+                                          1e-9 / s.beta_ci.high, 1e-9 / s.beta_ci.low);
+}
+
+std::string half_size_text(const SegmentReport& s) {
+  return s.trusted() ? fmt::format("{} [{}, {}]", bytes_text(s.half_size_bytes),
+                                   bytes_text(s.half_size_ci.low), bytes_text(s.half_size_ci.high))
+                     : "n/a";
+}
+
+std::string flags_text(const std::vector<std::string>& flags) {
+  return flags.empty() ? "" : fmt::format("{}", fmt::join(flags, "; "));
+}
+
+nlohmann::ordered_json key_json(const PointKey& key) {
+  nlohmann::ordered_json json;
+  json["backend"] = key.backend;
+  json["collective"] = name(key.collective);
+  json["datatype"] = name(key.datatype);
+  json["redop"] = redop_label(key);
+  json["placement"] = key.placement;
+  if (key.nranks) json["nranks"] = key.nranks;
+  json["mode"] = name(key.mode);
+  json["in_place"] = key.in_place;
+  return json;
+}
+
+}  // namespace
+
+void print_model_table(std::ostream& out, const ModelReport& report) {
+  for (const auto& curve : report.curves) {
+    fmt::print(out, "# {}\n", curve_label(curve.key));
+    if (curve.segments.empty()) {
+      fmt::print(out, "  not fitted: {}\n", flags_text(curve.flags));
+      continue;
+    }
+    fmt::print(out, "  {:<22} {:>26} {:>26} {:>30} {:>10} {:>7}  {}\n", "sizes",
+               "alpha [95% CI]", "1/beta [95% CI]", "n½ [95% CI]", "9·n½",
+               "rms err", "flags");
+    for (const auto& s : curve.segments)
+      fmt::print(out, "  {:<22} {:>26} {:>26} {:>30} {:>10} {:>6.1f}%  {}\n",
+                 fmt::format("{} – {}", format_size(s.min_size_bytes), format_size(s.max_size_bytes)),
+                 alpha_text(s), bandwidth_text(s), half_size_text(s),
+                 s.trusted() ? bytes_text(9 * s.half_size_bytes) : "n/a", 100 * s.rms_rel_error,
+                 flags_text(s.flags));
+    if (curve.holdout_median_rel_error)
+      fmt::print(out, "  held-out sizes: median relative error {:.1f}%\n",
+                 100 * *curve.holdout_median_rel_error);
+  }
+  for (const auto& crossover : report.crossovers) {
+    const auto& family = crossover.family;
+    fmt::print(out, "# {}: ring alpha {:.3g} us, 1/beta {:.3g} GB/s; p*({}) = {}{}\n",
+               curve_label(crossover.key), family.alpha_s * 1e6, 1e-9 / family.beta_s_per_byte,
+               bytes_text(crossover.size_bytes),
+               crossover.crossover_ranks ? fmt::format("{:.0f} ranks", *crossover.crossover_ranks)
+                                         : "n/a (alpha <= 0)",
+               crossover.extrapolated()
+                   ? fmt::format(" (extrapolated: measured up to {})", crossover.max_ranks_measured)
+                   : "");
+  }
+}
+
+std::vector<std::string> model_footer_lines(const ModelReport& report) {
+  std::vector<std::string> lines;
+  for (const auto& curve : report.curves) {
+    std::vector<std::string> parts;
+    for (const auto& s : curve.segments)
+      parts.push_back(fmt::format("{}–{}: alpha {}, 1/beta {}, n½ {}{}",
+                                  format_size(s.min_size_bytes), format_size(s.max_size_bytes),
+                                  alpha_text(s), bandwidth_text(s), half_size_text(s),
+                                  s.trusted() ? "" : fmt::format(" ({})", flags_text(s.flags))));
+    if (parts.empty()) parts.push_back("not fitted: " + flags_text(curve.flags));
+    lines.push_back(fmt::format("# fit {}: {}", curve_label(curve.key), fmt::join(parts, " | ")));
+  }
+  return lines;
+}
+
+nlohmann::ordered_json model_json(const ModelReport& report) {
+  const auto interval = [](const Interval& i) { return nlohmann::ordered_json::array({i.low, i.high}); };
+  nlohmann::ordered_json json;
+  json["curves"] = nlohmann::ordered_json::array();
+  for (const auto& curve : report.curves) {
+    auto entry = key_json(curve.key);
+    entry["sizes"] = curve.sizes;
+    entry["flags"] = curve.flags;
+    if (curve.holdout_median_rel_error) entry["holdout_median_rel_error"] = *curve.holdout_median_rel_error;
+    entry["segments"] = nlohmann::ordered_json::array();
+    for (const auto& s : curve.segments)
+      entry["segments"].push_back({{"min_size_bytes", s.min_size_bytes},
+                                   {"max_size_bytes", s.max_size_bytes},
+                                   {"sizes", s.sizes},
+                                   {"alpha_us", s.alpha_s * 1e6},
+                                   {"alpha_ci_us", interval({s.alpha_ci.low * 1e6, s.alpha_ci.high * 1e6})},
+                                   {"beta_ns_per_byte", s.beta_s_per_byte * 1e9},
+                                   {"beta_ci_ns_per_byte", interval({s.beta_ci.low * 1e9, s.beta_ci.high * 1e9})},
+                                   {"bandwidth_GBps", 1e-9 / s.beta_s_per_byte},
+                                   {"half_size_bytes", s.half_size_bytes},
+                                   {"half_size_ci_bytes", interval(s.half_size_ci)},
+                                   {"n90_bytes", 9 * s.half_size_bytes},
+                                   {"rms_rel_error", s.rms_rel_error},
+                                   {"max_rel_error", s.max_rel_error},
+                                   {"trusted", s.trusted()},
+                                   {"flags", s.flags}});
+    json["curves"].push_back(entry);
+  }
+  json["crossovers"] = nlohmann::ordered_json::array();
+  for (const auto& c : report.crossovers) {
+    auto entry = key_json(c.key);
+    entry["family"] = c.family.family;
+    entry["alpha_us"] = c.family.alpha_s * 1e6;
+    entry["beta_ns_per_byte"] = c.family.beta_s_per_byte * 1e9;
+    entry["size_bytes"] = c.size_bytes;
+    entry["crossover_ranks"] = c.crossover_ranks ? nlohmann::ordered_json(*c.crossover_ranks) : nullptr;
+    entry["max_ranks_measured"] = c.max_ranks_measured;
+    entry["extrapolated"] = c.extrapolated();
+    json["crossovers"].push_back(entry);
+  }
+  json["families"] = nlohmann::ordered_json::array();
+  for (const auto& f : report.families) {
+    auto entry = key_json(f.key);
+    entry["rank_counts"] = f.rank_counts;
+    entry["fits"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < f.families.size(); ++i)
+      entry["fits"].push_back({{"family", f.families[i].family},
+                               {"chosen", i == 0},
+                               {"alpha_us", f.families[i].alpha_s * 1e6},
+                               {"beta_ns_per_byte", f.families[i].beta_s_per_byte * 1e9},
+                               {"rms_rel_error", f.families[i].rms_rel_error},
+                               {"bic", f.families[i].bic}});
+    json["families"].push_back(entry);
+  }
+  return json;
+}
+
+}  // namespace collbench

@@ -1,0 +1,259 @@
+#include "harness/store/model_tables.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+#include "harness/store/h5.h"
+
+namespace collbench {
+namespace {
+
+constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+
+// The curve a row belongs to; rank count 0 means "across rank counts".
+struct CurveColumns {
+  char backend[24];
+  char collective[16];
+  char datatype[16];
+  char redop[16];
+  char placement[16];
+  char mode[16];
+  std::int32_t nranks;
+  std::int8_t in_place;
+};
+
+struct FitRow {
+  CurveColumns curve;
+  std::int32_t segment;
+  std::int32_t segments;
+  std::uint64_t sizes;
+  std::uint64_t min_size_bytes;
+  std::uint64_t max_size_bytes;
+  double alpha_us, alpha_ci_low_us, alpha_ci_high_us;
+  double beta_ns_per_byte, beta_ci_low_ns_per_byte, beta_ci_high_ns_per_byte;
+  double bandwidth_GBps;
+  double half_size_bytes, half_size_ci_low_bytes, half_size_ci_high_bytes;
+  double n90_bytes;
+  double rms_rel_error, max_rel_error, holdout_median_rel_error;
+  std::int8_t trusted;
+  char flags[128];
+};
+
+struct FamilyRow {
+  CurveColumns curve;
+  char family[8];
+  std::int8_t chosen;
+  double alpha_us, beta_ns_per_byte, rms_rel_error, bic;
+  char rank_counts[64];
+};
+
+struct CrossoverRow {
+  CurveColumns curve;
+  char family[8];
+  double alpha_us, beta_ns_per_byte, size_bytes, crossover_ranks;
+  std::int32_t max_ranks_measured;
+  std::int8_t extrapolated;
+};
+
+class CompoundBuilder {
+ public:
+  explicit CompoundBuilder(std::size_t bytes)
+      : type_(h5::own(H5Tcreate(H5T_COMPOUND, bytes), "H5Tcreate")) {}
+  CompoundBuilder& add(const char* name, std::size_t offset, hid_t type) {
+    h5::check(H5Tinsert(type_.get(), name, offset, type), "H5Tinsert");
+    return *this;
+  }
+  CompoundBuilder& text(const char* name, std::size_t offset, std::size_t bytes) {
+    strings_.push_back(h5::fixed_string_type(bytes));
+    return add(name, offset, strings_.back().get());
+  }
+  CompoundBuilder& curve(std::size_t base) {
+    text("backend", base + offsetof(CurveColumns, backend), 24);
+    for (auto [field, offset] : {std::pair{"collective", offsetof(CurveColumns, collective)},
+                                 {"datatype", offsetof(CurveColumns, datatype)},
+                                 {"redop", offsetof(CurveColumns, redop)},
+                                 {"placement", offsetof(CurveColumns, placement)},
+                                 {"mode", offsetof(CurveColumns, mode)}})
+      text(field, base + offset, 16);
+    add("nranks", base + offsetof(CurveColumns, nranks), H5T_NATIVE_INT32);
+    return add("in_place", base + offsetof(CurveColumns, in_place), H5T_NATIVE_INT8);
+  }
+  CompoundBuilder& doubles(std::initializer_list<std::pair<const char*, std::size_t>> fields) {
+    for (auto [field, offset] : fields) add(field, offset, H5T_NATIVE_DOUBLE);
+    return *this;
+  }
+  hid_t get() const { return type_.get(); }
+
+ private:
+  h5::Handle type_;
+  std::vector<h5::Handle> strings_;
+};
+
+CurveColumns curve_columns(const PointKey& key) {
+  CurveColumns columns{};
+  h5::store_fixed_string(key.backend, columns.backend);
+  h5::store_fixed_string(name(key.collective), columns.collective);
+  h5::store_fixed_string(name(key.datatype), columns.datatype);
+  h5::store_fixed_string(redop_label(key), columns.redop);
+  h5::store_fixed_string(key.placement, columns.placement);
+  h5::store_fixed_string(name(key.mode), columns.mode);
+  columns.nranks = key.nranks;
+  columns.in_place = key.in_place;
+  return columns;
+}
+
+std::vector<FitRow> fit_rows(const ModelReport& report) {
+  std::vector<FitRow> rows;
+  for (const auto& curve : report.curves) {
+    FitRow row{};
+    row.curve = curve_columns(curve.key);
+    row.segments = static_cast<std::int32_t>(curve.segments.size());
+    row.sizes = curve.sizes;
+    row.holdout_median_rel_error = curve.holdout_median_rel_error.value_or(kNoValue);
+    if (curve.segments.empty()) {
+      for (double* field : {&row.alpha_us, &row.alpha_ci_low_us, &row.alpha_ci_high_us,
+                            &row.beta_ns_per_byte, &row.beta_ci_low_ns_per_byte,
+                            &row.beta_ci_high_ns_per_byte, &row.bandwidth_GBps,
+                            &row.half_size_bytes, &row.half_size_ci_low_bytes,
+                            &row.half_size_ci_high_bytes, &row.n90_bytes, &row.rms_rel_error,
+                            &row.max_rel_error})
+        *field = kNoValue;
+      h5::store_fixed_string(fmt::format("{}", fmt::join(curve.flags, "; ")), row.flags);
+      rows.push_back(row);
+      continue;
+    }
+    for (std::size_t k = 0; k < curve.segments.size(); ++k) {
+      const SegmentReport& s = curve.segments[k];
+      row.segment = static_cast<std::int32_t>(k);
+      row.sizes = s.sizes;
+      row.min_size_bytes = s.min_size_bytes;
+      row.max_size_bytes = s.max_size_bytes;
+      row.alpha_us = s.alpha_s * 1e6;
+      row.alpha_ci_low_us = s.alpha_ci.low * 1e6;
+      row.alpha_ci_high_us = s.alpha_ci.high * 1e6;
+      row.beta_ns_per_byte = s.beta_s_per_byte * 1e9;
+      row.beta_ci_low_ns_per_byte = s.beta_ci.low * 1e9;
+      row.beta_ci_high_ns_per_byte = s.beta_ci.high * 1e9;
+      row.bandwidth_GBps = 1e-9 / s.beta_s_per_byte;
+      row.half_size_bytes = s.half_size_bytes;
+      row.half_size_ci_low_bytes = s.half_size_ci.low;
+      row.half_size_ci_high_bytes = s.half_size_ci.high;
+      row.n90_bytes = 9 * s.half_size_bytes;
+      row.rms_rel_error = s.rms_rel_error;
+      row.max_rel_error = s.max_rel_error;
+      row.trusted = s.trusted();
+      h5::store_fixed_string(fmt::format("{}", fmt::join(s.flags, "; ")), row.flags);
+      rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
+std::vector<FamilyRow> family_rows(const ModelReport& report) {
+  std::vector<FamilyRow> rows;
+  for (const auto& family : report.families)
+    for (std::size_t i = 0; i < family.families.size(); ++i) {
+      const FamilyFit& fit = family.families[i];
+      FamilyRow row{};
+      row.curve = curve_columns(family.key);
+      h5::store_fixed_string(fit.family, row.family);
+      row.chosen = i == 0;
+      row.alpha_us = fit.alpha_s * 1e6;
+      row.beta_ns_per_byte = fit.beta_s_per_byte * 1e9;
+      row.rms_rel_error = fit.rms_rel_error;
+      row.bic = fit.bic;
+      h5::store_fixed_string(fmt::format("{}", fmt::join(family.rank_counts, ",")), row.rank_counts);
+      rows.push_back(row);
+    }
+  return rows;
+}
+
+std::vector<CrossoverRow> crossover_rows(const ModelReport& report) {
+  std::vector<CrossoverRow> rows;
+  for (const auto& crossover : report.crossovers) {
+    CrossoverRow row{};
+    row.curve = curve_columns(crossover.key);
+    h5::store_fixed_string(crossover.family.family, row.family);
+    row.alpha_us = crossover.family.alpha_s * 1e6;
+    row.beta_ns_per_byte = crossover.family.beta_s_per_byte * 1e9;
+    row.size_bytes = crossover.size_bytes;
+    row.crossover_ranks = crossover.crossover_ranks.value_or(kNoValue);
+    row.max_ranks_measured = crossover.max_ranks_measured;
+    row.extrapolated = crossover.extrapolated();
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+template <typename Row>
+void replace_table(hid_t file, const char* name, const CompoundBuilder& type,
+                   const std::vector<Row>& rows) {
+  if (h5::link_exists(file, name)) h5::check(H5Ldelete(file, name, H5P_DEFAULT), "H5Ldelete");
+  const h5::Handle stored = h5::packed_copy(type.get());
+  const h5::Handle table = h5::create_dataset(file, name, stored.get(), {.dims = {rows.size()}, .chunk = {}});
+  if (!rows.empty()) h5::write_all(table.get(), type.get(), rows.data());
+}
+
+}  // namespace
+
+void write_model_tables(hid_t file, const ModelReport& report) {
+  CompoundBuilder fits(sizeof(FitRow));
+  fits.curve(offsetof(FitRow, curve))
+      .add("segment", offsetof(FitRow, segment), H5T_NATIVE_INT32)
+      .add("segments", offsetof(FitRow, segments), H5T_NATIVE_INT32)
+      .add("sizes", offsetof(FitRow, sizes), H5T_NATIVE_UINT64)
+      .add("min_size_bytes", offsetof(FitRow, min_size_bytes), H5T_NATIVE_UINT64)
+      .add("max_size_bytes", offsetof(FitRow, max_size_bytes), H5T_NATIVE_UINT64)
+      .doubles({{"alpha_us", offsetof(FitRow, alpha_us)},
+                {"alpha_ci_low_us", offsetof(FitRow, alpha_ci_low_us)},
+                {"alpha_ci_high_us", offsetof(FitRow, alpha_ci_high_us)},
+                {"beta_ns_per_byte", offsetof(FitRow, beta_ns_per_byte)},
+                {"beta_ci_low_ns_per_byte", offsetof(FitRow, beta_ci_low_ns_per_byte)},
+                {"beta_ci_high_ns_per_byte", offsetof(FitRow, beta_ci_high_ns_per_byte)},
+                {"bandwidth_GBps", offsetof(FitRow, bandwidth_GBps)},
+                {"half_size_bytes", offsetof(FitRow, half_size_bytes)},
+                {"half_size_ci_low_bytes", offsetof(FitRow, half_size_ci_low_bytes)},
+                {"half_size_ci_high_bytes", offsetof(FitRow, half_size_ci_high_bytes)},
+                {"n90_bytes", offsetof(FitRow, n90_bytes)},
+                {"rms_rel_error", offsetof(FitRow, rms_rel_error)},
+                {"max_rel_error", offsetof(FitRow, max_rel_error)},
+                {"holdout_median_rel_error", offsetof(FitRow, holdout_median_rel_error)}})
+      .add("trusted", offsetof(FitRow, trusted), H5T_NATIVE_INT8)
+      .text("flags", offsetof(FitRow, flags), sizeof(FitRow::flags));
+  replace_table(file, "fits", fits, fit_rows(report));
+
+  CompoundBuilder families(sizeof(FamilyRow));
+  families.curve(offsetof(FamilyRow, curve))
+      .text("family", offsetof(FamilyRow, family), sizeof(FamilyRow::family))
+      .add("chosen", offsetof(FamilyRow, chosen), H5T_NATIVE_INT8)
+      .doubles({{"alpha_us", offsetof(FamilyRow, alpha_us)},
+                {"beta_ns_per_byte", offsetof(FamilyRow, beta_ns_per_byte)},
+                {"rms_rel_error", offsetof(FamilyRow, rms_rel_error)},
+                {"bic", offsetof(FamilyRow, bic)}})
+      .text("rank_counts", offsetof(FamilyRow, rank_counts), sizeof(FamilyRow::rank_counts));
+  replace_table(file, "families", families, family_rows(report));
+
+  CompoundBuilder crossovers(sizeof(CrossoverRow));
+  crossovers.curve(offsetof(CrossoverRow, curve))
+      .text("family", offsetof(CrossoverRow, family), sizeof(CrossoverRow::family))
+      .doubles({{"alpha_us", offsetof(CrossoverRow, alpha_us)},
+                {"beta_ns_per_byte", offsetof(CrossoverRow, beta_ns_per_byte)},
+                {"size_bytes", offsetof(CrossoverRow, size_bytes)},
+                {"crossover_ranks", offsetof(CrossoverRow, crossover_ranks)}})
+      .add("max_ranks_measured", offsetof(CrossoverRow, max_ranks_measured), H5T_NATIVE_INT32)
+      .add("extrapolated", offsetof(CrossoverRow, extrapolated), H5T_NATIVE_INT8);
+  replace_table(file, "crossovers", crossovers, crossover_rows(report));
+  h5::flush(file);
+}
+
+void store_models(const std::filesystem::path& path, const ModelReport& report) {
+  const h5::Handle file =
+      h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "opening the result file to store fits");
+  write_model_tables(file.get(), report);
+}
+
+}  // namespace collbench

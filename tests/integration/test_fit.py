@@ -1,0 +1,145 @@
+"""Alpha-beta fits: stored by `run` and by `fit`, cross-checked against scipy's robust least
+squares, predicting held-out sizes of real mpirun data, and refusing what cannot be fitted."""
+import json
+
+import h5py
+import numpy as np
+import pytest
+from scipy.optimize import least_squares
+from scipy.stats import norm
+
+from conftest import QUICK, run_mpi, run_plain, text
+
+
+@pytest.fixture(scope="module", params=[2, 4])
+def fitted(request, tmp_path_factory):
+    nranks = request.param
+    out = tmp_path_factory.mktemp(f"fit{nranks}") / "fit.h5"
+    result = run_mpi(nranks, ["run", "-b", "8", "-e", "4M", "-f", "2", "--ops", "allreduce",
+                              "--out", str(out), "-w", "2", "--min-samples", "10",
+                              "--min-time", "0.02", "--max-time", "0.2"])
+    assert result.returncode == 0, result.stderr
+    return nranks, out, result
+
+
+def test_run_stores_fits_and_prints_one_line_per_curve(fitted):
+    _, out, result = fitted
+    with h5py.File(out, "r") as f:
+        assert f.attrs["schema_version"] == 2
+        fits = f["fits"][()]
+        modes = {text(m) for m in f["points"]["mode"]}
+    assert {text(m) for m in fits["mode"]} == modes
+    assert (fits["segments"] >= 1).all()
+    lines = [l for l in result.stdout.splitlines() if l.startswith("# fit allreduce")]
+    assert len(lines) == len(modes)
+    for row in fits[fits["trusted"] == 1]:
+        assert row["alpha_ci_low_us"] <= row["alpha_us"] <= row["alpha_ci_high_us"]
+        assert row["bandwidth_GBps"] == pytest.approx(1 / row["beta_ns_per_byte"])
+        assert row["half_size_bytes"] == pytest.approx(row["alpha_us"] * 1e3 / row["beta_ns_per_byte"])
+        assert row["n90_bytes"] == pytest.approx(9 * row["half_size_bytes"])
+
+
+def test_fit_command_prints_every_curve_with_intervals(fitted):
+    _, out, _ = fitted
+    result = run_plain(["fit", str(out), "--format", "json"])
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert len(report["curves"]) == 2
+    for curve in report["curves"]:
+        for segment in curve["segments"]:
+            low, high = segment["alpha_ci_us"]
+            assert low <= segment["alpha_us"] <= high or not segment["trusted"]
+    table = run_plain(["fit", str(out)])
+    assert table.returncode == 0 and "alpha [95% CI]" in table.stdout
+
+
+def test_held_out_sizes_are_predicted(fitted):
+    """Every other size left out of the fit; the model predicts them (error reported)."""
+    nranks, out, _ = fitted
+    result = run_plain(["fit", str(out), "--holdout", "--format", "json"])
+    assert result.returncode == 0, result.stderr
+    errors = [c["holdout_median_rel_error"] for c in json.loads(result.stdout)["curves"]]
+    print(f"held-out median relative error, {nranks} ranks:", errors)
+    assert all(error < 0.5 for error in errors)
+
+
+def relative_least_squares(sizes, times):
+    """An independent fit: scipy's least_squares on relative residuals."""
+    def residuals(params):
+        alpha, beta = params
+        return (times - alpha - beta * sizes) / times
+    start = [times[0], (times[-1] - times[0]) / (sizes[-1] - sizes[0])]
+    return least_squares(residuals, start, x_scale=[1e-6, 1e-9], xtol=1e-14, ftol=1e-14).x
+
+
+def plant_curve(path, alpha, beta, noise, seed):
+    """Replaces the latency curve's samples in a real result file with a known affine curve
+    and lognormal noise; returns the sizes and the per-size medians."""
+    rng = np.random.default_rng(seed)
+    sizes, medians = [], []
+    with h5py.File(path, "r+") as f:
+        points = f["points"][()]
+        for index, point in enumerate(points):
+            if text(point["mode"]) != "latency":
+                continue
+            raw = f["samples"][f"{point['point_id']:06d}"]
+            truth_us = (alpha + beta * point["size_bytes"]) * 1e6
+            planted = truth_us * rng.lognormal(0.0, noise, size=raw.shape)
+            raw[...] = planted
+            slowest = planted.max(axis=1)
+            points[index]["time_median_us"] = np.median(slowest)
+            sizes.append(float(point["size_bytes"]))
+            medians.append(np.median(slowest) * 1e-6)
+        f["points"][...] = points
+    return np.array(sizes), np.array(medians)
+
+
+def latency_curve(report):
+    return next(c for c in report["curves"] if c["mode"] == "latency")
+
+
+def test_single_segment_fit_agrees_with_scipy(fitted, tmp_path):
+    nranks, out, _ = fitted
+    planted = tmp_path / "planted.h5"
+    planted.write_bytes(out.read_bytes())
+    sizes, medians = plant_curve(planted, alpha=7e-6, beta=1 / 3e9, noise=0.002, seed=3)
+    result = run_plain(["fit", str(planted), "--format", "json"])
+    assert result.returncode == 0, result.stderr
+    curve = latency_curve(json.loads(result.stdout))
+    assert len(curve["segments"]) == 1
+    segment = curve["segments"][0]
+    scipy_alpha, scipy_beta = relative_least_squares(sizes, medians)
+    assert segment["alpha_us"] * 1e-6 == pytest.approx(scipy_alpha, rel=0.01)
+    assert segment["beta_ns_per_byte"] * 1e-9 == pytest.approx(scipy_beta, rel=0.01)
+    # A sample is the slowest of p ranks: its median is the noise's 0.5^(1/p) quantile.
+    slowest_rank_factor = np.exp(0.002 * norm.ppf(0.5 ** (1 / nranks)))
+    low, high = segment["alpha_ci_us"]
+    assert low <= 7.0 * slowest_rank_factor <= high
+
+
+def test_curve_with_too_few_sizes_is_flagged_not_fitted(tmp_path):
+    out = tmp_path / "few.h5"
+    result = run_mpi(2, ["run", "-b", "8", "-e", "32", "--ops", "allreduce", "--out", str(out),
+                         *QUICK])
+    assert result.returncode == 0, result.stderr
+    assert "not fitted: too few sizes (3 < 4)" in result.stdout
+    with h5py.File(out, "r") as f:
+        fits = f["fits"][()]
+    assert (fits["segments"] == 0).all() and (fits["trusted"] == 0).all()
+    assert all("too few sizes" in text(flags) for flags in fits["flags"])
+
+
+def test_fit_rejects_files_it_cannot_use(fitted, tmp_path):
+    _, out, _ = fitted
+    foreign = tmp_path / "foreign.h5"
+    with h5py.File(foreign, "w") as f:
+        f["x"] = [1.0]
+    empty = tmp_path / "empty.h5"
+    empty.write_bytes(out.read_bytes())
+    with h5py.File(empty, "r+") as f:
+        f["points"].resize((0,))
+    for path, message in [(foreign, "not a collbench"), (empty, "no points"),
+                          (tmp_path / "missing.h5", "missing.h5")]:
+        result = run_plain(["fit", str(path)])
+        assert result.returncode == 2, result.stdout
+        assert message in result.stderr

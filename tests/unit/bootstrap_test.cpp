@@ -1,0 +1,143 @@
+#include "harness/fit/bootstrap.h"
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "tests/unit/synthetic_curve.h"
+
+namespace collbench {
+namespace {
+
+using synthetic::TrueSegment;
+
+constexpr double kKiB = 1024;
+constexpr int kTrials = 100;
+constexpr int kReplicates = 400;
+
+bool inside(const Interval& interval, double value) {
+  return interval.low <= value && value <= interval.high;
+}
+
+// Per trial: a fresh noisy curve (20 samples per size, 3% noise), its fit, its intervals.
+struct Coverage {
+  int right_shape = 0;                // segment count and breakpoints as in the truth
+  std::vector<int> alpha_inside;      // per segment
+  std::vector<int> beta_inside;       // per segment
+  std::vector<int> half_size_inside;  // per segment
+  int all_inside = 0;                 // every alpha and beta of the curve at once
+};
+
+Coverage measure_coverage(const std::vector<TrueSegment>& truth, std::uint64_t first_seed) {
+  const std::vector<double> sizes = synthetic::standard_sizes();
+  Coverage coverage;
+  coverage.alpha_inside.resize(truth.size());
+  coverage.beta_inside.resize(truth.size());
+  coverage.half_size_inside.resize(truth.size());
+  for (int trial = 0; trial < kTrials; ++trial) {
+    const std::uint64_t seed = first_seed + static_cast<std::uint64_t>(trial);
+    const auto curve = synthetic::make_curve(truth, sizes, 20, 0.03, seed);
+    const PiecewiseFit fit = fit_piecewise(sizes, curve.medians);
+    if (fit.segments.size() != truth.size()) continue;
+    bool breaks_right = true;
+    for (std::size_t k = 1; k < truth.size(); ++k)
+      breaks_right = breaks_right && sizes[fit.segments[k].first] == truth[k].from_bytes;
+    if (!breaks_right) continue;
+    ++coverage.right_shape;
+
+    const auto intervals = bootstrap_intervals(fit, sizes, curve.samples, kReplicates, seed);
+    bool all = true;
+    for (std::size_t k = 0; k < truth.size(); ++k) {
+      const bool alpha = inside(intervals[k].alpha_s, truth[k].alpha_s);
+      const bool beta = inside(intervals[k].beta_s_per_byte, truth[k].beta_s_per_byte);
+      coverage.alpha_inside[k] += alpha;
+      coverage.beta_inside[k] += beta;
+      coverage.half_size_inside[k] +=
+          inside(intervals[k].half_size_bytes, truth[k].alpha_s / truth[k].beta_s_per_byte);
+      all = all && alpha && beta;
+    }
+    coverage.all_inside += all;
+  }
+  return coverage;
+}
+
+// What honest 95% intervals give, measured over 1000 trials of these curves: each parameter
+// inside its interval in 96-97% of the trials whose shape is right; the shape right in 98.5%
+// (one segment) and 97.4% (two); alpha and beta come from different sizes and are nearly
+// independent, so all 2K of them at once in about 0.965^(2K) of the trials: 92% for one
+// segment, 85% for two. The bounds sit about three standard deviations of a 100-trial count
+// below those rates; intervals 30% too narrow (83% per parameter) fail them.
+TEST(BootstrapIntervals, RecoverOneSegmentCurve) {
+  const std::vector<TrueSegment> truth{{0, 10e-6, 1 / 5e9}};
+  const Coverage coverage = measure_coverage(truth, 1000);
+  EXPECT_GE(coverage.right_shape, 95);
+  EXPECT_GE(coverage.alpha_inside[0], 90);
+  EXPECT_GE(coverage.beta_inside[0], 90);
+  EXPECT_GE(coverage.half_size_inside[0], 90);
+  EXPECT_GE(coverage.all_inside, 85);
+}
+
+TEST(BootstrapIntervals, RecoverTwoSegmentCurve) {
+  const std::vector<TrueSegment> truth{{0, 5e-6, 1 / 10e9}, {64 * kKiB, 30e-6, 1 / 12e9}};
+  const Coverage coverage = measure_coverage(truth, 5000);
+  EXPECT_GE(coverage.right_shape, 93);
+  for (std::size_t k = 0; k < truth.size(); ++k) {
+    EXPECT_GE(coverage.alpha_inside[k], 88) << "segment " << k;
+    EXPECT_GE(coverage.beta_inside[k], 88) << "segment " << k;
+    EXPECT_GE(coverage.half_size_inside[k], 88) << "segment " << k;
+  }
+  EXPECT_GE(coverage.all_inside, 75);
+}
+
+struct FittedCurve {
+  std::vector<double> sizes = synthetic::standard_sizes();
+  synthetic::Curve curve;
+  PiecewiseFit fit;
+};
+
+FittedCurve fitted_curve(std::size_t samples_per_size) {
+  FittedCurve fitted;
+  const std::vector<TrueSegment> truth{{0, 10e-6, 1 / 5e9}};
+  fitted.curve = synthetic::make_curve(truth, fitted.sizes, samples_per_size, 0.03, 99);
+  fitted.fit = fit_piecewise(fitted.sizes, fitted.curve.medians);
+  return fitted;
+}
+
+TEST(BootstrapIntervals, SameSeedSameIntervalsOtherSeedOthers) {
+  const FittedCurve fitted = fitted_curve(20);
+  const auto first = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 50, 1);
+  const auto again = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 50, 1);
+  const auto other = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 50, 2);
+  EXPECT_EQ(first[0].alpha_s.low, again[0].alpha_s.low);
+  EXPECT_EQ(first[0].beta_s_per_byte.high, again[0].beta_s_per_byte.high);
+  EXPECT_NE(first[0].alpha_s.low, other[0].alpha_s.low);
+}
+
+TEST(BootstrapIntervals, SingleSamplesLeaveNothingToResample) {
+  const FittedCurve fitted = fitted_curve(1);
+  const auto intervals = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 20, 3);
+  const AffineFit& line = fitted.fit.segments[0].fit;
+  EXPECT_DOUBLE_EQ(intervals[0].alpha_s.low, line.alpha_s);
+  EXPECT_DOUBLE_EQ(intervals[0].alpha_s.high, line.alpha_s);
+  EXPECT_DOUBLE_EQ(intervals[0].beta_s_per_byte.low, line.beta_s_per_byte);
+  EXPECT_DOUBLE_EQ(intervals[0].beta_s_per_byte.high, line.beta_s_per_byte);
+}
+
+TEST(BootstrapIntervals, RejectsMalformedInput) {
+  const FittedCurve fitted = fitted_curve(3);
+  const auto& samples = fitted.curve.samples;
+  const std::vector<std::vector<double>> too_few(samples.begin(), samples.end() - 1);
+  EXPECT_THROW(bootstrap_intervals(fitted.fit, fitted.sizes, too_few, 10, 1),
+               std::invalid_argument);
+  std::vector<std::vector<double>> with_empty = samples;
+  with_empty[4].clear();
+  EXPECT_THROW(bootstrap_intervals(fitted.fit, fitted.sizes, with_empty, 10, 1),
+               std::invalid_argument);
+  EXPECT_THROW(bootstrap_intervals(fitted.fit, fitted.sizes, samples, 0, 1), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace collbench

@@ -1,0 +1,170 @@
+#include "harness/fit/piecewise_fit.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "tests/unit/synthetic_curve.h"
+
+namespace collbench {
+namespace {
+
+using synthetic::TrueSegment;
+
+constexpr double kKiB = 1024;
+constexpr double kMiB = 1024 * kKiB;
+
+// Eager below 64 KiB, rendezvous above: a dearer start, a faster stream.
+const std::vector<TrueSegment> kEagerRendezvous{{0, 5e-6, 1 / 10e9}, {64 * kKiB, 30e-6, 1 / 12e9}};
+
+std::vector<double> exact_times(const std::vector<TrueSegment>& truth,
+                                const std::vector<double>& sizes) {
+  std::vector<double> times;
+  for (double size : sizes) times.push_back(synthetic::true_time(truth, size));
+  return times;
+}
+
+std::size_t index_of(const std::vector<double>& sizes, double size) {
+  return static_cast<std::size_t>(std::ranges::find(sizes, size) - sizes.begin());
+}
+
+void expect_recovers(const AffineFit& fit, const TrueSegment& truth, double tolerance) {
+  EXPECT_NEAR(fit.alpha_s, truth.alpha_s, tolerance * truth.alpha_s);
+  EXPECT_NEAR(fit.beta_s_per_byte, truth.beta_s_per_byte, tolerance * truth.beta_s_per_byte);
+}
+
+TEST(FitPiecewise, OneAffineCurveIsOneSegment) {
+  const std::vector<double> sizes = synthetic::standard_sizes();
+  const std::vector<TrueSegment> truth{{0, 10e-6, 1 / 5e9}};
+  const PiecewiseFit fit = fit_piecewise(sizes, exact_times(truth, sizes));
+  ASSERT_EQ(fit.segments.size(), 1u);
+  EXPECT_EQ(fit.segments[0].first, 0u);
+  EXPECT_EQ(fit.segments[0].last, sizes.size() - 1);
+  expect_recovers(fit.segments[0].fit, truth[0], 1e-9);
+}
+
+TEST(FitPiecewise, JumpAt64KiBBreaksBetween32And64KiB) {
+  const std::vector<double> sizes = synthetic::standard_sizes();
+  const PiecewiseFit fit = fit_piecewise(sizes, exact_times(kEagerRendezvous, sizes));
+  ASSERT_EQ(fit.segments.size(), 2u);
+  EXPECT_EQ(fit.segments[0].first, 0u);
+  EXPECT_EQ(fit.segments[0].last, index_of(sizes, 32 * kKiB));
+  EXPECT_EQ(fit.segments[1].first, index_of(sizes, 64 * kKiB));
+  EXPECT_EQ(fit.segments[1].last, sizes.size() - 1);
+  expect_recovers(fit.segments[0].fit, kEagerRendezvous[0], 1e-9);
+  expect_recovers(fit.segments[1].fit, kEagerRendezvous[1], 1e-9);
+}
+
+// LL-like below 4 KiB, a middle protocol up to 1 MiB, the bulk one above; each switch is a
+// clear jump (a switch near the crossing of two lines would leave its boundary size to chance
+// under noise).
+const std::vector<TrueSegment> kThreeProtocols{
+    {0, 2e-6, 1 / 1e9}, {4 * kKiB, 12e-6, 1 / 8e9}, {1 * kMiB, 40e-6, 1 / 20e9}};
+
+TEST(FitPiecewise, ThreeSegmentsAreFoundWithTheirBreaks) {
+  const std::vector<double> sizes = synthetic::standard_sizes();
+  const PiecewiseFit fit = fit_piecewise(sizes, exact_times(kThreeProtocols, sizes));
+  ASSERT_EQ(fit.segments.size(), 3u);
+  EXPECT_EQ(fit.segments[1].first, index_of(sizes, 4 * kKiB));
+  EXPECT_EQ(fit.segments[2].first, index_of(sizes, 1 * kMiB));
+  for (std::size_t k = 0; k < 3; ++k)
+    expect_recovers(fit.segments[k].fit, kThreeProtocols[k], 1e-9);
+}
+
+TEST(FitPiecewise, ThreeSegmentsUnderTwoPercentNoiseKeepTheirBreaks) {
+  const std::vector<double> sizes = synthetic::standard_sizes();
+  int found = 0;
+  for (std::uint64_t trial = 0; trial < 100; ++trial) {
+    const auto curve = synthetic::make_curve(kThreeProtocols, sizes, 1, 0.02, 3000 + trial);
+    const PiecewiseFit fit = fit_piecewise(sizes, curve.medians);
+    found += fit.segments.size() == 3 && fit.segments[1].first == index_of(sizes, 4 * kKiB) &&
+             fit.segments[2].first == index_of(sizes, 1 * kMiB);
+  }
+  EXPECT_GE(found, 90);
+}
+
+// The BIC must not buy segments with noise: a pure line under 2% noise, one sample per size.
+TEST(FitPiecewise, TwoPercentNoiseAddsNoSpuriousSegments) {
+  const std::vector<double> sizes = synthetic::standard_sizes();
+  const std::vector<TrueSegment> truth{{0, 10e-6, 1 / 5e9}};
+  int one_segment = 0;
+  for (std::uint64_t trial = 0; trial < 100; ++trial) {
+    const auto curve = synthetic::make_curve(truth, sizes, 1, 0.02, 2000 + trial);
+    one_segment += fit_piecewise(sizes, curve.medians).segments.size() == 1;
+  }
+  EXPECT_GE(one_segment, 95);
+}
+
+// m·ln(RSS/m) + (2K + 3(K - 1))·ln(m) on relative residuals.
+TEST(FitPiecewise, BicWeighsEachBreakpointAsThreeCoefficients) {
+  const std::vector<double> sizes = synthetic::standard_sizes();
+  const auto curve = synthetic::make_curve(kEagerRendezvous, sizes, 5, 0.03, 7);
+  const PiecewiseFit fit = fit_piecewise(sizes, curve.medians);
+  ASSERT_EQ(fit.segments.size(), 2u);
+  double squares = 0;
+  for (const Segment& segment : fit.segments)
+    for (std::size_t i = segment.first; i <= segment.last; ++i) {
+      const double fitted = segment.fit.alpha_s + segment.fit.beta_s_per_byte * sizes[i];
+      squares += std::pow((curve.medians[i] - fitted) / curve.medians[i], 2);
+    }
+  const double m = static_cast<double>(sizes.size());
+  EXPECT_NEAR(fit.bic, m * std::log(squares / m) + 7 * std::log(m), 1e-9);
+}
+
+TEST(FitPiecewise, OptionsBoundSegmentsAndTheirLength) {
+  const std::vector<double> sizes = synthetic::standard_sizes();
+  const std::vector<double> times = exact_times(kThreeProtocols, sizes);
+  EXPECT_EQ(fit_piecewise(sizes, times, {.max_segments = 1}).segments.size(), 1u);
+  EXPECT_EQ(fit_piecewise(sizes, times, {.max_segments = 2}).segments.size(), 2u);
+  // Nine sizes per segment at least: the middle protocol's eight sizes cannot stand alone.
+  const PiecewiseFit long_segments = fit_piecewise(sizes, times, {.min_sizes_per_segment = 9});
+  for (const Segment& segment : long_segments.segments)
+    EXPECT_GE(segment.last - segment.first + 1, 9u);
+}
+
+TEST(FitPiecewise, CurveShorterThanOneSegmentIsOneSegment) {
+  const std::vector<double> sizes{1024, 2048};
+  const PiecewiseFit fit = fit_piecewise(sizes, std::vector<double>{2e-6, 3e-6});
+  ASSERT_EQ(fit.segments.size(), 1u);
+  EXPECT_EQ(fit.segments[0].last, 1u);
+  EXPECT_NEAR(fit.segments[0].fit.alpha_s, 1e-6, 1e-15);
+}
+
+TEST(FitPiecewise, RefitKeepsTheRangesAndFitsTheNewTimes) {
+  const std::vector<double> sizes = synthetic::standard_sizes();
+  const PiecewiseFit shape = fit_piecewise(sizes, exact_times(kEagerRendezvous, sizes));
+  // Twice as slow everywhere: every parameter doubles, the ranges stay.
+  std::vector<double> slower = exact_times(kEagerRendezvous, sizes);
+  for (double& time : slower) time *= 2;
+  const PiecewiseFit refit = refit_segments(shape, sizes, slower);
+  ASSERT_EQ(refit.segments.size(), shape.segments.size());
+  for (std::size_t k = 0; k < shape.segments.size(); ++k) {
+    EXPECT_EQ(refit.segments[k].first, shape.segments[k].first);
+    EXPECT_EQ(refit.segments[k].last, shape.segments[k].last);
+    expect_recovers(
+        refit.segments[k].fit,
+        TrueSegment{0, 2 * kEagerRendezvous[k].alpha_s, 2 * kEagerRendezvous[k].beta_s_per_byte},
+        1e-9);
+  }
+}
+
+TEST(FitPiecewise, RejectsMalformedCurves) {
+  const std::vector<double> one{1};
+  const std::vector<double> two{1, 2};
+  EXPECT_THROW(fit_piecewise(one, one), std::invalid_argument);
+  EXPECT_THROW(fit_piecewise(two, one), std::invalid_argument);
+  EXPECT_THROW(fit_piecewise(std::vector<double>{2, 1}, two), std::invalid_argument);
+  EXPECT_THROW(fit_piecewise(std::vector<double>{1, 1}, two), std::invalid_argument);
+  PiecewiseFit beyond;
+  beyond.segments.push_back(Segment{0, 5, {}});
+  EXPECT_THROW(refit_segments(beyond, two, two), std::invalid_argument);
+  EXPECT_THROW(refit_segments(PiecewiseFit{}, two, two), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace collbench
