@@ -110,7 +110,13 @@ class RootOutput {
     if (config_.fit) {
       FitOptions options;
       options.crossover_sizes = config_.crossover_sizes;
-      models = fit_models(measured_, options);
+      try {
+        models = fit_models(measured_, options);
+      } catch (const std::exception& error) {  // the measurements stand without their models
+        fmt::print(stderr, "collbench run: the fits failed ({}); the points are kept\n", error.what());
+      }
+    }
+    if (models) {
       FileWriteSection section;
       writer_->write_models(*models);
     }

@@ -143,3 +143,54 @@ def test_fit_rejects_files_it_cannot_use(fitted, tmp_path):
         result = run_plain(["fit", str(path)])
         assert result.returncode == 2, result.stdout
         assert message in result.stderr
+
+
+def merge_runs(first, second, merged):
+    """One file holding both runs' points, as a rank-count sweep will write it."""
+    merged.write_bytes(first.read_bytes())
+    with h5py.File(merged, "r+") as out, h5py.File(second, "r") as extra:
+        points = out["points"]
+        offset = len(points)
+        added = extra["points"][()]
+        added["point_id"] += offset
+        points.resize((offset + len(added),))
+        points[offset:] = added
+        for point_id in extra["samples"]:
+            out["samples"].create_dataset(f"{int(point_id) + offset:06d}",
+                                          data=extra["samples"][point_id][()])
+            out["samples"][f"{int(point_id) + offset:06d}"].attrs["world_ranks"] = \
+                extra["samples"][point_id].attrs["world_ranks"]
+        medians = out["rank_median_us"]
+        width = max(medians.shape[1], extra["rank_median_us"].shape[1])
+        medians.resize((offset + len(added), width))
+        medians[offset:, :extra["rank_median_us"].shape[1]] = extra["rank_median_us"][()]
+
+
+def test_rank_families_and_crossovers_across_rank_counts(tmp_path):
+    runs = {}
+    for nranks in (2, 4):
+        runs[nranks] = tmp_path / f"np{nranks}.h5"
+        result = run_mpi(nranks, ["run", "-b", "8", "-e", "1M", "-f", "4", "--ops", "allreduce",
+                                  "--mode", "latency", "--no-fit", "--out", str(runs[nranks]),
+                                  *QUICK])
+        assert result.returncode == 0, result.stderr
+    merged = tmp_path / "merged.h5"
+    merge_runs(runs[2], runs[4], merged)
+    result = run_plain(["fit", str(merged), "--format", "json", "--crossover-sizes", "25M,1G"])
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert len(report["curves"]) == 2
+    (family,) = report["families"]
+    assert family["rank_counts"] == [2, 4]
+    assert {fit["family"] for fit in family["fits"]} == {"ring", "tree"}
+    assert sum(fit["chosen"] for fit in family["fits"]) == 1
+    crossovers = report["crossovers"]
+    assert [c["size_bytes"] for c in crossovers] == [25 * 2**20, 2**30]
+    ring = next(fit for fit in family["fits"] if fit["family"] == "ring")
+    for crossover in crossovers:
+        expected = crossover["size_bytes"] * ring["beta_ns_per_byte"] * 1e-9 / (ring["alpha_us"] * 1e-6)
+        assert crossover["crossover_ranks"] == pytest.approx(expected)
+        assert crossover["extrapolated"] == (crossover["crossover_ranks"] > 4)
+    with h5py.File(merged, "r") as f:
+        assert len(f["crossovers"]) == 2 and len(f["families"]) == 2
+        assert set(f["fits"]["nranks"]) == {2, 4}
