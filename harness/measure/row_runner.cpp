@@ -97,15 +97,15 @@ std::int64_t RowRunner::validate(const CollectiveCall& call) {
 }
 
 double RowRunner::slowest_rank_time(double mine, std::vector<double>* all_ranks) {
-  std::vector<double> gathered(comm_.rank() == kRoot ? comm_.size() : 0);
+  gathered_.resize(comm_.rank() == kRoot ? comm_.size() : 0);
   {
     CommunicationWait wait("gathering sample times");
-    comm_.gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(gathered)),
+    comm_.gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(gathered_)),
                  kRoot);
   }
-  if (gathered.empty()) return 0;
-  if (all_ranks) all_ranks->insert(all_ranks->end(), gathered.begin(), gathered.end());
-  return *std::max_element(gathered.begin(), gathered.end());
+  if (gathered_.empty()) return 0;
+  if (all_ranks) all_ranks->insert(all_ranks->end(), gathered_.begin(), gathered_.end());
+  return *std::max_element(gathered_.begin(), gathered_.end());
 }
 
 int RowRunner::decide_on_root(int decision) {

@@ -50,6 +50,7 @@ class RowRunner {
   std::unique_ptr<Buffer> recv_;
   std::unique_ptr<Timer> timer_;
   std::vector<std::byte> staging_;
+  std::vector<double> gathered_;  // rank 0: one sample's time from every rank
 };
 
 }  // namespace collbench
