@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "harness/cli/usage_error.h"
+#include "harness/report/model_report.h"
 #include "harness/report/reporter.h"
 #include "harness/store/result_file.h"
 
@@ -41,6 +42,8 @@ int report_command(const ReportOptions& options) {
       first = last;
     }
     reporter->end();
+    if (file.models && options.format == "table")
+      for (const auto& line : model_footer_lines(*file.models)) fmt::print("{}\n", line);
     if (!file.complete)
       fmt::print(stderr, "collbench report: note: {} is from a run that did not finish; it holds "
                          "the {} points finished before it stopped\n",

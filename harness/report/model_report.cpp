@@ -65,6 +65,19 @@ nlohmann::ordered_json key_json(const PointKey& key) {
   return json;
 }
 
+std::string crossover_line(const CrossoverReport& crossover) {
+  const auto& family = crossover.family;
+  return fmt::format(
+      "# crossover {}: ring alpha {:.3g} us, 1/beta {:.3g} GB/s; p*({}) = {}{}",
+      curve_label(crossover.key), family.alpha_s * 1e6, 1e-9 / family.beta_s_per_byte,
+      bytes_text(crossover.size_bytes),
+      crossover.crossover_ranks ? fmt::format("{:.0f} ranks", *crossover.crossover_ranks)
+                                : "n/a (alpha <= 0)",
+      crossover.extrapolated()
+          ? fmt::format(" (extrapolated: measured up to {})", crossover.max_ranks_measured)
+          : "");
+}
+
 }  // namespace
 
 void print_model_table(std::ostream& out, const ModelReport& report) {
@@ -87,17 +100,7 @@ void print_model_table(std::ostream& out, const ModelReport& report) {
       fmt::print(out, "  held-out sizes: median relative error {:.1f}%\n",
                  100 * *curve.holdout_median_rel_error);
   }
-  for (const auto& crossover : report.crossovers) {
-    const auto& family = crossover.family;
-    fmt::print(out, "# {}: ring alpha {:.3g} us, 1/beta {:.3g} GB/s; p*({}) = {}{}\n",
-               curve_label(crossover.key), family.alpha_s * 1e6, 1e-9 / family.beta_s_per_byte,
-               bytes_text(crossover.size_bytes),
-               crossover.crossover_ranks ? fmt::format("{:.0f} ranks", *crossover.crossover_ranks)
-                                         : "n/a (alpha <= 0)",
-               crossover.extrapolated()
-                   ? fmt::format(" (extrapolated: measured up to {})", crossover.max_ranks_measured)
-                   : "");
-  }
+  for (const auto& crossover : report.crossovers) fmt::print(out, "{}\n", crossover_line(crossover));
 }
 
 std::vector<std::string> model_footer_lines(const ModelReport& report) {
@@ -112,6 +115,7 @@ std::vector<std::string> model_footer_lines(const ModelReport& report) {
     if (parts.empty()) parts.push_back("not fitted: " + flags_text(curve.flags));
     lines.push_back(fmt::format("# fit {}: {}", curve_label(curve.key), fmt::join(parts, " | ")));
   }
+  for (const auto& crossover : report.crossovers) lines.push_back(crossover_line(crossover));
   return lines;
 }
 

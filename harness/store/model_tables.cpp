@@ -198,9 +198,7 @@ void replace_table(hid_t file, const char* name, const CompoundBuilder& type,
   if (!rows.empty()) h5::write_all(table.get(), type.get(), rows.data());
 }
 
-}  // namespace
-
-void write_model_tables(hid_t file, const ModelReport& report) {
+CompoundBuilder fit_row_type() {
   CompoundBuilder fits(sizeof(FitRow));
   fits.curve(offsetof(FitRow, curve))
       .add("segment", offsetof(FitRow, segment), H5T_NATIVE_INT32)
@@ -224,8 +222,10 @@ void write_model_tables(hid_t file, const ModelReport& report) {
                 {"holdout_median_rel_error", offsetof(FitRow, holdout_median_rel_error)}})
       .add("trusted", offsetof(FitRow, trusted), H5T_NATIVE_INT8)
       .text("flags", offsetof(FitRow, flags), sizeof(FitRow::flags));
-  replace_table(file, "fits", fits, fit_rows(report));
+  return fits;
+}
 
+CompoundBuilder family_row_type() {
   CompoundBuilder families(sizeof(FamilyRow));
   families.curve(offsetof(FamilyRow, curve))
       .text("family", offsetof(FamilyRow, family), sizeof(FamilyRow::family))
@@ -235,8 +235,10 @@ void write_model_tables(hid_t file, const ModelReport& report) {
                 {"rms_rel_error", offsetof(FamilyRow, rms_rel_error)},
                 {"bic", offsetof(FamilyRow, bic)}})
       .text("rank_counts", offsetof(FamilyRow, rank_counts), sizeof(FamilyRow::rank_counts));
-  replace_table(file, "families", families, family_rows(report));
+  return families;
+}
 
+CompoundBuilder crossover_row_type() {
   CompoundBuilder crossovers(sizeof(CrossoverRow));
   crossovers.curve(offsetof(CrossoverRow, curve))
       .text("family", offsetof(CrossoverRow, family), sizeof(CrossoverRow::family))
@@ -246,8 +248,120 @@ void write_model_tables(hid_t file, const ModelReport& report) {
                 {"crossover_ranks", offsetof(CrossoverRow, crossover_ranks)}})
       .add("max_ranks_measured", offsetof(CrossoverRow, max_ranks_measured), H5T_NATIVE_INT32)
       .add("extrapolated", offsetof(CrossoverRow, extrapolated), H5T_NATIVE_INT8);
-  replace_table(file, "crossovers", crossovers, crossover_rows(report));
+  return crossovers;
+}
+
+template <typename Row>
+std::vector<Row> read_table(hid_t file, const char* name, const CompoundBuilder& type) {
+  if (!h5::link_exists(file, name)) return {};
+  const h5::Handle table = h5::open_dataset(file, name);
+  std::vector<Row> rows(h5::extent(table.get()).at(0));
+  if (!rows.empty()) h5::read_all(table.get(), type.get(), rows.data());
+  return rows;
+}
+
+PointKey curve_key_of(const CurveColumns& columns) {
+  PointKey key;
+  key.backend = h5::load_fixed_string(columns.backend);
+  const auto text = [](const char* field) { return h5::load_fixed_string(std::span(field, 16)); };
+  key.collective = parse_collective(text(columns.collective)).value_or(CollectiveKind::allreduce);
+  key.datatype = parse_datatype(text(columns.datatype)).value_or(DataType::float32);
+  key.op = parse_reduce_op(text(columns.redop)).value_or(ReduceOp::sum);  // "none": allgather
+  key.placement = text(columns.placement);
+  key.mode = parse_mode(text(columns.mode)).value_or(Mode::latency);
+  key.nranks = columns.nranks;
+  key.in_place = columns.in_place != 0;
+  return key;
+}
+
+std::vector<std::string> split_flags(const char* field, std::size_t bytes) {
+  std::vector<std::string> flags;
+  const std::string text = h5::load_fixed_string(std::span(field, bytes));
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = std::min(text.find("; ", start), text.size());
+    flags.push_back(text.substr(start, end - start));
+    start = end + 2;
+  }
+  return flags;
+}
+
+Interval interval(double low, double high, double scale) { return {low * scale, high * scale}; }
+
+void read_curves(hid_t file, ModelReport& report) {
+  for (const FitRow& row : read_table<FitRow>(file, "fits", fit_row_type())) {
+    const PointKey key = curve_key_of(row.curve);
+    if (report.curves.empty() || row.segments == 0 || row.segment == 0)
+      report.curves.push_back({key, row.sizes, {}, {}, std::nullopt});
+    CurveFit& curve = report.curves.back();
+    if (!std::isnan(row.holdout_median_rel_error))
+      curve.holdout_median_rel_error = row.holdout_median_rel_error;
+    if (row.segments == 0) {
+      curve.flags = split_flags(row.flags, sizeof row.flags);
+      continue;
+    }
+    SegmentReport segment;
+    segment.min_size_bytes = row.min_size_bytes;
+    segment.max_size_bytes = row.max_size_bytes;
+    segment.sizes = row.sizes;
+    segment.alpha_s = row.alpha_us * 1e-6;
+    segment.alpha_ci = interval(row.alpha_ci_low_us, row.alpha_ci_high_us, 1e-6);
+    segment.beta_s_per_byte = row.beta_ns_per_byte * 1e-9;
+    segment.beta_ci = interval(row.beta_ci_low_ns_per_byte, row.beta_ci_high_ns_per_byte, 1e-9);
+    segment.half_size_bytes = row.half_size_bytes;
+    segment.half_size_ci = {row.half_size_ci_low_bytes, row.half_size_ci_high_bytes};
+    segment.rms_rel_error = row.rms_rel_error;
+    segment.max_rel_error = row.max_rel_error;
+    segment.flags = split_flags(row.flags, sizeof row.flags);
+    curve.sizes = 0;
+    curve.segments.push_back(std::move(segment));
+    for (const auto& s : curve.segments) curve.sizes += s.sizes;
+  }
+}
+
+void read_families(hid_t file, ModelReport& report) {
+  for (const FamilyRow& row : read_table<FamilyRow>(file, "families", family_row_type())) {
+    const FamilyFit fit{h5::load_fixed_string(row.family), row.alpha_us * 1e-6,
+                        row.beta_ns_per_byte * 1e-9, row.rms_rel_error, row.bic};
+    if (row.chosen || report.families.empty()) {
+      FamilyReport family;
+      family.key = curve_key_of(row.curve);
+      const std::string counts = h5::load_fixed_string(row.rank_counts);
+      for (std::size_t start = 0; start < counts.size();) {
+        const std::size_t end = std::min(counts.find(',', start), counts.size());
+        family.rank_counts.push_back(std::stoi(counts.substr(start, end - start)));
+        start = end + 1;
+      }
+      report.families.push_back(std::move(family));
+    }
+    report.families.back().families.push_back(fit);
+  }
+  for (const CrossoverRow& row : read_table<CrossoverRow>(file, "crossovers", crossover_row_type())) {
+    CrossoverReport crossover;
+    crossover.key = curve_key_of(row.curve);
+    crossover.family = {h5::load_fixed_string(row.family), row.alpha_us * 1e-6,
+                        row.beta_ns_per_byte * 1e-9, 0, 0};
+    crossover.size_bytes = row.size_bytes;
+    if (!std::isnan(row.crossover_ranks)) crossover.crossover_ranks = row.crossover_ranks;
+    crossover.max_ranks_measured = row.max_ranks_measured;
+    report.crossovers.push_back(std::move(crossover));
+  }
+}
+
+}  // namespace
+
+void write_model_tables(hid_t file, const ModelReport& report) {
+  replace_table(file, "fits", fit_row_type(), fit_rows(report));
+  replace_table(file, "families", family_row_type(), family_rows(report));
+  replace_table(file, "crossovers", crossover_row_type(), crossover_rows(report));
   h5::flush(file);
+}
+
+std::optional<ModelReport> read_model_tables(hid_t file) {
+  if (!h5::link_exists(file, "fits")) return std::nullopt;
+  ModelReport report;
+  read_curves(file, report);
+  read_families(file, report);
+  return report;
 }
 
 void store_models(const std::filesystem::path& path, const ModelReport& report) {

@@ -62,6 +62,7 @@ struct ResultFile {
   int schema_version = 0;
   std::vector<RankTopology> topology;
   std::vector<PointResult> points;  // with raw samples when read with samples
+  std::optional<ModelReport> models;  // when the run was fitted
 };
 
 // Throws InvalidResultFile (a std::runtime_error) naming the problem when the file cannot be

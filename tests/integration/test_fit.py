@@ -51,6 +51,9 @@ def test_fit_command_prints_every_curve_with_intervals(fitted):
             assert low <= segment["alpha_us"] <= high or not segment["trusted"]
     table = run_plain(["fit", str(out)])
     assert table.returncode == 0 and "alpha [95% CI]" in table.stdout
+    # the models `fit` stored are the ones `report` prints
+    stored = run_plain(["report", str(out)])
+    assert stored.returncode == 0 and stored.stdout.count("# fit allreduce") == 2
 
 
 def test_held_out_sizes_are_predicted(fitted):
@@ -199,3 +202,8 @@ def test_rank_families_and_crossovers_across_rank_counts(tmp_path):
     with h5py.File(merged, "r") as f:
         assert len(f["crossovers"]) == 2 and len(f["families"]) == 2
         assert set(f["fits"]["nranks"]) == {2, 4}
+    fitted_table = run_plain(["fit", str(merged), "--crossover-sizes", "25M,1G"]).stdout
+    crossover_lines = [l for l in fitted_table.splitlines() if l.startswith("# crossover")]
+    assert len(crossover_lines) == 2 and "p*(25 MiB)" in crossover_lines[0]
+    report = run_plain(["report", str(merged)])
+    assert [l for l in report.stdout.splitlines() if l.startswith("# crossover")] == crossover_lines

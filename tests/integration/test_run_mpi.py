@@ -83,6 +83,8 @@ def test_report_prints_the_same_table(sweep):
     report = run_plain(["report", str(out)])
     assert report.returncode == 0, report.stderr
     assert table_rows(report.stdout) == table_rows(result.stdout)
+    fit_lines = lambda text: [l for l in text.splitlines() if l.startswith("# fit ")]
+    assert fit_lines(result.stdout) and fit_lines(report.stdout) == fit_lines(result.stdout)
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "jsonl", "markdown"])
