@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include <fmt/format.h>
 
@@ -18,17 +17,11 @@ struct CurveData {
   std::vector<const PointResult*> points;  // ascending size
 };
 
-bool same_curve(const PointKey& a, const PointKey& b) {
-  return a.backend == b.backend && a.collective == b.collective && a.datatype == b.datatype &&
-         a.op == b.op && a.placement == b.placement && a.nranks == b.nranks &&
-         a.mode == b.mode && a.in_place == b.in_place;
-}
-
 std::vector<CurveData> group_curves(const std::vector<PointResult>& points) {
   std::vector<CurveData> curves;
   for (const auto& point : points) {
     auto found = std::find_if(curves.begin(), curves.end(),
-                              [&](const CurveData& c) { return same_curve(c.key, point.key); });
+                              [&](const CurveData& c) { return c.key == curve_key(point.key); });
     if (found == curves.end()) found = curves.insert(curves.end(), {curve_key(point.key), {}});
     found->points.push_back(&point);
   }
@@ -152,23 +145,20 @@ CurveFit fit_curve(const CurveData& data, const FitOptions& options) {
 
 void fit_families(const std::vector<CurveFit>& curves, const std::vector<CurveData>& data,
                   const FitOptions& options, ModelReport& report) {
-  std::map<std::string, std::vector<std::size_t>> groups;  // family key → curve indexes
-  std::vector<std::string> order;
+  // A family is a curve key across rank counts: the key with nranks 0, and its curves' indexes.
+  std::vector<std::pair<PointKey, std::vector<std::size_t>>> groups;
   for (std::size_t i = 0; i < curves.size(); ++i) {
     PointKey key = curves[i].key;
     key.nranks = 0;
-    const std::string id = fmt::format("{}|{}|{}|{}|{}|{}|{}", key.backend, name(key.collective),
-                                       name(key.datatype), name(key.op), key.placement,
-                                       name(key.mode), key.in_place);
-    if (!groups.count(id)) order.push_back(id);
-    groups[id].push_back(i);
+    auto found = std::find_if(groups.begin(), groups.end(),
+                              [&](const auto& group) { return group.first == key; });
+    if (found == groups.end()) found = groups.insert(groups.end(), {key, {}});
+    found->second.push_back(i);
   }
-  for (const auto& id : order) {
-    const auto& members = groups[id];
+  for (const auto& [key, members] : groups) {
     if (members.size() < 2) continue;
     FamilyReport family;
-    family.key = curves[members.front()].key;
-    family.key.nranks = 0;
+    family.key = key;
     std::vector<RankCurve> rank_curves;
     double largest_size = 0;
     for (std::size_t i : members) {

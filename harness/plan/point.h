@@ -33,6 +33,8 @@ struct PointKey {
   bool in_place = false;
   std::size_t size_bytes = 0;  // the size actually run, nccl-tests convention
   std::size_t count = 0;       // elements: the buffer for allreduce, each rank's share otherwise
+
+  bool operator==(const PointKey&) const = default;
 };
 
 // Sample matrix: samples[s * nranks + r] is rank r's time of sample s, in seconds.

@@ -24,9 +24,13 @@ std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& o
 }
 
 bool same_row(const PointKey& a, const PointKey& b) {
-  return a.backend == b.backend && a.collective == b.collective && a.datatype == b.datatype &&
-         a.op == b.op && a.placement == b.placement && a.nranks == b.nranks &&
-         a.size_bytes == b.size_bytes;
+  // A row holds every mode and in-place variant of one key.
+  const auto row_key = [](PointKey key) {
+    key.mode = Mode::bandwidth;
+    key.in_place = false;
+    return key;
+  };
+  return row_key(a) == row_key(b);
 }
 
 }  // namespace collbench

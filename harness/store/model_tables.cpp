@@ -106,6 +106,11 @@ CurveColumns curve_columns(const PointKey& key) {
   return columns;
 }
 
+// Flags as one string; split_flags reads them back.
+std::string joined(const std::vector<std::string>& flags) {
+  return fmt::format("{}", fmt::join(flags, "; "));
+}
+
 std::vector<FitRow> fit_rows(const ModelReport& report) {
   std::vector<FitRow> rows;
   for (const auto& curve : report.curves) {
@@ -122,7 +127,7 @@ std::vector<FitRow> fit_rows(const ModelReport& report) {
                             &row.half_size_ci_high_bytes, &row.n90_bytes, &row.rms_rel_error,
                             &row.max_rel_error})
         *field = kNoValue;
-      h5::store_fixed_string(fmt::format("{}", fmt::join(curve.flags, "; ")), row.flags);
+      h5::store_fixed_string(joined(curve.flags), row.flags);
       rows.push_back(row);
       continue;
     }
@@ -146,7 +151,7 @@ std::vector<FitRow> fit_rows(const ModelReport& report) {
       row.rms_rel_error = s.rms_rel_error;
       row.max_rel_error = s.max_rel_error;
       row.trusted = s.trusted();
-      h5::store_fixed_string(fmt::format("{}", fmt::join(s.flags, "; ")), row.flags);
+      h5::store_fixed_string(joined(s.flags), row.flags);
       rows.push_back(row);
     }
   }
