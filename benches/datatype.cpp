@@ -5,40 +5,76 @@
 namespace collbench {
 namespace {
 
-struct TypeName {
+struct TypeInfo {
   DataType type;
   std::string_view name;
+  std::size_t bytes;
+  bool floating;
+  bool is_signed;
+  std::int64_t exact_limit;
 };
+
+constexpr std::int64_t kInt64Limit = INT64_MAX;
+constexpr std::array kTypeInfo{
+    TypeInfo{DataType::int8, "int8", 1, false, true, 127},
+    TypeInfo{DataType::uint8, "uint8", 1, false, false, 255},
+    TypeInfo{DataType::int32, "int32", 4, false, true, INT32_MAX},
+    TypeInfo{DataType::uint32, "uint32", 4, false, false, UINT32_MAX},
+    TypeInfo{DataType::int64, "int64", 8, false, true, kInt64Limit},
+    TypeInfo{DataType::uint64, "uint64", 8, false, false, kInt64Limit},
+    TypeInfo{DataType::float16, "half", 2, true, true, 1 << 11},
+    TypeInfo{DataType::float32, "float", 4, true, true, 1 << 24},
+    TypeInfo{DataType::float64, "double", 8, true, true, std::int64_t{1} << 53},
+    TypeInfo{DataType::bfloat16, "bfloat16", 2, true, true, 1 << 8},
+    TypeInfo{DataType::float8_e4m3, "f8e4m3", 1, true, true, 1 << 4},
+    TypeInfo{DataType::float8_e5m2, "f8e5m2", 1, true, true, 1 << 3},
+};
+
+struct Alias {
+  std::string_view name;
+  DataType type;
+};
+constexpr std::array kAliases{
+    Alias{"char", DataType::int8},         Alias{"int", DataType::int32},
+    Alias{"float32", DataType::float32},   Alias{"float64", DataType::float64},
+    Alias{"float16", DataType::float16},   Alias{"fp16", DataType::float16},
+    Alias{"bf16", DataType::bfloat16},     Alias{"fp8_e4m3", DataType::float8_e4m3},
+    Alias{"fp8_e5m2", DataType::float8_e5m2},
+};
+
 struct OpName {
   ReduceOp op;
   std::string_view name;
 };
-
-constexpr std::array kTypes{DataType::int8,  DataType::uint8,  DataType::int32,   DataType::uint32,
-                            DataType::int64, DataType::uint64, DataType::float32, DataType::float64};
-constexpr std::array kOps{ReduceOp::sum, ReduceOp::prod, ReduceOp::min, ReduceOp::max};
-
-constexpr std::array kTypeNames{
-    TypeName{DataType::int8, "int8"},       TypeName{DataType::uint8, "uint8"},
-    TypeName{DataType::int32, "int32"},     TypeName{DataType::uint32, "uint32"},
-    TypeName{DataType::int64, "int64"},     TypeName{DataType::uint64, "uint64"},
-    TypeName{DataType::float32, "float"},   TypeName{DataType::float64, "double"},
-    TypeName{DataType::int8, "char"},       TypeName{DataType::int32, "int"},
-    TypeName{DataType::float32, "float32"}, TypeName{DataType::float64, "float64"},
-};
 constexpr std::array kOpNames{OpName{ReduceOp::sum, "sum"}, OpName{ReduceOp::prod, "prod"},
-                              OpName{ReduceOp::min, "min"}, OpName{ReduceOp::max, "max"}};
+                              OpName{ReduceOp::min, "min"}, OpName{ReduceOp::max, "max"},
+                              OpName{ReduceOp::avg, "avg"}};
+
+constexpr auto kTypes = [] {
+  std::array<DataType, kTypeInfo.size()> types{};
+  for (std::size_t i = 0; i < kTypeInfo.size(); ++i) types[i] = kTypeInfo[i].type;
+  return types;
+}();
+constexpr auto kOps = [] {
+  std::array<ReduceOp, kOpNames.size()> ops{};
+  for (std::size_t i = 0; i < kOpNames.size(); ++i) ops[i] = kOpNames[i].op;
+  return ops;
+}();
+
+const TypeInfo& info(DataType type) { return kTypeInfo[static_cast<std::size_t>(type)]; }
 
 }  // namespace
+
+static_assert([] {
+  for (std::size_t i = 0; i < kTypeInfo.size(); ++i)
+    if (static_cast<std::size_t>(kTypeInfo[i].type) != i) return false;
+  return true;
+}(), "kTypeInfo follows the enum's order");
 
 std::span<const DataType> all_datatypes() { return kTypes; }
 std::span<const ReduceOp> all_reduce_ops() { return kOps; }
 
-std::string_view name(DataType type) {
-  for (const auto& entry : kTypeNames)
-    if (entry.type == type) return entry.name;
-  return "?";
-}
+std::string_view name(DataType type) { return info(type).name; }
 
 std::string_view name(ReduceOp op) {
   for (const auto& entry : kOpNames)
@@ -46,13 +82,20 @@ std::string_view name(ReduceOp op) {
   return "?";
 }
 
-std::size_t size_of(DataType type) {
-  return visit_datatype(type, [](auto value) { return sizeof(value); });
+std::size_t size_of(DataType type) { return info(type).bytes; }
+bool is_floating(DataType type) { return info(type).floating; }
+bool is_signed(DataType type) { return info(type).is_signed; }
+std::int64_t exact_integer_limit(DataType type) { return info(type).exact_limit; }
+
+bool has_host_type(DataType type) {
+  return !is_floating(type) || type == DataType::float32 || type == DataType::float64;
 }
 
 std::optional<DataType> parse_datatype(std::string_view text) {
-  for (const auto& entry : kTypeNames)
+  for (const auto& entry : kTypeInfo)
     if (entry.name == text) return entry.type;
+  for (const auto& alias : kAliases)
+    if (alias.name == text) return alias.type;
   return std::nullopt;
 }
 

@@ -19,6 +19,8 @@ constexpr std::size_t kFieldBytes = 256;
 struct RankRecord {
   std::array<char, kFieldBytes> host{};
   std::array<char, kFieldBytes> cpus{};
+  std::array<char, kFieldBytes> gpu_name{};
+  std::array<char, kFieldBytes> gpu_bus_id{};
   int local_rank = 0;
   int node_leader = 0;  // world rank of local rank 0: names the node
 };
@@ -51,11 +53,13 @@ std::string cpu_affinity_list() {
   return list;
 }
 
-JobTopology discover_topology(Communicator& world) {
+JobTopology discover_topology(Communicator& world, const DeviceDescription& device) {
   auto node = world.split_node();
   RankRecord mine;
   copy_text(mine.host, this_host());
   copy_text(mine.cpus, cpu_affinity_list());
+  copy_text(mine.gpu_name, device.name);
+  copy_text(mine.gpu_bus_id, device.bus_id);
   mine.local_rank = node->rank();
   mine.node_leader = world.rank();
   node->broadcast(std::as_writable_bytes(std::span(&mine.node_leader, 1)), 0);
@@ -65,7 +69,8 @@ JobTopology discover_topology(Communicator& world) {
 
   JobTopology topology;
   topology.ranks_on_my_node = node->size();
-  topology.self = {world.rank(), mine.host.data(), mine.local_rank, 0, mine.cpus.data(), "", "", ""};
+  topology.self = {world.rank(), mine.host.data(), mine.local_rank, 0, mine.cpus.data(),
+                   device.name, device.bus_id, ""};
   if (world.rank() != 0) return topology;
 
   std::map<int, int> node_of_leader;  // ordered by leader rank: node 0 holds rank 0
@@ -81,7 +86,8 @@ JobTopology discover_topology(Communicator& world) {
     const int node_index = node_of_leader[record.node_leader];
     ++ranks_on_node[node_index];
     topology.ranks.push_back({rank, record.host.data(), record.local_rank, node_index,
-                              record.cpus.data(), "", "", ""});
+                              record.cpus.data(), record.gpu_name.data(),
+                              record.gpu_bus_id.data(), ""});
   }
   topology.self.node_index = 0;
   topology.nodes = static_cast<int>(node_of_leader.size());

@@ -18,8 +18,8 @@ struct JobTopology {
   std::vector<std::string> hosts;   // one per node, in node order
 };
 
-// Collective: every rank of `world` calls it.
-JobTopology discover_topology(Communicator& world);
+// Collective: every rank of `world` calls it, with its own accelerator (empty for host backends).
+JobTopology discover_topology(Communicator& world, const DeviceDescription& device = {});
 
 std::string this_host();
 

@@ -2,12 +2,17 @@
 // The one interface between the harness and a communication library. Backends implement it;
 // nothing else in collbench sees MPI, NCCL, CUDA or UCX.
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 
 #include "benches/collectives/collective.h"
+#include "benches/backends/tuning.h"
+#include "benches/collectives/pattern_rule.h"
 #include "benches/datatype.h"
 
 namespace collbench {
@@ -31,12 +36,33 @@ class Timer {
   virtual double stop_seconds() = 0;
 };
 
+// A failure inside the library while communicating (an asynchronous NCCL error, a CUDA error):
+// the run ends with exit 3, naming the rank, with every finished point kept.
+class CommunicationFault : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The backend cannot run here (no GPU, ranks sharing a GPU without MPS): bad input, exit 2.
+class BackendUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct CollectiveCall {
   CollectiveKind kind = CollectiveKind::allreduce;
   DataType datatype = DataType::float32;
   ReduceOp op = ReduceOp::sum;
   Shape shape;
   bool in_place = false;  // then `send` is the only buffer, in NCCL's layout
+};
+
+// Operations enqueued back to back as one timed unit. Prepared once per point, so that setting
+// them up (capturing a CUDA graph) never falls inside a timed region.
+class Batch {
+ public:
+  virtual ~Batch() = default;
+  virtual void enqueue() = 0;
 };
 
 class Communicator {
@@ -51,11 +77,21 @@ class Communicator {
 
   // Enqueues one collective; the Timer's stop() waits for it.
   virtual void launch(const CollectiveCall& call, Buffer& send, Buffer& recv) = 0;
+  // `count` launches of `call`, back to back.
+  virtual std::unique_ptr<Batch> prepare(const CollectiveCall& call, Buffer& send, Buffer& recv,
+                                         int count);
   // Where an in-place result starts in `send`, in elements (libraries differ for
   // reduce-scatter: NCCL leaves it at rank × share, MPI at 0).
   virtual std::size_t in_place_result_offset(const CollectiveCall& call) const {
     return in_place_recv_offset(call.kind, rank(), call.shape);
   }
+
+  // Validation: writes the rule's inputs at `offset_bytes` of `send`, and counts the wrong
+  // elements of a result at `offset_bytes` of `result`. These defaults go through host memory;
+  // GPU backends do both on the device.
+  virtual void fill_input(const PatternRule& rule, Buffer& send, std::size_t offset_bytes);
+  virtual std::uint64_t count_wrong(const PatternRule& rule, const Buffer& result,
+                                    std::size_t offset_bytes);
 
   // Control plane, on host memory, never timed.
   virtual void barrier() = 0;
@@ -67,6 +103,12 @@ class Communicator {
   virtual std::unique_ptr<Communicator> split_node() = 0;
 };
 
+// This rank's accelerator, for the topology.
+struct DeviceDescription {
+  std::string name;
+  std::string bus_id;
+};
+
 // A communication library: its world, its name and version, and how to end the job.
 class Backend {
  public:
@@ -74,6 +116,19 @@ class Backend {
   virtual std::string name() const = 0;
   virtual std::string version() const = 0;
   virtual Communicator& world() = 0;
+
+  virtual bool supports(DataType type) const { return has_host_type(type); }
+  virtual bool supports(ReduceOp op) const { return op != ReduceOp::avg; }
+  // Library, runtime and driver versions beyond version(), as provenance attributes.
+  virtual std::map<std::string, std::string> provenance() const { return {}; }
+  // Empty for host backends.
+  virtual DeviceDescription device() const { return {}; }
+  // A communicator over the world's ranks whose library uses this algorithm and protocol.
+  // Collective. Throws std::invalid_argument where the library has no such knobs.
+  virtual std::unique_ptr<Communicator> tuned_world(const Tuning& tuning);
+  // Stops communication in flight (ncclCommAbort) so a hung job can end; called from the
+  // watchdog thread, once, just before the process exits.
+  virtual void abort_communication() noexcept {}
   // Ends every rank of the job with this exit code; used after a fault.
   [[noreturn]] void abort(int exit_code) {
     abort_job(exit_code);

@@ -1,5 +1,6 @@
 #pragma once
 // The backends this build has, by name.
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -9,11 +10,22 @@
 
 namespace collbench {
 
+struct BackendOptions {
+  bool cuda_graphs = false;  // -G
+};
+
 std::vector<std::string> built_backends();
 // The backend used when --backend is not given: nccl where GPUs and NCCL are present, else mpi.
 std::string default_backend();
 // Starts the named backend (initialising its library); throws std::invalid_argument for a
-// name this build does not have.
-std::unique_ptr<Backend> start_backend(std::string_view name);
+// name this build does not have, BackendUnavailable when this host cannot run it.
+std::unique_ptr<Backend> start_backend(std::string_view name, const BackendOptions& options);
+
+// Whether the backend's ranks can start without mpirun or srun (`run --np N`).
+bool starts_without_mpi(std::string_view name);
+// What `run --np N` children need in their environment to find each other. Throws
+// BackendUnavailable when this host cannot run them.
+std::map<std::string, std::string> local_launch_environment(std::string_view name, int nranks,
+                                                            bool virtual_nodes);
 
 }  // namespace collbench

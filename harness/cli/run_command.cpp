@@ -4,12 +4,14 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "benches/backends/registry.h"
 #include "harness/cli/usage_error.h"
+#include "harness/launch/local_launcher.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/measure/row_runner.h"
 #include "harness/plan/sizes.h"
@@ -56,10 +58,11 @@ std::unique_ptr<ResultWriter> open_result_file(const RunConfig& config, std::str
   }
 }
 
-MeasureSettings measure_settings(const RunConfig& config) {
+MeasureSettings measure_settings(const RunConfig& config, const Tuning& tuning) {
   MeasureSettings settings;
   settings.backend = config.backend;
   settings.placement = config.placement;
+  settings.tuning = tuning;
   settings.modes = config.modes;
   settings.in_place = config.in_place;
   settings.warmup_iters = config.warmup_iters;
@@ -146,20 +149,44 @@ class RootOutput {
   std::vector<PointResult> measured_;  // kept for the fits at the end
 };
 
-int measure(Backend& backend, const RunConfig& config, const std::vector<std::string>& argv) {
+// One sweep of the plan on `runner`'s communicator. False when --time-limit ended it.
+bool sweep(RowRunner& runner, Communicator& world, const RunConfig& config, SweepPlan& plan,
+           std::optional<RootOutput>& output, const std::function<double()>& elapsed) {
+  for (const PlannedRow& row : plan.rows) {
+    std::optional<double> time_left;
+    if (config.time_limit_s) time_left = *config.time_limit_s - elapsed();
+    int go = !time_left || *time_left > 0;  // rank 0's clock decides for everyone
+    world.broadcast(std::as_writable_bytes(std::span(&go, 1)), kRoot);
+    const auto points = go ? runner.measure(row, time_left) : std::vector<PointResult>{};
+    if (output && !points.empty()) output->add_row(points, row);
+    if (points.size() < points_per_row(config)) {
+      plan.notes.push_back(fmt::format("--time-limit of {} s reached; the sweep stopped early",
+                                       *config.time_limit_s));
+      return false;
+    }
+  }
+  return true;
+}
+
+int measure(Backend& backend, const RunConfig& config, const std::vector<std::string>& argv,
+            const std::vector<std::string>& support_notes) {
   const auto started = std::chrono::steady_clock::now();
   const std::string start_utc = utc_now_iso8601();
   Communicator& world = backend.world();
   const bool root = world.rank() == kRoot;
-  const JobTopology topology = discover_topology(world);
+  const DeviceDescription device = backend.device();
+  const JobTopology topology = discover_topology(world, device);
   install_fault_guard(fmt::format("rank {} on {}", world.rank(), topology.self.host), config.timeout_s);
+  set_fault_abort_hook([&backend] { backend.abort_communication(); });
 
   SweepPlan plan = plan_sweep(config, world.size());
-  std::string problem = memory_problem(plan, topology);
+  plan.notes.insert(plan.notes.begin(), support_notes.begin(), support_notes.end());
+  // Device buffers are the GPU's business: cudaMalloc answers for them.
+  std::string problem = device.name.empty() ? memory_problem(plan, topology) : "";
   std::unique_ptr<RowRunner> runner;
   if (problem.empty()) {
     try {
-      runner = std::make_unique<RowRunner>(world, measure_settings(config), plan);
+      runner = std::make_unique<RowRunner>(world, measure_settings(config, config.tunings[0]), plan);
     } catch (const std::bad_alloc&) {
       problem = fmt::format("-e/--maxbytes: cannot allocate buffers for {} on {}",
                             format_size(config.sweep.max_bytes), topology.self.host);
@@ -178,33 +205,68 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
 
   std::optional<RootOutput> output;
   if (root) {
-    output.emplace(config, std::move(writer), plan.rows.size() * points_per_row(config));
+    output.emplace(config, std::move(writer),
+                   plan.rows.size() * points_per_row(config) * config.tunings.size());
     const RunDescription run{std::string(collbench_version()), config.backend, backend.version(),
                              world.size(), topology.nodes, topology.hosts, start_utc,
                              shell_quoted(argv)};
-    output->begin(collect_provenance(config, argv, backend.version(), topology, start_utc),
-                  topology, run);
+    Provenance provenance = collect_provenance(config, argv, backend.version(), topology, start_utc);
+    provenance.text.merge(backend.provenance());
+    output->begin(provenance, topology, run);
   }
 
-  const auto elapsed = [&] {
+  const std::function<double()> elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   };
-  for (const PlannedRow& row : plan.rows) {
-    std::optional<double> time_left;
-    if (config.time_limit_s) time_left = *config.time_limit_s - elapsed();
-    int go = !time_left || *time_left > 0;  // rank 0's clock decides for everyone
-    world.broadcast(std::as_writable_bytes(std::span(&go, 1)), kRoot);
-    const auto points = go ? runner->measure(row, time_left) : std::vector<PointResult>{};
-    if (root && !points.empty()) output->add_row(points, row);
-    if (points.size() < points_per_row(config)) {
-      plan.notes.push_back(fmt::format("--time-limit of {} s reached; the sweep stopped early",
-                                       *config.time_limit_s));
-      break;
+  for (std::size_t t = 0; t < config.tunings.size(); ++t) {
+    std::unique_ptr<Communicator> tuned;  // a communicator of its own per pinned combination
+    if (t > 0) {
+      runner.reset();
+      tuned = backend.tuned_world(config.tunings[t]);
+      runner = std::make_unique<RowRunner>(*tuned, measure_settings(config, config.tunings[t]), plan);
     }
+    if (!sweep(*runner, world, config, plan, output, elapsed)) break;
   }
   if (!root) return kExitOk;
   output->finish(plan.notes, elapsed());
   return output->wrong() ? kExitWrongOrFailed : kExitOk;
+}
+
+// Keeps what the backend can run: a type or op it lacks is an error when named, and left out
+// with a note when it came from `all`. Returns the notes.
+std::vector<std::string> fit_to_backend(RunConfig& config, const Backend& backend) {
+  std::vector<std::string> notes;
+  const auto keep = [&](auto& values, bool every, const char* option) {
+    std::vector<std::string> unsupported;
+    for (const auto& value : values)
+      if (!backend.supports(value)) unsupported.emplace_back(name(value));
+    if (unsupported.empty()) return;
+    if (!every)
+      throw UsageError(fmt::format("{}: the {} backend here cannot run {}", option,
+                                   backend.name(), fmt::join(unsupported, ", ")));
+    std::erase_if(values, [&](const auto& value) { return !backend.supports(value); });
+    notes.push_back(fmt::format("{} all: the {} backend here cannot run {}; left out", option,
+                                backend.name(), fmt::join(unsupported, ", ")));
+  };
+  keep(config.datatypes, config.every_datatype, "-d/--datatype");
+  keep(config.reduce_ops, config.every_reduce_op, "-o/--op");
+  return notes;
+}
+
+// `run --np N`: this process starts the N ranks and waits for them.
+int launch_local_ranks(const RunConfig& config, const std::vector<std::string>& argv) {
+  LocalLaunch launch;
+  launch.executable = std::filesystem::read_symlink("/proc/self/exe");
+  launch.arguments = without_launcher_flags(argv);
+  launch.nranks = config.local_ranks;
+  launch.virtual_nodes = config.virtual_nodes;
+  try {
+    launch.environment = local_launch_environment(config.backend, config.local_ranks,
+                                                  config.virtual_nodes);
+  } catch (const BackendUnavailable& error) {
+    throw UsageError(fmt::format("--backend {}: {}", config.backend, error.what()));
+  }
+  return run_local_ranks(launch);
 }
 
 }  // namespace
@@ -218,14 +280,26 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
     if (std::find(built.begin(), built.end(), config.backend) == built.end())
       throw UsageError(fmt::format("--backend: '{}' is not built into this collbench (built: {})",
                                    config.backend, fmt::join(built, ", ")));
+    if (config.local_ranks > 0) return launch_local_ranks(config, argv);
   } catch (const UsageError& error) {
     if (may_print) fmt::print(stderr, "collbench run: {}\n", error.what());
     return kExitUsage;
   }
 
-  auto backend = start_backend(config.backend);
+  std::unique_ptr<Backend> backend;
+  std::vector<std::string> support_notes;
   try {
-    return measure(*backend, config, argv);
+    backend = start_backend(config.backend, BackendOptions{config.cuda_graphs});
+    support_notes = fit_to_backend(config, *backend);
+  } catch (const BackendUnavailable& error) {
+    if (may_print) fmt::print(stderr, "collbench run: --backend {}: {}\n", config.backend, error.what());
+    return kExitUsage;
+  } catch (const UsageError& error) {
+    if (backend->world().rank() == kRoot) fmt::print(stderr, "collbench run: {}\n", error.what());
+    return kExitUsage;
+  }
+  try {
+    return measure(*backend, config, argv, support_notes);
   } catch (const std::exception& error) {
     fmt::print(stderr, "collbench run: rank {} on {}: fault: {}; every finished point is in {}\n",
                backend->world().rank(), this_host(), error.what(), config.out.string());

@@ -1,5 +1,10 @@
 #include "run_options.h"
 
+#include <algorithm>
+#include <cctype>
+#include <span>
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "harness/cli/usage_error.h"
@@ -53,6 +58,42 @@ void require(bool ok, const std::string& message) {
   if (!ok) throw UsageError(message);
 }
 
+bool same_ignoring_case(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](char x, char y) { return std::tolower(x) == std::tolower(y); });
+}
+
+// NCCL's names, as NCCL_ALGO and NCCL_PROTO take them (case does not matter).
+constexpr std::string_view kNcclAlgorithms[] = {"Ring",         "Tree", "CollnetDirect",
+                                                "CollnetChain", "NVLS", "NVLSTree", "PAT"};
+constexpr std::string_view kNcclProtocols[] = {"LL", "LL128", "Simple"};
+
+// The library's own choice (""), then each listed name in NCCL's spelling.
+std::vector<std::string> nccl_choices(const std::string& text, const char* option,
+                                      std::span<const std::string_view> known) {
+  std::vector<std::string> choices{""};
+  if (text.empty()) return choices;
+  for (const auto& item : split_list(text)) {
+    const auto match = std::find_if(known.begin(), known.end(),
+                                    [&](std::string_view name) { return same_ignoring_case(name, item); });
+    if (match == known.end())
+      throw UsageError(fmt::format("{}: unknown value '{}' (expected one of {})", option, item,
+                                   fmt::join(known, ",")));
+    if (std::find(choices.begin(), choices.end(), *match) == choices.end())
+      choices.emplace_back(*match);
+  }
+  return choices;
+}
+
+std::vector<Tuning> tunings_of(const RunOptions& o) {
+  std::vector<Tuning> tunings;
+  for (const auto& algorithm : nccl_choices(o.nccl_algorithms, "--nccl-algo", kNcclAlgorithms))
+    for (const auto& protocol : nccl_choices(o.nccl_protocols, "--nccl-proto", kNcclProtocols))
+      if (tunings.empty() || !algorithm.empty() || !protocol.empty())
+        tunings.push_back(Tuning{algorithm, protocol});
+  return tunings;
+}
+
 }  // namespace
 
 void add_run_options(CLI::App& run, RunOptions& o) {
@@ -69,12 +110,22 @@ void add_run_options(CLI::App& run, RunOptions& o) {
       ->capture_default_str();
   run.add_option("-d,--datatype", o.datatypes, "datatypes: a list or all")->capture_default_str();
   run.add_option("-o,--op", o.reduce_ops, "reduction ops: a list or all")->capture_default_str();
-  run.add_option("-G,--cudagraph", o.cuda_graph_launches, "CUDA-graph launches (nccl backend)");
+  run.add_option("-G,--cudagraph", o.cuda_graph_launches,
+                 "N > 0: capture each sample's operations as a CUDA graph (nccl backend)");
   run.add_option("-T,--timeout", o.timeout_s, "seconds without progress before aborting (0: off)")
       ->capture_default_str();
   run.add_option("--ops", o.collectives, "collectives: allreduce,allgather,reduce_scatter or all")
       ->capture_default_str();
-  run.add_option("--backend", o.backend, "mpi (default where no GPU backend is built)");
+  run.add_option("--backend", o.backend, "nccl or mpi (default: nccl where a GPU is usable)");
+  run.add_option("--np", o.local_ranks,
+                 "start this many ranks on this machine without mpirun (nccl backend)");
+  run.add_flag("--virtual-nodes", o.virtual_nodes,
+               "with --np: each rank its own NCCL host (NCCL_HOSTID), so ranks sharing one GPU "
+               "talk over NCCL's network path");
+  run.add_option("--nccl-algo", o.nccl_algorithms,
+                 "also run the sweep with each of these NCCL algorithms pinned (Ring,Tree,...)");
+  run.add_option("--nccl-proto", o.nccl_protocols,
+                 "also run the sweep with each of these NCCL protocols pinned (LL,LL128,Simple)");
   run.add_option("--mode", o.mode, "latency, bandwidth or both")->capture_default_str();
   run.add_option("--placement", o.placement, "world")->capture_default_str();
   run.add_flag("--inplace", o.in_place, "also measure in place (nccl-tests' second column group)");
@@ -116,6 +167,8 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
                                           all_datatypes());
   config.reduce_ops = parse_list<ReduceOp>(o.reduce_ops, "-o/--op", parse_reduce_op,
                                            all_reduce_ops());
+  config.every_datatype = o.datatypes == "all";
+  config.every_reduce_op = o.reduce_ops == "all";
   if (o.mode == "both")
     config.modes = {Mode::latency, Mode::bandwidth};
   else if (const auto mode = parse_mode(o.mode))
@@ -131,6 +184,18 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   require(o.cuda_graph_launches >= 0, "-G/--cudagraph must not be negative");
   require(o.cuda_graph_launches == 0 || config.backend == "nccl",
           "-G/--cudagraph needs the nccl backend");
+  config.cuda_graphs = o.cuda_graph_launches > 0;
+  config.tunings = tunings_of(o);
+  require(config.tunings.size() == 1 || config.backend == "nccl",
+          "--nccl-algo/--nccl-proto need the nccl backend");
+  require(o.local_ranks >= 0, "--np must not be negative");
+  require(o.local_ranks == 0 || config.backend == "nccl",
+          fmt::format("--np: the {} backend starts its ranks through mpirun or srun; --np starts "
+                      "ranks without them, for the nccl backend",
+                      config.backend));
+  require(!o.virtual_nodes || o.local_ranks > 0, "--virtual-nodes needs --np");
+  config.local_ranks = o.local_ranks;
+  config.virtual_nodes = o.virtual_nodes;
 
   require(o.warmup_iters >= 0, fmt::format("-w/--warmup_iters must not be negative, got {}", o.warmup_iters));
   require(o.check_iters >= 0, fmt::format("-c/--check must not be negative, got {}", o.check_iters));

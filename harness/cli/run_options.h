@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "benches/backends/tuning.h"
 #include "benches/collective_kind.h"
 #include "benches/datatype.h"
 #include "harness/plan/point.h"
@@ -45,6 +46,10 @@ struct RunOptions {
   bool progress = false;
   bool no_fit = false;
   std::vector<std::string> crossover_sizes;
+  std::string nccl_algorithms;
+  std::string nccl_protocols;
+  int local_ranks = 0;
+  bool virtual_nodes = false;
 };
 
 void add_run_options(CLI::App& command, RunOptions& options);
@@ -56,10 +61,17 @@ struct RunConfig {
   std::vector<CollectiveKind> collectives;
   std::vector<DataType> datatypes;
   std::vector<ReduceOp> reduce_ops;
+  bool every_datatype = false;  // -d all: the backend's types, not an error for the others
+  bool every_reduce_op = false;
   std::vector<Mode> modes;
   std::vector<bool> in_place;  // false, then true with --inplace
   std::string backend;
   std::string placement;
+  // The library's own choice first, then every pinned combination.
+  std::vector<Tuning> tunings{Tuning{}};
+  bool cuda_graphs = false;
+  int local_ranks = 0;  // --np: start this many ranks here, without MPI
+  bool virtual_nodes = false;
   int warmup_iters = 5;
   int check_iters = 1;
   double timeout_s = 0;

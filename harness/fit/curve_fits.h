@@ -11,8 +11,10 @@
 
 namespace collbench {
 
-// A curve: all sizes of one backend, collective, datatype, op, placement, rank count, mode and
-// in-place variant. Its key is any of its points' keys with size and count zeroed.
+// A curve: all sizes of one backend, collective, datatype, op, placement, rank count, mode,
+// in-place variant, algorithm and protocol. Its key is any of its points' keys with size and
+// count zeroed; a family across rank counts is a curve key with nranks 0 as well, so neither
+// mixes tunings.
 PointKey curve_key(const PointKey& point);
 
 struct SegmentReport {

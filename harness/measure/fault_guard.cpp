@@ -29,6 +29,7 @@ std::string g_interrupt_message[2];  // [0] SIGINT, [1] SIGTERM
 std::string g_who;
 std::mutex g_context_mutex;
 std::string g_context;
+std::function<void()> g_abort_hook;  // set before the watchdog can fire
 
 void write_stderr(const std::string& text) {
   [[maybe_unused]] auto written = ::write(STDERR_FILENO, text.data(), text.size());
@@ -45,6 +46,19 @@ void on_signal(int signal) {
     return;
   }
   exit_after_signal(signal);
+}
+
+void abort_communication() {
+  if (!g_abort_hook) return;
+  std::atomic<bool> done{false};
+  std::thread([&done] {
+    g_abort_hook();
+    done.store(true);
+  }).detach();
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(kAbortGraceSeconds));
+  while (!done.load() && Clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
 }
 
 void watch(double timeout_s) {
@@ -65,6 +79,7 @@ void watch(double timeout_s) {
         "collbench: {}: timeout: no progress for {:.0f} s (-T) in {} at {}; a peer rank is hung "
         "or dead; aborting, every finished point is in the result file\n",
         g_who, timeout_s, what, context));
+    abort_communication();
     std::_Exit(kExitFault);
   }
 }
@@ -96,6 +111,11 @@ CommunicationWait::CommunicationWait(const char* what) {
 }
 
 CommunicationWait::~CommunicationWait() { g_waiting_on.store(nullptr); }
+
+void set_fault_abort_hook(std::function<void()> hook) {
+  std::lock_guard lock(g_context_mutex);
+  g_abort_hook = std::move(hook);
+}
 
 void set_fault_context(const std::string& context) {
   std::lock_guard lock(g_context_mutex);

@@ -2,6 +2,7 @@
 // Turns a signal or a hang into a clean exit 3 that names the rank and host, without ever
 // cutting a result-file write in half: the file is consistent between writes, so exiting
 // there keeps every finished point.
+#include <functional>
 #include <string>
 
 namespace collbench {
@@ -31,5 +32,10 @@ class CommunicationWait {
 
 // Describes the point being measured, for the watchdog's message.
 void set_fault_context(const std::string& context);
+
+// Called by the watchdog before it exits, to stop communication in flight (ncclCommAbort). It
+// runs on a thread of its own and gets kAbortGraceSeconds; the exit does not wait longer.
+inline constexpr double kAbortGraceSeconds = 10;
+void set_fault_abort_hook(std::function<void()> hook);
 
 }  // namespace collbench

@@ -51,46 +51,48 @@ RowRunner::RowRunner(Communicator& comm, const MeasureSettings& settings, const 
   constexpr std::size_t kAtLeast = 64;  // room for the first call below
   send_ = comm_.allocate(std::max(send_bytes, kAtLeast));
   recv_ = comm_.allocate(std::max(plan.max_recv_bytes, kAtLeast));
-  staging_.resize(send_bytes);
   timer_ = comm_.make_timer();
   // The first call on a communicator sets up its connections; it is never timed.
   const CollectiveCall first{CollectiveKind::allreduce, DataType::float32, ReduceOp::sum,
                              shape_for(CollectiveKind::allreduce, sizeof(float), sizeof(float), 1),
                              false};
   CommunicationWait wait("the first collective on the communicator");
+  run_timed(*comm_.prepare(first, *send_, *recv_, 1));
+}
+
+double RowRunner::run_timed(Batch& batch) {
   timer_->start();
-  comm_.launch(first, *send_, *recv_);
-  timer_->stop_seconds();
+  batch.enqueue();
+  return timer_->stop_seconds();
+}
+
+PatternRule RowRunner::pattern_rule(const CollectiveCall& call) const {
+  return PatternRule(PatternCase{call.kind, call.datatype, call.op, comm_.rank(), comm_.size(),
+                                 call.shape});
 }
 
 void RowRunner::fill_input(const CollectiveCall& call) {
-  const PatternCase pattern{call.kind, call.datatype, call.op, comm_.rank(), comm_.size(), call.shape};
-  const std::size_t element = size_of(call.datatype);
-  const auto input = std::span(staging_).first(call.shape.send_count * element);
-  collbench::fill_input(pattern, input);
   const std::size_t offset =
-      call.in_place ? in_place_send_offset(call.kind, comm_.rank(), call.shape) * element : 0;
-  send_->upload(input, offset);
+      call.in_place ? in_place_send_offset(call.kind, comm_.rank(), call.shape) : 0;
+  comm_.fill_input(pattern_rule(call), *send_, offset * size_of(call.datatype));
 }
 
 std::int64_t RowRunner::validate(const CollectiveCall& call) {
-  const PatternCase pattern{call.kind, call.datatype, call.op, comm_.rank(), comm_.size(), call.shape};
+  const PatternRule rule = pattern_rule(call);
+  if (!rule.exact()) return kNotChecked;
   const std::size_t element = size_of(call.datatype);
-  const auto result = std::span(staging_).first(call.shape.recv_count * element);
+  const auto once = comm_.prepare(call, *send_, *recv_, 1);
   long long wrong = 0;
   for (int check = 0; check < settings_.check_iters; ++check) {
     fill_input(call);
     {
       CommunicationWait wait("a validation operation");
-      timer_->start();
-      comm_.launch(call, *send_, *recv_);
-      timer_->stop_seconds();
+      run_timed(*once);
     }
     if (call.in_place)
-      send_->download(result, comm_.in_place_result_offset(call) * element);
+      wrong += comm_.count_wrong(rule, *send_, comm_.in_place_result_offset(call) * element);
     else
-      recv_->download(result, 0);
-    wrong += static_cast<long long>(count_wrong(pattern, result));
+      wrong += comm_.count_wrong(rule, *recv_, 0);
   }
   CommunicationWait wait("summing wrong elements over ranks");
   return comm_.sum_over_ranks(wrong);
@@ -114,14 +116,12 @@ int RowRunner::decide_on_root(int decision) {
   return decision;
 }
 
-int RowRunner::calibrate_loop(const CollectiveCall& call) {
+int RowRunner::calibrate_loop(Batch& once) {
   double one_op = 0;
   {
     CommunicationWait wait("timing one operation");
     comm_.barrier();
-    timer_->start();
-    comm_.launch(call, *send_, *recv_);
-    one_op = timer_->stop_seconds();
+    one_op = run_timed(once);
   }
   const double slowest = slowest_rank_time(one_op, nullptr);
   int ops = 1;
@@ -133,14 +133,18 @@ int RowRunner::calibrate_loop(const CollectiveCall& call) {
 
 RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
                                      std::optional<double> time_left_s) {
-  {
+  if (settings_.warmup_iters > 0) {
+    const auto warmups = comm_.prepare(call, *send_, *recv_, settings_.warmup_iters);
     CommunicationWait wait("a warm-up operation");
-    timer_->start();
-    for (int w = 0; w < settings_.warmup_iters; ++w) comm_.launch(call, *send_, *recv_);
-    timer_->stop_seconds();  // waits for the warm-ups; their time is not kept
+    run_timed(*warmups);  // waits for the warm-ups; their time is not kept
   }
   Sampled sampled;
-  sampled.ops_per_sample = mode == Mode::bandwidth ? calibrate_loop(call) : 1;
+  auto batch = comm_.prepare(call, *send_, *recv_, 1);
+  if (mode == Mode::bandwidth) {
+    sampled.ops_per_sample = calibrate_loop(*batch);
+    if (sampled.ops_per_sample > 1)
+      batch = comm_.prepare(call, *send_, *recv_, sampled.ops_per_sample);
+  }
   sampled.raw.nranks = comm_.size();
   StoppingState stopping(settings_.stopping, time_left_s);
   const auto started = std::chrono::steady_clock::now();
@@ -149,9 +153,7 @@ RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
     {
       CommunicationWait wait("a timed operation");
       comm_.barrier();
-      timer_->start();
-      for (int op = 0; op < sampled.ops_per_sample; ++op) comm_.launch(call, *send_, *recv_);
-      mine = timer_->stop_seconds() / sampled.ops_per_sample;
+      mine = run_timed(*batch) / sampled.ops_per_sample;
     }
     const double slowest = slowest_rank_time(mine, &sampled.raw.per_rank_seconds);
     int decision = kContinue;
@@ -188,7 +190,8 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       PointResult point;
       point.key = PointKey{settings_.backend, row.collective, row.datatype, row.op,
                            settings_.placement, comm_.size(), mode, in_place,
-                           row.shape.size_bytes, row.shape.count};
+                           row.shape.size_bytes, row.shape.count, settings_.tuning.algorithm,
+                           settings_.tuning.protocol};
       point.wrong = wrong;
       point.stop_reason = sampled.reason;
       point.ops_per_sample = sampled.ops_per_sample;

@@ -16,6 +16,7 @@ namespace collbench {
 struct MeasureSettings {
   std::string backend;
   std::string placement = "world";
+  Tuning tuning;
   std::vector<Mode> modes;
   std::vector<bool> in_place;
   int warmup_iters = 5;
@@ -37,10 +38,12 @@ class RowRunner {
 
  private:
   struct Sampled;
+  double run_timed(Batch& batch);
+  PatternRule pattern_rule(const CollectiveCall& call) const;
   void fill_input(const CollectiveCall& call);
   std::int64_t validate(const CollectiveCall& call);
   Sampled sample(const CollectiveCall& call, Mode mode, std::optional<double> time_left_s);
-  int calibrate_loop(const CollectiveCall& call);
+  int calibrate_loop(Batch& once);
   double slowest_rank_time(double mine, std::vector<double>* all_ranks);
   int decide_on_root(int decision);
 
@@ -49,7 +52,6 @@ class RowRunner {
   std::unique_ptr<Buffer> send_;
   std::unique_ptr<Buffer> recv_;
   std::unique_ptr<Timer> timer_;
-  std::vector<std::byte> staging_;
   std::vector<double> gathered_;  // rank 0: one sample's time from every rank
 };
 

@@ -33,6 +33,10 @@ struct PointKey {
   bool in_place = false;
   std::size_t size_bytes = 0;  // the size actually run, nccl-tests convention
   std::size_t count = 0;       // elements: the buffer for allreduce, each rank's share otherwise
+  // The library's algorithm and protocol when pinned by --nccl-algo/--nccl-proto; empty when
+  // the library chose.
+  std::string algorithm;
+  std::string protocol;
 
   bool operator==(const PointKey&) const = default;
 };

@@ -6,7 +6,8 @@
 namespace collbench {
 
 std::optional<int> launcher_rank() {
-  for (const char* variable : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+  for (const char* variable : {"COLLBENCH_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                               "SLURM_PROCID"})
     if (const char* value = std::getenv(variable)) {
       try {
         return std::stoi(value);

@@ -5,7 +5,8 @@
 
 namespace collbench {
 
-// This process's rank from OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK or SLURM_PROCID.
+// This process's rank from COLLBENCH_RANK (run --np), OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK
+// or SLURM_PROCID.
 std::optional<int> launcher_rank();
 
 }  // namespace collbench

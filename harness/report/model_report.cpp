@@ -17,11 +17,21 @@ bool flagged(const SegmentReport& segment, std::string_view parameter) {
   return false;
 }
 
+// A pinned algorithm or protocol is part of the curve; "auto" stands for the library's choice.
+std::string tuning_text(const PointKey& key) {
+  if (key.algorithm.empty() && key.protocol.empty()) return "";
+  const auto or_auto = [](const std::string& choice) {
+    return choice.empty() ? std::string("auto") : choice;
+  };
+  return fmt::format(" | {} algorithm {}, protocol {}", key.backend, or_auto(key.algorithm),
+                     or_auto(key.protocol));
+}
+
 std::string curve_label(const PointKey& key) {
-  return fmt::format("{} {} {} | {} | {} | {}{}", name(key.collective), name(key.datatype),
+  return fmt::format("{} {} {} | {} | {} | {}{}{}", name(key.collective), name(key.datatype),
                      redop_label(key), key.placement,
                      key.nranks ? fmt::format("{} ranks", key.nranks) : "across ranks",
-                     name(key.mode), key.in_place ? " | in place" : "");
+                     name(key.mode), key.in_place ? " | in place" : "", tuning_text(key));
 }
 
 std::string bytes_text(double bytes) {
@@ -59,6 +69,8 @@ nlohmann::ordered_json key_json(const PointKey& key) {
   json["datatype"] = name(key.datatype);
   json["redop"] = redop_label(key);
   json["placement"] = key.placement;
+  json["algorithm"] = key.algorithm;  // empty: the library chose
+  json["protocol"] = key.protocol;
   if (key.nranks) json["nranks"] = key.nranks;
   json["mode"] = name(key.mode);
   json["in_place"] = key.in_place;

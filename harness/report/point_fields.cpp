@@ -13,6 +13,8 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
   fields["datatype"] = name(p.key.datatype);
   fields["redop"] = redop_label(p.key);
   fields["placement"] = p.key.placement;
+  fields["algorithm"] = p.key.algorithm;  // empty: the library chose
+  fields["protocol"] = p.key.protocol;
   fields["nranks"] = p.key.nranks;
   fields["mode"] = name(p.key.mode);
   fields["in_place"] = p.key.in_place;

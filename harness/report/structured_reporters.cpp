@@ -54,15 +54,20 @@ void JsonReporter::end() { out_ << document_.dump(2) << '\n'; }
 void MarkdownReporter::row(std::span<const PointResult> points) {
   if (!header_written_) {
     fmt::print(out_,
-               "| collective | type | redop | ranks | size (B) | mode | in place | median (us) | "
-               "p99 (us) | busbw (GB/s) | #wrong |\n"
-               "|---|---|---|--:|--:|---|---|--:|--:|--:|--:|\n");
+               "| collective | type | redop | ranks | algorithm | protocol | size (B) | mode | "
+               "in place | median (us) | p99 (us) | busbw (GB/s) | #wrong |\n"
+               "|---|---|---|--:|---|---|--:|---|---|--:|--:|--:|--:|\n");
     header_written_ = true;
   }
+  const auto or_auto = [](const std::string& choice) {
+    return choice.empty() ? std::string("auto") : choice;
+  };
   for (const auto& p : points)
-    fmt::print(out_, "| {} | {} | {} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:.3f} | {} |\n",
+    fmt::print(out_,
+               "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:.3f} | {} |\n",
                name(p.key.collective), name(p.key.datatype), redop_label(p.key), p.key.nranks,
-               p.key.size_bytes, name(p.key.mode), p.key.in_place ? "yes" : "no",
+               or_auto(p.key.algorithm), or_auto(p.key.protocol), p.key.size_bytes,
+               name(p.key.mode), p.key.in_place ? "yes" : "no",
                p.summary.median * 1e6, p.summary.p99 * 1e6, p.busbw_gbps,
                p.wrong == kNotChecked ? "N/A" : fmt::format("{}", p.wrong));
 }

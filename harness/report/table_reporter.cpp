@@ -29,9 +29,17 @@ std::string wrong_text(std::int64_t wrong) {
   return wrong == kNotChecked ? "N/A" : fmt::format("{}", wrong);
 }
 
+// A pinned algorithm or protocol opens a section of its own, so its footer averages its rows
+// alone, as a separate nccl-tests run with NCCL_ALGO/NCCL_PROTO would.
 bool same_section(const PointKey& a, const PointKey& b) {
   return a.backend == b.backend && a.collective == b.collective && a.placement == b.placement &&
-         a.nranks == b.nranks;
+         a.nranks == b.nranks && a.algorithm == b.algorithm && a.protocol == b.protocol;
+}
+
+bool tuned(const PointKey& key) { return !key.algorithm.empty() || !key.protocol.empty(); }
+
+std::string_view or_auto(const std::string& choice) {
+  return choice.empty() ? std::string_view("auto") : std::string_view(choice);
 }
 
 }  // namespace
@@ -52,8 +60,12 @@ void TableReporter::open_section(const PointKey& key, std::span<const PointResul
   busbw_count_ = 0;
   wrong_ = 0;
   checked_ = false;
-  fmt::print(out_, "#\n# {} | placement {} | {} ranks | backend {}\n#\n", name(key.collective),
+  fmt::print(out_, "#\n# {} | placement {} | {} ranks | backend {}\n", name(key.collective),
              key.placement, key.nranks, key.backend);
+  if (tuned(key))
+    fmt::print(out_, "# {} algorithm {}, protocol {}\n", key.backend, or_auto(key.algorithm),
+               or_auto(key.protocol));
+  fmt::print(out_, "#\n");
   const int groups = with_in_place_ ? 2 : 1;
   std::string labels, names, units;
   for (int g = 0; g < groups; ++g) {

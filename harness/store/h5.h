@@ -108,4 +108,10 @@ void write_block(hid_t dataset, hid_t memory_type, std::span<const hsize_t> star
                  std::span<const hsize_t> count, const void* data);
 void read_all(hid_t dataset, hid_t memory_type, void* data);
 
+// Tables written by an older schema lack the columns added since. The members of the compound
+// `memory_type` that `table` stores, at their offsets in memory: reading with it leaves a field
+// whose column is missing as it was in memory. Only the columns named in `optional` may be
+// missing; throws std::runtime_error naming any other.
+Handle stored_members(hid_t table, hid_t memory_type, std::span<const std::string_view> optional);
+
 }  // namespace collbench::h5

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include "harness/store/h5.h"
@@ -21,6 +23,8 @@ struct CurveColumns {
   char datatype[16];
   char redop[16];
   char placement[16];
+  char algorithm[32];  // schema 3; empty when read from older files
+  char protocol[32];
   char mode[16];
   std::int32_t nranks;
   std::int8_t in_place;
@@ -76,9 +80,11 @@ class CompoundBuilder {
     for (auto [field, offset] : {std::pair{"collective", offsetof(CurveColumns, collective)},
                                  {"datatype", offsetof(CurveColumns, datatype)},
                                  {"redop", offsetof(CurveColumns, redop)},
-                                 {"placement", offsetof(CurveColumns, placement)},
-                                 {"mode", offsetof(CurveColumns, mode)}})
+                                 {"placement", offsetof(CurveColumns, placement)}})
       text(field, base + offset, 16);
+    text("algorithm", base + offsetof(CurveColumns, algorithm), sizeof(CurveColumns::algorithm));
+    text("protocol", base + offsetof(CurveColumns, protocol), sizeof(CurveColumns::protocol));
+    text("mode", base + offsetof(CurveColumns, mode), 16);
     add("nranks", base + offsetof(CurveColumns, nranks), H5T_NATIVE_INT32);
     return add("in_place", base + offsetof(CurveColumns, in_place), H5T_NATIVE_INT8);
   }
@@ -100,6 +106,8 @@ CurveColumns curve_columns(const PointKey& key) {
   h5::store_fixed_string(name(key.datatype), columns.datatype);
   h5::store_fixed_string(redop_label(key), columns.redop);
   h5::store_fixed_string(key.placement, columns.placement);
+  h5::store_fixed_string(key.algorithm, columns.algorithm);
+  h5::store_fixed_string(key.protocol, columns.protocol);
   h5::store_fixed_string(name(key.mode), columns.mode);
   columns.nranks = key.nranks;
   columns.in_place = key.in_place;
@@ -256,13 +264,21 @@ CompoundBuilder crossover_row_type() {
   return crossovers;
 }
 
+// Curve columns that files of an older schema version lack; they read as empty strings.
+constexpr std::string_view kCurveColumnsSinceSchema3[] = {"algorithm", "protocol"};
+
 template <typename Row>
 std::vector<Row> read_table(hid_t file, const char* name, const CompoundBuilder& type) {
   if (!h5::link_exists(file, name)) return {};
-  const h5::Handle table = h5::open_dataset(file, name);
-  std::vector<Row> rows(h5::extent(table.get()).at(0));
-  if (!rows.empty()) h5::read_all(table.get(), type.get(), rows.data());
-  return rows;
+  try {
+    const h5::Handle table = h5::open_dataset(file, name);
+    const h5::Handle stored = h5::stored_members(table.get(), type.get(), kCurveColumnsSinceSchema3);
+    std::vector<Row> rows(h5::extent(table.get()).at(0));
+    if (!rows.empty()) h5::read_all(table.get(), stored.get(), rows.data());
+    return rows;
+  } catch (const std::runtime_error& error) {
+    throw std::runtime_error(fmt::format("/{}: {}", name, error.what()));
+  }
 }
 
 PointKey curve_key_of(const CurveColumns& columns) {
@@ -273,6 +289,8 @@ PointKey curve_key_of(const CurveColumns& columns) {
   key.datatype = parse_datatype(text(columns.datatype)).value_or(DataType::float32);
   key.op = parse_reduce_op(text(columns.redop)).value_or(ReduceOp::sum);  // "none": allgather
   key.placement = text(columns.placement);
+  key.algorithm = h5::load_fixed_string(columns.algorithm);
+  key.protocol = h5::load_fixed_string(columns.protocol);
   key.mode = parse_mode(text(columns.mode)).value_or(Mode::latency);
   key.nranks = columns.nranks;
   key.in_place = columns.in_place != 0;

@@ -31,6 +31,8 @@ h5::Handle build_point_row_type() {
   h5::Handle type = h5::own(H5Tcreate(H5T_COMPOUND, sizeof(PointRow)), "H5Tcreate");
   const h5::Handle backend_text = h5::fixed_string_type(sizeof(PointRow::backend));
   const h5::Handle name_text = h5::fixed_string_type(sizeof(PointRow::collective));
+  static_assert(sizeof(PointRow::algorithm) == sizeof(PointRow::protocol));
+  const h5::Handle tuning_text = h5::fixed_string_type(sizeof(PointRow::algorithm));
   auto insert = [&type](const char* name, std::size_t offset, hid_t member_type) {
     h5::check(H5Tinsert(type.get(), name, offset, member_type), "H5Tinsert");
   };
@@ -40,6 +42,8 @@ h5::Handle build_point_row_type() {
   insert("datatype", offsetof(PointRow, datatype), name_text.get());
   insert("redop", offsetof(PointRow, redop), name_text.get());
   insert("placement", offsetof(PointRow, placement), name_text.get());
+  insert("algorithm", offsetof(PointRow, algorithm), tuning_text.get());
+  insert("protocol", offsetof(PointRow, protocol), tuning_text.get());
   insert("mode", offsetof(PointRow, mode), name_text.get());
   insert("stop_reason", offsetof(PointRow, stop_reason), name_text.get());
   insert("nranks", offsetof(PointRow, nranks), H5T_NATIVE_INT32);
@@ -76,6 +80,8 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   store_name(name(key.datatype), row.datatype, "datatype");
   store_name(redop_label(key), row.redop, "redop");
   store_name(key.placement, row.placement, "placement");
+  store_name(key.algorithm, row.algorithm, "algorithm");
+  store_name(key.protocol, row.protocol, "protocol");
   store_name(name(key.mode), row.mode, "mode");
   store_name(name(point.stop_reason), row.stop_reason, "stop_reason");
   row.nranks = key.nranks;
@@ -110,6 +116,8 @@ PointResult from_point_row(const PointRow& row) {
   // Collectives that reduce nothing store "none"; their key keeps the default op.
   if (uses_reduce_op(key.collective)) key.op = parse_name(parse_reduce_op, row.redop, "redop");
   key.placement = h5::load_fixed_string(row.placement);
+  key.algorithm = h5::load_fixed_string(row.algorithm);
+  key.protocol = h5::load_fixed_string(row.protocol);
   key.mode = parse_name(parse_mode, row.mode, "mode");
   point.stop_reason = parse_name(parse_stop_reason, row.stop_reason, "stop_reason");
   key.nranks = row.nranks;

@@ -2,6 +2,7 @@
 // A row of the /points table: a point's key and statistics, times in microseconds. Field names
 // carry units, so `pandas.DataFrame(f["points"][()])` is self-describing.
 #include <cstdint>
+#include <string_view>
 
 #include "harness/plan/point.h"
 #include "harness/store/h5.h"
@@ -18,6 +19,8 @@ struct PointRow {
   char datatype[16];
   char redop[16];
   char placement[16];
+  char algorithm[32];  // empty: the library chose (schema 3; empty when read from older files)
+  char protocol[32];
   char mode[16];
   char stop_reason[16];
   std::int32_t nranks;
@@ -49,5 +52,8 @@ PointResult from_point_row(const PointRow& row);
 
 // The memory layout of PointRow, built once; files store it packed.
 hid_t point_row_type();
+
+// Columns of /points that files of an older schema version lack (read as empty strings).
+inline constexpr std::string_view kPointColumnsSinceSchema3[] = {"algorithm", "protocol"};
 
 }  // namespace collbench

@@ -13,7 +13,9 @@
 
 namespace collbench {
 
-inline constexpr int kSchemaVersion = 2;  // 2: /fits, /families, /crossovers
+// 2: /fits, /families, /crossovers; 3: algorithm and protocol columns. Older versions read,
+// their missing columns as empty strings.
+inline constexpr int kSchemaVersion = 3;
 inline constexpr const char* kSchemaName = "collbench-results";
 
 struct RankTopology {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -9,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "harness/fit/curve_fits.h"
 #include "tests/unit/synthetic_curve.h"
 
 namespace collbench {
@@ -164,6 +167,84 @@ TEST(FitPiecewise, RejectsMalformedCurves) {
   beyond.segments.push_back(Segment{0, 5, {}});
   EXPECT_THROW(refit_segments(beyond, two, two), std::invalid_argument);
   EXPECT_THROW(refit_segments(PiecewiseFit{}, two, two), std::invalid_argument);
+}
+
+// fit_models on the piecewise fits: a pinned algorithm and protocol (an NCCL tuning sweep) is
+// part of the curve, and a family across rank counts never mixes tunings.
+struct SweepTuning {
+  std::string algorithm, protocol;
+  double alpha_s, beta_s_per_byte;  // the ring family's truth under this tuning
+};
+
+std::vector<PointResult> tuning_sweep(const std::vector<SweepTuning>& tunings) {
+  std::vector<PointResult> points;
+  const std::vector<double> sizes = synthetic::geometric_sizes(1024, 4 * kMiB, 4);
+  std::uint64_t seed = 7;
+  // Interleaved, size by size, so that grouping by arrival order alone would mix them.
+  std::vector<synthetic::Curve> curves;
+  for (const SweepTuning& tuning : tunings)
+    for (int ranks : {2, 4}) {
+      const double p = ranks;
+      const std::vector<TrueSegment> truth{
+          {0, 2 * (p - 1) * tuning.alpha_s, 2 * (p - 1) / p * tuning.beta_s_per_byte}};
+      curves.push_back(synthetic::make_curve(truth, sizes, 15, 0.01, seed++));
+    }
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    for (std::size_t c = 0; c < curves.size(); ++c) {
+      const SweepTuning& tuning = tunings[c / 2];
+      PointResult point;
+      point.key = {.backend = "nccl",
+                   .collective = CollectiveKind::allreduce,
+                   .datatype = DataType::float32,
+                   .nranks = c % 2 ? 4 : 2,
+                   .mode = Mode::latency,
+                   .size_bytes = static_cast<std::size_t>(sizes[i]),
+                   .count = static_cast<std::size_t>(sizes[i]) / 4,
+                   .algorithm = tuning.algorithm,
+                   .protocol = tuning.protocol};
+      point.summary.median = curves[c].medians[i];
+      point.samples = {.nranks = 1, .per_rank_seconds = curves[c].samples[i], .world_ranks = {0}};
+      points.push_back(std::move(point));
+    }
+  return points;
+}
+
+TEST(FitModels, TuningsAreSeparateCurvesAndFamilies) {
+  const std::vector<SweepTuning> tunings{
+      {"", "", 5e-6, 1 / 10e9}, {"Ring", "LL128", 2e-6, 1 / 8e9}, {"Ring", "Simple", 8e-6, 1 / 20e9}};
+  FitOptions options;
+  options.bootstrap_replicates = 20;
+  options.seed = 3;
+  const ModelReport report = fit_models(tuning_sweep(tunings), options);
+
+  ASSERT_EQ(report.curves.size(), 6u);
+  for (std::size_t c = 0; c < report.curves.size(); ++c) {
+    const CurveFit& curve = report.curves[c];
+    EXPECT_EQ(curve.key.algorithm, tunings[c / 2].algorithm) << c;
+    EXPECT_EQ(curve.key.protocol, tunings[c / 2].protocol) << c;
+    EXPECT_EQ(curve.key.nranks, c % 2 ? 4 : 2) << c;
+    EXPECT_EQ(curve.sizes, 7u) << c;  // its own sizes, no other tuning's
+    EXPECT_FALSE(curve.segments.empty()) << c;
+  }
+
+  ASSERT_EQ(report.families.size(), 3u);
+  for (std::size_t f = 0; f < report.families.size(); ++f) {
+    const FamilyReport& family = report.families[f];
+    EXPECT_EQ(family.key.algorithm, tunings[f].algorithm) << f;
+    EXPECT_EQ(family.key.protocol, tunings[f].protocol) << f;
+    EXPECT_EQ(family.key.nranks, 0);
+    EXPECT_EQ(family.rank_counts, (std::vector<int>{2, 4})) << f;
+    const auto ring = std::ranges::find(family.families, std::string("ring"), &FamilyFit::family);
+    ASSERT_NE(ring, family.families.end());
+    // Fitted on this tuning's curves alone, the ring family finds this tuning's truth.
+    EXPECT_NEAR(ring->alpha_s, tunings[f].alpha_s, 0.1 * tunings[f].alpha_s) << f;
+    EXPECT_NEAR(ring->beta_s_per_byte, tunings[f].beta_s_per_byte,
+                0.1 * tunings[f].beta_s_per_byte)
+        << f;
+  }
+  ASSERT_EQ(report.crossovers.size(), 6u);  // two sizes per family
+  for (std::size_t i = 0; i < report.crossovers.size(); ++i)
+    EXPECT_EQ(report.crossovers[i].key.protocol, tunings[i / 2].protocol) << i;
 }
 
 }  // namespace

@@ -3,13 +3,19 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "harness/store/h5.h"
+#include "harness/store/model_tables.h"
 
 namespace collbench {
 namespace {
@@ -110,7 +116,9 @@ std::vector<PointResult> example_points() {
                                      .mode = Mode::latency,
                                      .in_place = false,
                                      .size_bytes = 1 << 20,
-                                     .count = 1 << 18},
+                                     .count = 1 << 18,
+                                     .algorithm = "",
+                                     .protocol = ""},
                                     {0, 1, 2, 3}, 5, 1e-5);
   world.wrong = 0;
   world.stop_reason = StopReason::converged;
@@ -124,7 +132,9 @@ std::vector<PointResult> example_points() {
                                      .mode = Mode::bandwidth,
                                      .in_place = true,
                                      .size_bytes = 4096,
-                                     .count = 2048},
+                                     .count = 2048,
+                                     .algorithm = "Ring",
+                                     .protocol = "LL128"},
                                     {2, 3}, 3, 2e-6);
   intra.stop_reason = StopReason::max_time;
   intra.ops_per_sample = 50;
@@ -139,7 +149,9 @@ std::vector<PointResult> example_points() {
                                      .mode = Mode::latency,
                                      .in_place = false,
                                      .size_bytes = 8 << 20,
-                                     .count = 1 << 19},
+                                     .count = 1 << 19,
+                                     .algorithm = "CollNetDirect",
+                                     .protocol = ""},
                                     {3, 1}, 2000, 3e-4);
   inter.wrong = 7;
   inter.stop_reason = StopReason::time_limit;
@@ -159,6 +171,8 @@ void expect_same_point(const PointResult& expected, const PointResult& actual, b
   EXPECT_EQ(want.in_place, got.in_place);
   EXPECT_EQ(want.size_bytes, got.size_bytes);
   EXPECT_EQ(want.count, got.count);
+  EXPECT_EQ(want.algorithm, got.algorithm);
+  EXPECT_EQ(want.protocol, got.protocol);
 
   // Stored in microseconds, so seconds come back within rounding.
   EXPECT_EQ(expected.summary.samples, actual.summary.samples);
@@ -192,12 +206,117 @@ void expect_same_point(const PointResult& expected, const PointResult& actual, b
     EXPECT_DOUBLE_EQ(expected.samples.per_rank_seconds[i], actual.samples.per_rank_seconds[i]);
 }
 
-void write_example(const fs::path& path) {
+// Two curves that differ only in their tuning, and a family across rank counts of the tuned one.
+ModelReport example_models() {
+  const SegmentReport segment{.min_size_bytes = 8,
+                              .max_size_bytes = 1 << 20,
+                              .sizes = 18,
+                              .alpha_s = 5e-6,
+                              .beta_s_per_byte = 1e-10,
+                              .alpha_ci = {4e-6, 6e-6},
+                              .beta_ci = {0.9e-10, 1.1e-10},
+                              .half_size_bytes = 5e4,
+                              .half_size_ci = {4e4, 6e4},
+                              .rms_rel_error = 0.01,
+                              .max_rel_error = 0.03,
+                              .flags = {}};
+  ModelReport report;
+  PointKey tuned = curve_key(example_points()[1].key);
+  PointKey library_choice = tuned;
+  library_choice.algorithm.clear();
+  library_choice.protocol.clear();
+  report.curves.push_back({tuned, 18, {segment}, {}, std::nullopt});
+  report.curves.push_back({library_choice, 18, {segment}, {}, std::nullopt});
+  FamilyReport family;
+  family.key = tuned;
+  family.key.nranks = 0;
+  family.rank_counts = {2, 4};
+  family.families = {{"ring", 5e-6, 1e-10, 0.01, -100}};
+  report.crossovers.push_back({family.key, family.families[0], 25.0 * (1 << 20), 5.2, 4});
+  report.families.push_back(family);
+  return report;
+}
+
+void write_example(const fs::path& path, const ModelReport* models = nullptr) {
   ResultWriter writer(path, false);
   writer.write_provenance(example_provenance());
   writer.write_topology(example_topology());
   for (const PointResult& point : example_points()) writer.append_point(point);
+  if (models) writer.write_models(*models);
   writer.finish("2025-01-02T04:00:00Z");
+}
+
+std::string member_name(hid_t compound, unsigned index) {
+  char* name = H5Tget_member_name(compound, index);
+  std::string result(name);
+  H5free_memory(name);
+  return result;
+}
+
+// One text column of a table, read on its own through the HDF5 API.
+std::vector<std::string> text_column(const fs::path& path, const char* table, const char* column) {
+  const h5::Handle file = h5::open_file_read_only(path);
+  const h5::Handle dataset = h5::open_dataset(file.get(), table);
+  const h5::Handle stored = h5::own(H5Dget_type(dataset.get()), "H5Dget_type");
+  const int index = H5Tget_member_index(stored.get(), column);
+  H5Eclear2(H5E_DEFAULT);
+  if (index < 0) {
+    ADD_FAILURE() << "/" << table << " has no column " << column;
+    return {};
+  }
+  const h5::Handle member = h5::own(H5Tget_member_type(stored.get(), index), "H5Tget_member_type");
+  EXPECT_EQ(H5Tget_class(member.get()), H5T_STRING) << column;
+  const std::size_t bytes = H5Tget_size(member.get());
+  const h5::Handle type = h5::own(H5Tcreate(H5T_COMPOUND, bytes), "H5Tcreate");
+  h5::check(H5Tinsert(type.get(), column, 0, member.get()), "H5Tinsert");
+  const hsize_t rows = h5::extent(dataset.get()).at(0);
+  std::vector<char> buffer(rows * bytes);
+  if (rows) h5::read_all(dataset.get(), type.get(), buffer.data());
+  std::vector<std::string> values;
+  for (hsize_t row = 0; row < rows; ++row)
+    values.push_back(h5::load_fixed_string(std::span(buffer).subspan(row * bytes, bytes)));
+  return values;
+}
+
+// Rewrites a table as an older schema wrote it: the same rows without `columns`.
+void drop_columns(hid_t file, const char* name, const std::vector<std::string>& columns) {
+  std::vector<std::pair<std::string, h5::Handle>> kept;
+  std::size_t row_bytes = 0;
+  hsize_t rows = 0;
+  std::vector<char> data;
+  h5::Handle older;
+  {
+    const h5::Handle table = h5::open_dataset(file, name);
+    const h5::Handle stored = h5::own(H5Dget_type(table.get()), "H5Dget_type");
+    for (int i = 0, n = H5Tget_nmembers(stored.get()); i < n; ++i) {
+      std::string member = member_name(stored.get(), i);
+      if (std::find(columns.begin(), columns.end(), member) != columns.end()) continue;
+      h5::Handle type = h5::own(H5Tget_member_type(stored.get(), i), "H5Tget_member_type");
+      row_bytes += H5Tget_size(type.get());
+      kept.emplace_back(std::move(member), std::move(type));
+    }
+    older = h5::own(H5Tcreate(H5T_COMPOUND, row_bytes), "H5Tcreate");
+    std::size_t offset = 0;
+    for (const auto& [member, type] : kept) {
+      h5::check(H5Tinsert(older.get(), member.c_str(), offset, type.get()), "H5Tinsert");
+      offset += H5Tget_size(type.get());
+    }
+    rows = h5::extent(table.get()).at(0);
+    data.resize(rows * row_bytes);
+    if (rows) h5::read_all(table.get(), older.get(), data.data());
+  }
+  h5::check(H5Ldelete(file, name, H5P_DEFAULT), "H5Ldelete");
+  const h5::Handle table = h5::create_dataset(file, name, older.get(), {.dims = {rows}, .chunk = {}});
+  if (rows) h5::write_all(table.get(), older.get(), data.data());
+}
+
+// What collbench wrote at schema_version 2: no algorithm or protocol columns anywhere.
+void make_schema_2(const fs::path& path) {
+  const h5::Handle file = h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "H5Fopen");
+  for (const char* table : {"points", "fits", "families", "crossovers"})
+    if (h5::link_exists(file.get(), table))
+      drop_columns(file.get(), table, {"algorithm", "protocol"});
+  h5::write_int_attribute(file.get(), "schema_version", 2);
 }
 
 TEST_F(ResultFileTest, ReadsBackEveryField) {
@@ -233,6 +352,129 @@ TEST_F(ResultFileTest, ReadsBackEveryField) {
     SCOPED_TRACE("point " + std::to_string(i));
     expect_same_point(points[i], result.points[i], true);
   }
+}
+
+TEST_F(ResultFileTest, TuningIsAColumnOfThePointsTable) {
+  const fs::path path = file("run.h5");
+  write_example(path);
+  // Empty where the library chose: the MPI point, and the UCX point's protocol.
+  EXPECT_EQ(text_column(path, "points", "algorithm"),
+            (std::vector<std::string>{"", "Ring", "CollNetDirect"}));
+  EXPECT_EQ(text_column(path, "points", "protocol"), (std::vector<std::string>{"", "LL128", ""}));
+}
+
+TEST_F(ResultFileTest, RefusesTuningTooLongForItsColumn) {
+  const fs::path path = file("run.h5");
+  ResultWriter writer(path, false);
+  PointResult point = example_points()[1];
+  point.key.protocol = std::string(40, 'P');
+  EXPECT_THROW(writer.append_point(point), std::invalid_argument);
+}
+
+TEST_F(ResultFileTest, ReadsBackEveryDatatypeAndReduceOp) {
+  const fs::path path = file("run.h5");
+  std::vector<PointResult> points;
+  const PointResult base = example_points()[0];
+  for (DataType type : all_datatypes()) {
+    points.push_back(base);
+    points.back().key.datatype = type;
+  }
+  for (ReduceOp op : all_reduce_ops()) {
+    points.push_back(base);
+    points.back().key.op = op;
+  }
+  {
+    ResultWriter writer(path, false);
+    for (const PointResult& point : points) writer.append_point(point);
+    writer.finish("2025-01-02T04:00:00Z");
+  }
+  const ResultFile result = read_result_file(path, false);
+  ASSERT_EQ(result.points.size(), points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    EXPECT_EQ(result.points[i].key.datatype, points[i].key.datatype) << name(points[i].key.datatype);
+    EXPECT_EQ(result.points[i].key.op, points[i].key.op) << name(points[i].key.op);
+  }
+  EXPECT_EQ(text_column(path, "points", "datatype")[static_cast<int>(DataType::bfloat16)],
+            "bfloat16");
+}
+
+TEST_F(ResultFileTest, ModelsKeepTheirTuning) {
+  const fs::path path = file("run.h5");
+  const ModelReport models = example_models();
+  write_example(path, &models);
+  const ResultFile result = read_result_file(path, false);
+  ASSERT_TRUE(result.models);
+  ASSERT_EQ(result.models->curves.size(), 2u);
+  EXPECT_TRUE(result.models->curves[0].key == models.curves[0].key);
+  EXPECT_EQ(result.models->curves[0].key.algorithm, "Ring");
+  EXPECT_EQ(result.models->curves[0].key.protocol, "LL128");
+  EXPECT_TRUE(result.models->curves[1].key == models.curves[1].key);
+  EXPECT_EQ(result.models->curves[1].key.algorithm, "");
+  ASSERT_EQ(result.models->families.size(), 1u);
+  EXPECT_EQ(result.models->families[0].key.algorithm, "Ring");
+  EXPECT_EQ(result.models->families[0].key.protocol, "LL128");
+  EXPECT_EQ(result.models->families[0].rank_counts, (std::vector<int>{2, 4}));
+  ASSERT_EQ(result.models->crossovers.size(), 1u);
+  EXPECT_EQ(result.models->crossovers[0].key.algorithm, "Ring");
+  EXPECT_EQ(text_column(path, "fits", "algorithm"), (std::vector<std::string>{"Ring", ""}));
+  EXPECT_EQ(text_column(path, "families", "protocol"), (std::vector<std::string>{"LL128"}));
+  EXPECT_EQ(text_column(path, "crossovers", "algorithm"), (std::vector<std::string>{"Ring"}));
+}
+
+TEST_F(ResultFileTest, ReadsSchema2FileWithoutTuningColumns) {
+  const fs::path path = file("v2.h5");
+  const ModelReport models = example_models();
+  write_example(path, &models);
+  make_schema_2(path);
+  {
+    const h5::Handle file = h5::open_file_read_only(path);
+    const h5::Handle points = h5::open_dataset(file.get(), "points");
+    const h5::Handle stored = h5::own(H5Dget_type(points.get()), "H5Dget_type");
+    ASSERT_LT(H5Tget_member_index(stored.get(), "algorithm"), 0) << "not a schema-2 table";
+    H5Eclear2(H5E_DEFAULT);
+  }
+
+  const ResultFile result = read_result_file(path, true);
+  EXPECT_EQ(result.schema_version, 2);
+  EXPECT_TRUE(result.complete);
+  std::vector<PointResult> points = example_points();
+  ASSERT_EQ(result.points.size(), points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    SCOPED_TRACE("point " + std::to_string(i));
+    points[i].key.algorithm.clear();  // the library chose: all a schema-2 file can say
+    points[i].key.protocol.clear();
+    expect_same_point(points[i], result.points[i], true);
+  }
+  ASSERT_TRUE(result.models);
+  ASSERT_EQ(result.models->curves.size(), 2u);
+  for (const CurveFit& curve : result.models->curves) {
+    EXPECT_EQ(curve.key.algorithm, "");
+    EXPECT_EQ(curve.key.protocol, "");
+    EXPECT_EQ(curve.key.backend, "nccl");
+    EXPECT_EQ(curve.key.placement, "intra");
+    EXPECT_EQ(curve.key.nranks, 2);
+    ASSERT_EQ(curve.segments.size(), 1u);
+    EXPECT_DOUBLE_EQ(curve.segments[0].alpha_s, 5e-6);
+  }
+  ASSERT_EQ(result.models->families.size(), 1u);
+  EXPECT_EQ(result.models->families[0].key.algorithm, "");
+  EXPECT_EQ(result.models->families[0].rank_counts, (std::vector<int>{2, 4}));
+  ASSERT_EQ(result.models->crossovers.size(), 1u);
+  EXPECT_DOUBLE_EQ(*result.models->crossovers[0].crossover_ranks, 5.2);
+}
+
+// Only the columns a newer schema added may be missing; any other is a broken file.
+TEST_F(ResultFileTest, TableMissingAnOlderColumnIsInvalid) {
+  const fs::path path = file("broken.h5");
+  write_example(path);
+  {
+    const h5::Handle file = h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "H5Fopen");
+    drop_columns(file.get(), "points", {"placement"});
+  }
+  const std::string message =
+      thrown_message<InvalidResultFile>([&] { read_result_file(path, false); });
+  EXPECT_NE(message.find("points"), std::string::npos) << message;
+  EXPECT_NE(message.find("placement"), std::string::npos) << message;
 }
 
 TEST_F(ResultFileTest, ReadsRankMediansWithoutSamples) {

@@ -130,7 +130,13 @@ TEST(Resolve, DatatypeListsAndAll) {
   options.datatypes = "all";
   const auto all = resolve(options, "mpi").datatypes;
   EXPECT_EQ(all, std::vector<DataType>(all_datatypes().begin(), all_datatypes().end()));
-  EXPECT_EQ(all.size(), 8u);
+  EXPECT_EQ(all.size(), 12u);  // nccl-tests' list, half, bfloat16 and the fp8 types included
+  EXPECT_TRUE(resolve(options, "mpi").every_datatype);
+  options.datatypes = "half,bf16,f8e4m3,fp8_e5m2";
+  EXPECT_EQ(resolve(options, "nccl").datatypes,
+            (std::vector<DataType>{DataType::float16, DataType::bfloat16, DataType::float8_e4m3,
+                                   DataType::float8_e5m2}));
+  EXPECT_FALSE(resolve(options, "nccl").every_datatype);
 }
 
 TEST(Resolve, OpListsAndAll) {
@@ -139,7 +145,40 @@ TEST(Resolve, OpListsAndAll) {
   EXPECT_EQ(resolve(options, "mpi").reduce_ops, (std::vector<ReduceOp>{ReduceOp::max, ReduceOp::min}));
   options.reduce_ops = "all";
   EXPECT_EQ(resolve(options, "mpi").reduce_ops,
-            (std::vector<ReduceOp>{ReduceOp::sum, ReduceOp::prod, ReduceOp::min, ReduceOp::max}));
+            (std::vector<ReduceOp>{ReduceOp::sum, ReduceOp::prod, ReduceOp::min, ReduceOp::max,
+                                   ReduceOp::avg}));
+  EXPECT_TRUE(resolve(options, "mpi").every_reduce_op);
+}
+
+TEST(Resolve, NcclTuningsAreTheLibrarysChoiceThenEveryCombination) {
+  RunOptions options;
+  options.backend = "nccl";
+  EXPECT_EQ(resolve(options, "mpi").tunings, (std::vector<Tuning>{Tuning{}}));
+  options.nccl_algorithms = "ring,Tree";
+  options.nccl_protocols = "ll128";
+  EXPECT_EQ(resolve(options, "mpi").tunings,
+            (std::vector<Tuning>{{"", ""}, {"", "LL128"}, {"Ring", ""}, {"Ring", "LL128"},
+                                 {"Tree", ""}, {"Tree", "LL128"}}));
+  options.nccl_protocols = "LL256";
+  EXPECT_THROW(resolve(options, "mpi"), UsageError);
+  options.nccl_protocols = "";
+  options.backend = "mpi";
+  EXPECT_THROW(resolve(options, "mpi"), UsageError);
+}
+
+TEST(Resolve, LocalRanksNeedTheNcclBackend) {
+  RunOptions options;
+  options.local_ranks = 4;
+  options.virtual_nodes = true;
+  EXPECT_THROW(resolve(options, "mpi"), UsageError);  // mpi starts through mpirun
+  const RunConfig config = resolve(options, "nccl");
+  EXPECT_EQ(config.local_ranks, 4);
+  EXPECT_TRUE(config.virtual_nodes);
+  options.local_ranks = 0;
+  EXPECT_THROW(resolve(options, "nccl"), UsageError);  // --virtual-nodes without --np
+  options.local_ranks = -1;
+  options.virtual_nodes = false;
+  EXPECT_THROW(resolve(options, "nccl"), UsageError);
 }
 
 TEST(Resolve, CollectiveListsAndAll) {
@@ -388,8 +427,8 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
 
   const RunConfig config = resolve(options, "mpi");
   EXPECT_EQ(config.sizes, (std::vector<std::size_t>{64, 64 + 1024, 64 + 2048, 64 + 3072}));
-  EXPECT_EQ(config.datatypes.size(), 8u);
-  EXPECT_EQ(config.reduce_ops.size(), 4u);
+  EXPECT_EQ(config.datatypes.size(), 12u);
+  EXPECT_EQ(config.reduce_ops.size(), 5u);
   EXPECT_EQ(config.collectives, (std::vector<CollectiveKind>{CollectiveKind::allgather}));
   EXPECT_EQ(config.modes, (std::vector<Mode>{Mode::latency}));
   EXPECT_EQ(config.in_place, (std::vector<bool>{false, true}));

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "harness/fit/curve_fits.h"
 #include "harness/plan/point.h"
+#include "harness/report/model_report.h"
 #include "harness/report/structured_reporters.h"
 
 namespace collbench {
@@ -299,6 +301,65 @@ TEST(TableReporter, OneSectionAndFooterPerCollective) {
   EXPECT_LT(footer, allgather_section);
 }
 
+// The points of `rows` as the NCCL backend runs them with a pinned algorithm and protocol.
+std::vector<std::vector<PointResult>> tuned(std::vector<std::vector<PointResult>> rows,
+                                            const std::string& algorithm,
+                                            const std::string& protocol) {
+  for (auto& row : rows)
+    for (auto& p : row) {
+      p.key.backend = "nccl";
+      p.key.algorithm = algorithm;
+      p.key.protocol = protocol;
+    }
+  return rows;
+}
+
+std::size_t line_index(const std::vector<std::string>& lines, const std::string& wanted) {
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (lines[i] == wanted) return i;
+  ADD_FAILURE() << "no line " << wanted;
+  return lines.size();
+}
+
+TEST(TableReporter, LibraryChoiceAloneAddsNoTuningLine) {
+  const std::string text = render(tuned(allreduce_rows(), "", ""));
+  for (const auto& line : split_lines(text))
+    EXPECT_EQ(line.find("algorithm"), std::string::npos) << line;
+}
+
+TEST(TableReporter, EachTuningGetsACommentLineBeforeItsRows) {
+  // The sweep once with NCCL's own choice, then per pinned combination.
+  auto rows = tuned(allreduce_rows(), "", "");
+  for (auto& row : tuned(allreduce_rows(), "Ring", "LL128")) rows.push_back(row);
+  for (auto& row : tuned(allreduce_rows(), "Tree", "")) rows.push_back(row);
+  const std::string text = render(rows);
+  const auto lines = split_lines(text);
+
+  const auto tuning_lines = lines_starting(text, "# nccl algorithm");
+  EXPECT_EQ(tuning_lines, (std::vector<std::string>{"# nccl algorithm Ring, protocol LL128",
+                                                    "# nccl algorithm Tree, protocol auto"}))
+      << text;
+  // Each comes after the previous tuning's last row and before its own first row.
+  const std::size_t ring = line_index(lines, "# nccl algorithm Ring, protocol LL128");
+  const std::size_t tree = line_index(lines, "# nccl algorithm Tree, protocol auto");
+  std::vector<std::size_t> data;
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (!lines[i].empty() && !lines[i].starts_with("#")) data.push_back(i);
+  ASSERT_EQ(data.size(), 9u) << text;
+  EXPECT_LT(data[2], ring);
+  EXPECT_LT(ring, data[3]);
+  EXPECT_LT(data[5], tree);
+  EXPECT_LT(tree, data[6]);
+  // No tuning line between the rows of one tuning.
+  for (std::size_t i = data[3]; i < data[5]; ++i) EXPECT_FALSE(lines[i].starts_with("# nccl")) << i;
+
+  // nccl-tests' column shape is unchanged.
+  for (const auto& row : data_lines(text)) EXPECT_EQ(row.size(), 11u);
+  // Each tuning has its own footer: its bus bandwidth is not averaged with another's.
+  EXPECT_EQ(lines_starting(text, "# Avg bus bandwidth").size(), 3u) << text;
+  EXPECT_EQ(lines_starting(text, "# Out of bounds values").size(), 3u) << text;
+}
+
 TEST(TableReporter, DatatypeColumnUsesNcclTestsNames) {
   const auto AR = CollectiveKind::allreduce;
   const std::string text = render(
@@ -314,6 +375,27 @@ TEST(TableReporter, DatatypeColumnUsesNcclTestsNames) {
   EXPECT_EQ(rows[1][3], "prod");
 }
 
+TEST(TableReporter, ReducedPrecisionTypesAndAvgKeepTheColumns) {
+  const auto AR = CollectiveKind::allreduce;
+  std::vector<std::vector<PointResult>> rows;
+  std::size_t size = 1024;
+  for (DataType type : {DataType::float16, DataType::bfloat16, DataType::float8_e4m3,
+                        DataType::float8_e5m2}) {
+    rows.push_back({point(AR, size, size / size_of(type), Mode::bandwidth, false, 10e-6, 12e-6,
+                          0.1, 0.15, 0, type, ReduceOp::avg)});
+    size *= 2;
+  }
+  const std::string text = render(rows);
+  const auto lines = data_lines(text);
+  ASSERT_EQ(lines.size(), 4u) << text;
+  const std::vector<std::string> names{"half", "bfloat16", "f8e4m3", "f8e5m2"};
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    ASSERT_EQ(lines[i].size(), 11u) << text;
+    EXPECT_EQ(lines[i][2], names[i]);
+    EXPECT_EQ(lines[i][3], "avg");
+  }
+}
+
 TEST(CsvReporter, HeaderThenOneLinePerPoint) {
   std::ostringstream out;
   CsvReporter reporter(out);
@@ -325,7 +407,7 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
   const auto header = split_on(lines[0], ',');
   const std::vector<std::string> expected_header{
       "backend",        "collective",     "datatype",       "redop",           "placement",
-      "nranks",         "mode",           "in_place",       "size_bytes",      "count",
+      "algorithm",      "protocol",       "nranks",         "mode",           "in_place",       "size_bytes",      "count",
       "samples",        "ops_per_sample", "stop_reason",    "time_median_us",  "time_ci_low_us",
       "time_ci_high_us", "time_min_us",   "time_p5_us",     "time_p95_us",     "time_p99_us",
       "time_max_us",    "time_mean_us",   "time_stddev_us", "algbw_GBps",      "busbw_GBps",
@@ -346,6 +428,8 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
     EXPECT_EQ(cells[column("datatype")], "float");
     EXPECT_EQ(cells[column("redop")], "sum");
     EXPECT_EQ(cells[column("nranks")], "4");
+    EXPECT_EQ(cells[column("algorithm")], "");
+    EXPECT_EQ(cells[column("protocol")], "");
     EXPECT_EQ(cells[column("mode")], std::string(name(p.key.mode)));
     EXPECT_EQ(cells[column("in_place")], "false");
     EXPECT_EQ(cells[column("size_bytes")], std::to_string(p.key.size_bytes));
@@ -394,6 +478,108 @@ TEST(JsonLinesReporter, EachLineIsAJsonRecordInMicroseconds) {
   }
   // The first point's median, 12.5 us, is stored as microseconds, not seconds.
   EXPECT_NEAR(nlohmann::json::parse(lines[0]).at("time_median_us").get<double>(), 12.5, 1e-9);
+}
+
+TEST(JsonLinesReporter, NamesThePinnedTuning) {
+  std::ostringstream out;
+  JsonLinesReporter reporter(out);
+  const auto rows = tuned(allreduce_rows(), "Ring", "");
+  reporter.row(rows[0]);
+  const auto lines = split_lines(out.str());
+  ASSERT_EQ(lines.size(), 2u) << out.str();
+  const auto record = nlohmann::json::parse(lines[0]);
+  EXPECT_EQ(record.at("algorithm"), "Ring");
+  EXPECT_EQ(record.at("protocol"), "");  // the library chose
+}
+
+TEST(MarkdownReporter, ShowsAlgorithmAndProtocolColumns) {
+  std::ostringstream out;
+  MarkdownReporter reporter(out);
+  reporter.row(tuned(allreduce_rows(), "Ring", "LL128")[0]);
+  reporter.row(tuned(allreduce_rows(), "", "")[0]);
+  reporter.end();
+  const auto lines = split_lines(out.str());
+  ASSERT_EQ(lines.size(), 6u) << out.str();
+  const auto header = split_on(lines[0], '|');
+  const auto tuned_row = split_on(lines[2], '|');
+  const auto auto_row = split_on(lines[4], '|');
+  ASSERT_EQ(tuned_row.size(), header.size());
+  ASSERT_EQ(auto_row.size(), header.size());
+  ASSERT_EQ(split_on(lines[1], '|').size(), header.size());
+  const auto cell = [&](const std::vector<std::string>& row, const std::string& name) {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == " " + name + " ") return row[i];
+    ADD_FAILURE() << "no column " << name;
+    return std::string();
+  };
+  EXPECT_EQ(cell(tuned_row, "algorithm"), " Ring ");
+  EXPECT_EQ(cell(tuned_row, "protocol"), " LL128 ");
+  EXPECT_EQ(cell(auto_row, "algorithm"), " auto ");
+  EXPECT_EQ(cell(auto_row, "protocol"), " auto ");
+}
+
+ModelReport tuned_models() {
+  const SegmentReport segment{.min_size_bytes = 8,
+                              .max_size_bytes = 1 << 20,
+                              .sizes = 18,
+                              .alpha_s = 5e-6,
+                              .beta_s_per_byte = 1e-10,
+                              .alpha_ci = {4e-6, 6e-6},
+                              .beta_ci = {0.9e-10, 1.1e-10},
+                              .half_size_bytes = 5e4,
+                              .half_size_ci = {4e4, 6e4},
+                              .rms_rel_error = 0.01,
+                              .max_rel_error = 0.03,
+                              .flags = {}};
+  PointKey library_choice = curve_key(tuned(allreduce_rows(), "", "")[0][1].key);
+  PointKey ring = library_choice;
+  ring.algorithm = "Ring";
+  ring.protocol = "LL128";
+  PointKey tree = library_choice;
+  tree.algorithm = "Tree";
+  ModelReport report;
+  for (const PointKey& key : {library_choice, ring, tree})
+    report.curves.push_back({key, 18, {segment}, {}, std::nullopt});
+  PointKey across = ring;
+  across.nranks = 0;
+  report.crossovers.push_back({across, {"ring", 5e-6, 1e-10, 0.01, -100}, 25.0 * (1 << 20), 5.2, 4});
+  return report;
+}
+
+TEST(ModelReport, FitLinesNameTheTuningOfEachCurve) {
+  const auto lines = model_footer_lines(tuned_models());
+  ASSERT_EQ(lines.size(), 4u);
+  EXPECT_TRUE(lines[0].starts_with("# fit allreduce float sum | world | 4 ranks | bandwidth:"))
+      << lines[0];
+  EXPECT_EQ(lines[0].find("algorithm"), std::string::npos) << lines[0];
+  EXPECT_TRUE(lines[1].starts_with(
+      "# fit allreduce float sum | world | 4 ranks | bandwidth | nccl algorithm Ring, protocol "
+      "LL128:"))
+      << lines[1];
+  EXPECT_NE(lines[2].find("| nccl algorithm Tree, protocol auto:"), std::string::npos) << lines[2];
+  EXPECT_TRUE(lines[3].starts_with("# crossover allreduce float sum | world | across ranks | "
+                                   "bandwidth | nccl algorithm Ring, protocol LL128:"))
+      << lines[3];
+
+  std::ostringstream table;
+  print_model_table(table, tuned_models());
+  EXPECT_EQ(lines_starting(table.str(), "# allreduce float sum | world | 4 ranks | bandwidth | "
+                                        "nccl algorithm Ring, protocol LL128")
+                .size(),
+            1u)
+      << table.str();
+}
+
+TEST(ModelReport, JsonNamesTheTuningOfEachCurve) {
+  const auto json = model_json(tuned_models());
+  ASSERT_EQ(json.at("curves").size(), 3u);
+  EXPECT_EQ(json["curves"][0].at("algorithm"), "");
+  EXPECT_EQ(json["curves"][0].at("protocol"), "");
+  EXPECT_EQ(json["curves"][1].at("algorithm"), "Ring");
+  EXPECT_EQ(json["curves"][1].at("protocol"), "LL128");
+  EXPECT_EQ(json["curves"][2].at("algorithm"), "Tree");
+  EXPECT_EQ(json["curves"][2].at("protocol"), "");
+  EXPECT_EQ(json.at("crossovers")[0].at("algorithm"), "Ring");
 }
 
 }  // namespace

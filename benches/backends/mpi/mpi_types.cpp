@@ -15,8 +15,9 @@ MPI_Datatype datatype_of(DataType type) {
     case DataType::uint64: return MPI_UINT64_T;
     case DataType::float32: return MPI_FLOAT;
     case DataType::float64: return MPI_DOUBLE;
+    default: break;
   }
-  return MPI_DATATYPE_NULL;
+  throw std::invalid_argument(std::string("MPI has no ") + std::string(name(type)));
 }
 
 MPI_Op op_of(ReduceOp op) {
@@ -25,8 +26,9 @@ MPI_Op op_of(ReduceOp op) {
     case ReduceOp::prod: return MPI_PROD;
     case ReduceOp::min: return MPI_MIN;
     case ReduceOp::max: return MPI_MAX;
+    case ReduceOp::avg: break;
   }
-  return MPI_OP_NULL;
+  throw std::invalid_argument("MPI has no avg reduction");
 }
 
 void check(int rc, const char* what) {

@@ -1,0 +1,151 @@
+#include "nccl_backend.h"
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstdlib>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "nccl_bootstrap.h"
+#include "nccl_check.h"
+#include "nccl_communicator.h"
+
+namespace collbench {
+namespace {
+
+std::string version_text(int code) {
+  return fmt::format("{}.{}.{}", code / 10000, code / 100 % 100, code % 100);
+}
+
+std::string cuda_version_text(int code) {
+  return fmt::format("{}.{}", code / 1000, code % 1000 / 10);
+}
+
+// Sets an environment variable for the lifetime of the object and restores what was there:
+// NCCL reads NCCL_ALGO and NCCL_PROTO when a communicator is created.
+class ScopedVariable {
+ public:
+  ScopedVariable(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value.empty())
+      unsetenv(name);
+    else
+      setenv(name, value.c_str(), 1);
+  }
+  ~ScopedVariable() {
+    if (old_)
+      setenv(name_, old_->c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+  ScopedVariable(const ScopedVariable&) = delete;
+  ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+class NcclBackend final : public Backend {
+ public:
+  explicit NcclBackend(const NcclOptions& options)
+      : options_(options), placement_(nccl::place_this_rank()) {
+    try {
+      const int devices = nccl::usable_device_count(placement_.local_size);
+      device_ = placement_.local_rank % devices;
+      nccl::check(cudaSetDevice(device_), "cudaSetDevice");
+      nccl::check(cudaGetDeviceProperties(&properties_, device_), "cudaGetDeviceProperties");
+      const ncclUniqueId id = nccl::share_unique_id(placement_);
+      ncclComm_t comm = nullptr;
+      nccl::check(ncclCommInitRank(&comm, placement_.nranks, id, placement_.rank),
+                  "ncclCommInitRank");
+      world_ = std::make_unique<nccl::NcclCommunicator>(comm, options_.cuda_graphs);
+    } catch (...) {
+      nccl::finish_bootstrap(placement_);  // every rank fails alike, so MPI ends cleanly
+      throw;
+    }
+  }
+  ~NcclBackend() override {
+    world_.reset();
+    nccl::finish_bootstrap(placement_);
+  }
+  NcclBackend(const NcclBackend&) = delete;
+  NcclBackend& operator=(const NcclBackend&) = delete;
+
+  std::string name() const override { return "nccl"; }
+
+  std::string version() const override {
+    int code = 0;
+    ncclGetVersion(&code);
+    return "NCCL " + version_text(code);
+  }
+
+  Communicator& world() override { return *world_; }
+
+  bool supports(DataType type) const override {
+    const bool fp8 = type == DataType::float8_e4m3 || type == DataType::float8_e5m2;
+    return !fp8 || properties_.major >= 9;  // NCCL reduces fp8 on sm_90 and newer
+  }
+  bool supports(ReduceOp) const override { return true; }
+
+  std::map<std::string, std::string> provenance() const override {
+    int library = 0, runtime = 0, driver = 0;
+    ncclGetVersion(&library);
+    cudaRuntimeGetVersion(&runtime);
+    cudaDriverGetVersion(&driver);
+    return {{"nccl_version_header", version_text(NCCL_VERSION_CODE)},
+            {"nccl_version_library", version_text(library)},
+            {"cuda_runtime_version", cuda_version_text(runtime)},
+            {"cuda_driver_version", cuda_version_text(driver)},
+            {"gpu_name", properties_.name},
+            {"gpu_compute_capability", fmt::format("{}.{}", properties_.major, properties_.minor)},
+            {"cuda_graphs", options_.cuda_graphs ? "yes" : "no"},
+            {"bootstrap", placement_.mpi ? "mpi" : "local launcher (--np)"}};
+  }
+
+  DeviceDescription device() const override {
+    char bus_id[32] = {};
+    cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), device_);
+    return {properties_.name, bus_id};
+  }
+
+  std::unique_ptr<Communicator> tuned_world(const Tuning& tuning) override {
+    const ScopedVariable algorithm("NCCL_ALGO", tuning.algorithm);
+    const ScopedVariable protocol("NCCL_PROTO", tuning.protocol);
+    return world_->split(0, world_->rank());
+  }
+
+  void abort_communication() noexcept override { nccl::abort_all_communicators(); }
+
+ private:
+  void abort_job(int exit_code) override {
+    nccl::abort_all_communicators();
+    // Without MPI the local launcher ends the other ranks when this one exits.
+    if (placement_.mpi) nccl::abort_mpi_job(exit_code);
+  }
+
+  NcclOptions options_;
+  nccl::RankPlacement placement_;
+  int device_ = 0;
+  cudaDeviceProp properties_{};
+  std::unique_ptr<nccl::NcclCommunicator> world_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_nccl_backend(const NcclOptions& options) {
+  return std::make_unique<NcclBackend>(options);
+}
+
+bool nccl_usable() {
+  int devices = 0;
+  return cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+}
+
+std::map<std::string, std::string> nccl_local_launch_environment(int nranks, bool virtual_nodes) {
+  return nccl::local_launch_environment(nranks, virtual_nodes);
+}
+
+}  // namespace collbench

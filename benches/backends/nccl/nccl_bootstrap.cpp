@@ -1,0 +1,110 @@
+#include "nccl_bootstrap.h"
+
+#include <mpi.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "benches/backends/communicator.h"
+#include "nccl_check.h"
+
+namespace collbench::nccl {
+namespace {
+
+int integer_from_environment(const char* variable) {
+  const char* text = std::getenv(variable);
+  if (!text) throw std::runtime_error(fmt::format("{} is not set", variable));
+  return std::stoi(text);
+}
+
+std::filesystem::path mps_control_pipe() {
+  const char* directory = std::getenv("CUDA_MPS_PIPE_DIRECTORY");
+  return std::filesystem::path(directory && *directory ? directory : "/tmp/nvidia-mps") / "control";
+}
+
+}  // namespace
+
+RankPlacement place_this_rank() {
+  RankPlacement placement;
+  if (std::getenv(kUniqueIdVariable)) {
+    placement.rank = integer_from_environment("COLLBENCH_RANK");
+    placement.nranks = integer_from_environment("COLLBENCH_NRANKS");
+    placement.local_rank = integer_from_environment("COLLBENCH_LOCAL_RANK");
+    placement.local_size = integer_from_environment("COLLBENCH_LOCAL_SIZE");
+    return placement;
+  }
+  int provided = 0;
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  placement.mpi = true;
+  MPI_Comm_rank(MPI_COMM_WORLD, &placement.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &placement.nranks);
+  MPI_Comm host = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, placement.rank, MPI_INFO_NULL, &host);
+  MPI_Comm_rank(host, &placement.local_rank);
+  MPI_Comm_size(host, &placement.local_size);
+  MPI_Comm_free(&host);
+  return placement;
+}
+
+ncclUniqueId share_unique_id(const RankPlacement& placement) {
+  if (!placement.mpi) return decode_unique_id(std::getenv(kUniqueIdVariable));
+  ncclUniqueId id{};
+  if (placement.rank == 0) check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+  MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, MPI_COMM_WORLD);
+  return id;
+}
+
+void finish_bootstrap(const RankPlacement& placement) {
+  if (placement.mpi) MPI_Finalize();
+}
+
+void abort_mpi_job(int exit_code) {
+  MPI_Abort(MPI_COMM_WORLD, exit_code);
+  std::_Exit(exit_code);
+}
+
+std::string encode_unique_id(const ncclUniqueId& id) {
+  std::string hex;
+  for (char byte : id.internal) hex += fmt::format("{:02x}", static_cast<unsigned char>(byte));
+  return hex;
+}
+
+ncclUniqueId decode_unique_id(const std::string& hex) {
+  ncclUniqueId id{};
+  if (hex.size() != 2 * sizeof(id.internal))
+    throw std::invalid_argument(fmt::format("{} has {} hex digits, expected {}", kUniqueIdVariable,
+                                            hex.size(), 2 * sizeof(id.internal)));
+  for (std::size_t i = 0; i < sizeof(id.internal); ++i)
+    id.internal[i] = static_cast<char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+  return id;
+}
+
+int usable_device_count(int ranks_on_host) {
+  int devices = 0;
+  if (const cudaError_t error = cudaGetDeviceCount(&devices); error != cudaSuccess || devices == 0)
+    throw BackendUnavailable(fmt::format("the nccl backend needs a GPU, and this host has none "
+                                         "usable ({})",
+                                         error == cudaSuccess ? "no CUDA device"
+                                                              : cudaGetErrorString(error)));
+  if (ranks_on_host > devices && !std::filesystem::exists(mps_control_pipe()))
+    throw BackendUnavailable(fmt::format(
+        "{} ranks would share {} GPU{} on this host, but CUDA MPS is not running (no {}): without "
+        "it their kernels time-slice the GPU and every latency is milliseconds of scheduling. "
+        "Start it with `nvidia-cuda-mps-control -d` (see README, \"Several ranks on one GPU\")",
+        ranks_on_host, devices, devices == 1 ? "" : "s", mps_control_pipe().string()));
+  return devices;
+}
+
+std::map<std::string, std::string> local_launch_environment(int nranks, bool virtual_nodes) {
+  usable_device_count(nranks);
+  // The bootstrap root listens in this process: on loopback, like the virtual nodes it serves.
+  if (virtual_nodes) setenv("NCCL_SOCKET_IFNAME", "lo", /*overwrite=*/0);
+  ncclUniqueId id{};
+  check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+  return {{kUniqueIdVariable, encode_unique_id(id)}};
+}
+
+}  // namespace collbench::nccl

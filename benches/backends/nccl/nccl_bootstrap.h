@@ -1,0 +1,41 @@
+#pragma once
+// How NCCL ranks find each other and their GPU: through MPI when started by mpirun or srun, or
+// through the environment `collbench run --np N` gives its children.
+#include <nccl.h>
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace collbench::nccl {
+
+// Set by the local launcher: the NCCL unique id, as hex, shared by all its children.
+inline constexpr const char* kUniqueIdVariable = "COLLBENCH_NCCL_ID";
+
+struct RankPlacement {
+  int rank = 0;
+  int nranks = 1;
+  int local_rank = 0;  // among the ranks of this host: picks the GPU
+  int local_size = 1;
+  bool mpi = false;    // MPI was initialised and is finalised at the end
+};
+
+// From the local launcher's environment when it is set, else MPI (initialised here).
+RankPlacement place_this_rank();
+// Rank 0's id reaches every rank: read from the environment, or broadcast over MPI.
+ncclUniqueId share_unique_id(const RankPlacement& placement);
+void finish_bootstrap(const RankPlacement& placement);
+[[noreturn]] void abort_mpi_job(int exit_code);
+
+std::string encode_unique_id(const ncclUniqueId& id);
+ncclUniqueId decode_unique_id(const std::string& hex);
+
+// Throws BackendUnavailable when there is no GPU, or when `ranks_on_host` ranks would share
+// the host's GPUs without CUDA MPS (they would time-slice the GPU, and every latency would be
+// milliseconds of scheduling).
+int usable_device_count(int ranks_on_host);
+
+// The environment for `run --np N` children: a fresh unique id.
+std::map<std::string, std::string> local_launch_environment(int nranks, bool virtual_nodes);
+
+}  // namespace collbench::nccl

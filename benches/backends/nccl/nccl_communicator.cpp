@@ -1,0 +1,333 @@
+#include "nccl_communicator.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "nccl_check.h"
+#include "pattern_kernels.h"
+
+namespace collbench::nccl {
+namespace {
+
+// The live communicators, so the watchdog can abort them. Waits hold the lock while they touch
+// a communicator, so an abort never frees one under a running query.
+std::mutex g_live_mutex;
+std::vector<ncclComm_t> g_live;
+bool g_aborted = false;
+
+class DeviceBuffer final : public Buffer {
+ public:
+  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+    if (cudaMalloc(&data_, std::max<std::size_t>(bytes, 1)) != cudaSuccess) {
+      cudaGetLastError();  // clear the sticky-free allocation error
+      throw std::bad_alloc();
+    }
+    check(cudaMemset(data_, 0, bytes), "cudaMemset");
+  }
+  ~DeviceBuffer() override { cudaFree(data_); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  std::byte* data() override { return static_cast<std::byte*>(data_); }
+  std::size_t bytes() const override { return bytes_; }
+  void upload(std::span<const std::byte> host, std::size_t offset_bytes) override {
+    check(cudaMemcpy(static_cast<std::byte*>(data_) + offset_bytes, host.data(), host.size(),
+                     cudaMemcpyHostToDevice),
+          "cudaMemcpy to the device");
+  }
+  void download(std::span<std::byte> host, std::size_t offset_bytes) const override {
+    check(cudaMemcpy(host.data(), static_cast<const std::byte*>(data_) + offset_bytes,
+                     host.size(), cudaMemcpyDeviceToHost),
+          "cudaMemcpy from the device");
+  }
+
+ private:
+  void* data_ = nullptr;
+  std::size_t bytes_;
+};
+
+// GPU time between two events on the communication stream.
+class EventTimer final : public Timer {
+ public:
+  explicit EventTimer(NcclCommunicator& comm) : comm_(comm) {
+    check(cudaEventCreate(&start_), "cudaEventCreate");
+    check(cudaEventCreate(&stop_), "cudaEventCreate");
+  }
+  ~EventTimer() override {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+
+  void start() override { check(cudaEventRecord(start_, comm_.stream()), "cudaEventRecord"); }
+  double stop_seconds() override {
+    check(cudaEventRecord(stop_, comm_.stream()), "cudaEventRecord");
+    comm_.wait();
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+    return ms * 1e-3;
+  }
+
+ private:
+  NcclCommunicator& comm_;
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
+
+// `count` launches captured once as a CUDA graph (-G), replayed per sample.
+class GraphBatch final : public Batch {
+ public:
+  GraphBatch(NcclCommunicator& comm, const CollectiveCall& call, Buffer& send, Buffer& recv,
+             int count)
+      : stream_(comm.stream()) {
+    check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal),
+          "cudaStreamBeginCapture");
+    try {
+      for (int i = 0; i < count; ++i) comm.launch(call, send, recv);
+    } catch (...) {
+      cudaGraph_t discarded = nullptr;
+      cudaStreamEndCapture(stream_, &discarded);
+      if (discarded) cudaGraphDestroy(discarded);
+      throw;
+    }
+    check(cudaStreamEndCapture(stream_, &graph_), "cudaStreamEndCapture");
+    check(cudaGraphInstantiate(&exec_, graph_, 0), "cudaGraphInstantiate");
+  }
+  ~GraphBatch() override {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    if (graph_) cudaGraphDestroy(graph_);
+  }
+  GraphBatch(const GraphBatch&) = delete;
+  GraphBatch& operator=(const GraphBatch&) = delete;
+
+  void enqueue() override { check(cudaGraphLaunch(exec_, stream_), "cudaGraphLaunch"); }
+
+ private:
+  cudaStream_t stream_;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+std::string host_identity() {
+  if (const char* id = std::getenv("NCCL_HOSTID"); id && *id) return id;
+  char name[256] = {};
+  gethostname(name, sizeof(name) - 1);
+  return name;
+}
+
+}  // namespace
+
+NcclCommunicator::NcclCommunicator(ncclComm_t comm, bool cuda_graphs)
+    : comm_(comm), cuda_graphs_(cuda_graphs) {
+  check(ncclCommUserRank(comm_, &rank_), "ncclCommUserRank");
+  check(ncclCommCount(comm_, &size_), "ncclCommCount");
+  check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+  std::lock_guard lock(g_live_mutex);
+  g_live.push_back(comm_);
+}
+
+NcclCommunicator::~NcclCommunicator() {
+  bool aborted = false;
+  {
+    std::lock_guard lock(g_live_mutex);
+    g_live.erase(std::remove(g_live.begin(), g_live.end(), comm_), g_live.end());
+    aborted = g_aborted;
+  }
+  if (!aborted) {
+    cudaStreamSynchronize(stream_);
+    ncclCommDestroy(comm_);
+  }
+  cudaStreamDestroy(stream_);
+  cudaFree(control_device_);
+  cudaFreeHost(control_host_);
+}
+
+std::unique_ptr<Buffer> NcclCommunicator::allocate(std::size_t bytes) {
+  return std::make_unique<DeviceBuffer>(bytes);
+}
+
+std::unique_ptr<Timer> NcclCommunicator::make_timer() { return std::make_unique<EventTimer>(*this); }
+
+void NcclCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& recv) {
+  const ncclDataType_t type = datatype_of(call.datatype);
+  const Shape& shape = call.shape;
+  const std::size_t element = size_of(call.datatype);
+  std::byte* base = send.data();
+  switch (call.kind) {
+    case CollectiveKind::allreduce:
+      check(ncclAllReduce(base, call.in_place ? base : recv.data(), shape.count, type,
+                          op_of(call.op), comm_, stream_),
+            "ncclAllReduce");
+      return;
+    case CollectiveKind::allgather:
+      // In place, NCCL reads this rank's share from rank × share of the output.
+      check(ncclAllGather(call.in_place ? base + std::size_t(rank_) * shape.count * element : base,
+                          call.in_place ? base : recv.data(), shape.count, type, comm_, stream_),
+            "ncclAllGather");
+      return;
+    case CollectiveKind::reduce_scatter:
+      check(ncclReduceScatter(base,
+                              call.in_place ? base + std::size_t(rank_) * shape.count * element
+                                            : recv.data(),
+                              shape.count, type, op_of(call.op), comm_, stream_),
+            "ncclReduceScatter");
+      return;
+  }
+}
+
+std::unique_ptr<Batch> NcclCommunicator::prepare(const CollectiveCall& call, Buffer& send,
+                                                 Buffer& recv, int count) {
+  if (!cuda_graphs_) return Communicator::prepare(call, send, recv, count);
+  return std::make_unique<GraphBatch>(*this, call, send, recv, count);
+}
+
+void NcclCommunicator::fill_input(const PatternRule& rule, Buffer& send, std::size_t offset_bytes) {
+  enqueue_fill(rule, send.data() + offset_bytes, stream_);
+  wait();
+}
+
+std::uint64_t NcclCommunicator::count_wrong(const PatternRule& rule, const Buffer& result,
+                                            std::size_t offset_bytes) {
+  reserve_control(sizeof(unsigned long long));
+  auto* counter = reinterpret_cast<unsigned long long*>(control_device_);
+  check(cudaMemsetAsync(counter, 0, sizeof(*counter), stream_), "cudaMemsetAsync");
+  // Buffer::data() is non-const for the library calls; counting only reads.
+  auto& readable = const_cast<Buffer&>(result);
+  enqueue_count_wrong(rule, readable.data() + offset_bytes, counter, stream_);
+  check(cudaMemcpyAsync(control_host_, counter, sizeof(*counter), cudaMemcpyDeviceToHost, stream_),
+        "cudaMemcpyAsync");
+  wait();
+  unsigned long long wrong = 0;
+  std::memcpy(&wrong, control_host_, sizeof(wrong));
+  return wrong;
+}
+
+void NcclCommunicator::wait() {
+  for (;;) {
+    {
+      std::lock_guard lock(g_live_mutex);
+      if (g_aborted) throw CommunicationFault("the communicator was aborted");
+      const cudaError_t state = cudaStreamQuery(stream_);
+      if (state == cudaSuccess) return;
+      if (state != cudaErrorNotReady) check(state, "waiting for the GPU");
+      ncclResult_t async = ncclSuccess;
+      check(ncclCommGetAsyncError(comm_, &async), "ncclCommGetAsyncError");
+      if (async != ncclSuccess && async != ncclInProgress) {
+        const std::string detail = ncclGetLastError(comm_);
+        ncclCommAbort(comm_);
+        g_live.erase(std::remove(g_live.begin(), g_live.end(), comm_), g_live.end());
+        g_aborted = true;
+        throw CommunicationFault(fmt::format("asynchronous NCCL error: {}{}{}",
+                                             ncclGetErrorString(async),
+                                             detail.empty() ? "" : ": ", detail));
+      }
+    }
+    std::this_thread::yield();
+  }
+}
+
+void NcclCommunicator::reserve_control(std::size_t bytes) {
+  if (bytes <= control_bytes_) return;
+  cudaFree(control_device_);
+  cudaFreeHost(control_host_);
+  control_device_ = nullptr;
+  control_host_ = nullptr;
+  control_bytes_ = 0;
+  check(cudaMalloc(&control_device_, bytes), "cudaMalloc");
+  check(cudaMallocHost(&control_host_, bytes), "cudaMallocHost");
+  control_bytes_ = bytes;
+}
+
+void NcclCommunicator::barrier() { sum_over_ranks(0); }
+
+void NcclCommunicator::broadcast(std::span<std::byte> data, int root) {
+  reserve_control(data.size());
+  std::memcpy(control_host_, data.data(), data.size());
+  check(cudaMemcpyAsync(control_device_, control_host_, data.size(), cudaMemcpyHostToDevice, stream_),
+        "cudaMemcpyAsync");
+  check(ncclBroadcast(control_device_, control_device_, data.size(), ncclUint8, root, comm_, stream_),
+        "ncclBroadcast");
+  check(cudaMemcpyAsync(control_host_, control_device_, data.size(), cudaMemcpyDeviceToHost, stream_),
+        "cudaMemcpyAsync");
+  wait();
+  std::memcpy(data.data(), control_host_, data.size());
+}
+
+void NcclCommunicator::gather(std::span<const std::byte> mine, std::span<std::byte> all, int root) {
+  // An allgather: NCCL has no gather, and the few bytes cost the same either way.
+  const std::size_t total = mine.size() * std::size_t(size_);
+  reserve_control(total + mine.size());
+  std::byte* in = control_device_ + total;
+  std::memcpy(control_host_, mine.data(), mine.size());
+  check(cudaMemcpyAsync(in, control_host_, mine.size(), cudaMemcpyHostToDevice, stream_),
+        "cudaMemcpyAsync");
+  check(ncclAllGather(in, control_device_, mine.size(), ncclUint8, comm_, stream_), "ncclAllGather");
+  check(cudaMemcpyAsync(control_host_, control_device_, total, cudaMemcpyDeviceToHost, stream_),
+        "cudaMemcpyAsync");
+  wait();
+  if (rank_ == root) std::memcpy(all.data(), control_host_, total);
+}
+
+long long NcclCommunicator::sum_over_ranks(long long value) {
+  reserve_control(sizeof(value));
+  std::memcpy(control_host_, &value, sizeof(value));
+  check(cudaMemcpyAsync(control_device_, control_host_, sizeof(value), cudaMemcpyHostToDevice, stream_),
+        "cudaMemcpyAsync");
+  check(ncclAllReduce(control_device_, control_device_, 1, ncclInt64, ncclSum, comm_, stream_),
+        "ncclAllReduce");
+  check(cudaMemcpyAsync(control_host_, control_device_, sizeof(value), cudaMemcpyDeviceToHost, stream_),
+        "cudaMemcpyAsync");
+  wait();
+  long long total = 0;
+  std::memcpy(&total, control_host_, sizeof(total));
+  return total;
+}
+
+std::unique_ptr<Communicator> NcclCommunicator::split(int color, int key) {
+  ncclComm_t part = nullptr;
+  check(ncclCommSplit(comm_, color, key, &part, nullptr), "ncclCommSplit");
+  return std::make_unique<NcclCommunicator>(part, cuda_graphs_);
+}
+
+std::unique_ptr<Communicator> NcclCommunicator::split_node() {
+  constexpr std::size_t kIdBytes = 256;
+  std::string mine = host_identity();
+  mine.resize(kIdBytes, '\0');
+  const std::size_t total = kIdBytes * std::size_t(size_);
+  reserve_control(total + kIdBytes);
+  std::byte* in = control_device_ + total;
+  std::memcpy(control_host_, mine.data(), kIdBytes);
+  check(cudaMemcpyAsync(in, control_host_, kIdBytes, cudaMemcpyHostToDevice, stream_),
+        "cudaMemcpyAsync");
+  check(ncclAllGather(in, control_device_, kIdBytes, ncclUint8, comm_, stream_), "ncclAllGather");
+  check(cudaMemcpyAsync(control_host_, control_device_, total, cudaMemcpyDeviceToHost, stream_),
+        "cudaMemcpyAsync");
+  wait();
+  int color = rank_;  // the first rank with this identity names the node
+  for (int r = 0; r < size_; ++r)
+    if (std::memcmp(control_host_ + std::size_t(r) * kIdBytes, mine.data(), kIdBytes) == 0) {
+      color = r;
+      break;
+    }
+  return split(color, rank_);
+}
+
+void abort_all_communicators() noexcept {
+  std::lock_guard lock(g_live_mutex);
+  if (g_aborted) return;
+  g_aborted = true;
+  for (ncclComm_t comm : g_live) ncclCommAbort(comm);
+  g_live.clear();
+}
+
+}  // namespace collbench::nccl

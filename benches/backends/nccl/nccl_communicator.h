@@ -1,0 +1,63 @@
+#pragma once
+// A NCCL communicator on one GPU: device buffers, CUDA-event timing on its stream, optional
+// CUDA-graph batches, and a control plane that is NCCL itself on a few bytes of device memory,
+// so ranks started without MPI (`run --np`) need nothing else to talk.
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <memory>
+
+#include "benches/backends/communicator.h"
+
+namespace collbench::nccl {
+
+class NcclCommunicator final : public Communicator {
+ public:
+  // Takes ownership of `comm`.
+  NcclCommunicator(ncclComm_t comm, bool cuda_graphs);
+  ~NcclCommunicator() override;
+  NcclCommunicator(const NcclCommunicator&) = delete;
+  NcclCommunicator& operator=(const NcclCommunicator&) = delete;
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  std::unique_ptr<Buffer> allocate(std::size_t bytes) override;
+  std::unique_ptr<Timer> make_timer() override;
+  void launch(const CollectiveCall& call, Buffer& send, Buffer& recv) override;
+  std::unique_ptr<Batch> prepare(const CollectiveCall& call, Buffer& send, Buffer& recv,
+                                 int count) override;
+  void fill_input(const PatternRule& rule, Buffer& send, std::size_t offset_bytes) override;
+  std::uint64_t count_wrong(const PatternRule& rule, const Buffer& result,
+                            std::size_t offset_bytes) override;
+
+  void barrier() override;
+  void broadcast(std::span<std::byte> data, int root) override;
+  void gather(std::span<const std::byte> mine, std::span<std::byte> all, int root) override;
+  long long sum_over_ranks(long long value) override;
+  std::unique_ptr<Communicator> split(int color, int key) override;
+  // Ranks with the same NCCL host identity (NCCL_HOSTID, else the host name): with
+  // --virtual-nodes every rank is a node of its own, as NCCL sees it.
+  std::unique_ptr<Communicator> split_node() override;
+
+  // Waits for the stream, polling NCCL's asynchronous errors; throws CommunicationFault.
+  void wait();
+  cudaStream_t stream() const { return stream_; }
+
+ private:
+  // Device and pinned host scratch of at least `bytes` each, for the control plane.
+  void reserve_control(std::size_t bytes);
+
+  ncclComm_t comm_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  bool cuda_graphs_ = false;
+  int rank_ = 0;
+  int size_ = 1;
+  std::byte* control_device_ = nullptr;
+  std::byte* control_host_ = nullptr;
+  std::size_t control_bytes_ = 0;
+};
+
+// ncclCommAbort on every live communicator; safe from another thread, once.
+void abort_all_communicators() noexcept;
+
+}  // namespace collbench::nccl
