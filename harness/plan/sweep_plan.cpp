@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "benches/collectives/pattern_rule.h"
 #include "harness/plan/sizes.h"
 
 namespace collbench {
@@ -33,6 +34,20 @@ std::vector<Shape> shapes_for(const RunConfig& config, CollectiveKind kind, Data
   return shapes;
 }
 
+// Validation needs inputs whose result is exact; say so where the pattern has none.
+void note_unchecked(const RunConfig& config, CollectiveKind kind, DataType type, ReduceOp op,
+                    const Shape& shape, int nranks, std::vector<std::string>& notes) {
+  if (config.check_iters == 0 ||
+      PatternRule(PatternCase{kind, type, op, 0, nranks, shape}).exact())
+    return;
+  notes.push_back(fmt::format("{} {} {} with {} ranks is not validated (#wrong N/A): no input "
+                              "makes it exact{}",
+                              name(kind), name(type), name(op), nranks,
+                              op == ReduceOp::avg && is_floating(type)
+                                  ? " (NCCL multiplies by a rounded 1/p unless p is a power of two)"
+                                  : ""));
+}
+
 }  // namespace
 
 SweepPlan plan_sweep(const RunConfig& config, int nranks) {
@@ -42,13 +57,15 @@ SweepPlan plan_sweep(const RunConfig& config, int nranks) {
         uses_reduce_op(kind) ? config.reduce_ops : std::vector<ReduceOp>{ReduceOp::sum};
     for (DataType type : config.datatypes) {
       const auto shapes = shapes_for(config, kind, type, nranks, plan.notes);
-      for (ReduceOp op : ops)
+      for (ReduceOp op : ops) {
+        if (!shapes.empty()) note_unchecked(config, kind, type, op, shapes.front(), nranks, plan.notes);
         for (const Shape& shape : shapes) {
           plan.rows.push_back({kind, type, op, shape});
           const std::size_t bytes = size_of(type);
           plan.max_send_bytes = std::max(plan.max_send_bytes, shape.send_count * bytes);
           plan.max_recv_bytes = std::max(plan.max_recv_bytes, shape.recv_count * bytes);
         }
+      }
     }
   }
   return plan;

@@ -105,6 +105,20 @@ TEST(PlanSweep, SizesTooSmallForOneElementPerRankAreSkippedWithANote) {
   EXPECT_NE(note.find("4 ranks"), std::string::npos) << note;
 }
 
+TEST(PlanSweep, AvgThatCannotBeExactIsNotedOnceAndStillRuns) {
+  auto config = config_with({CollectiveKind::allreduce}, {DataType::float32, DataType::int32},
+                            {ReduceOp::avg}, {64, 128});
+  const SweepPlan three = plan_sweep(config, 3);
+  EXPECT_EQ(three.rows.size(), 4u);
+  ASSERT_EQ(three.notes.size(), 1u);  // float only: integers sum, then divide
+  EXPECT_NE(three.notes[0].find("allreduce float avg with 3 ranks is not validated"),
+            std::string::npos)
+      << three.notes[0];
+  EXPECT_TRUE(plan_sweep(config, 4).notes.empty());  // times 1/4 is exact
+  config.check_iters = 0;
+  EXPECT_TRUE(plan_sweep(config, 3).notes.empty());  // nothing to validate, nothing to say
+}
+
 TEST(PlanSweep, NotesNameEachCollectiveThatSkipped) {
   // double over 3 ranks: allreduce needs 8 B, the others 24 B.
   const auto config = config_with({CollectiveKind::allreduce, CollectiveKind::reduce_scatter},

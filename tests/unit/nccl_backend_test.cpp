@@ -1,0 +1,143 @@
+// The NCCL backend on a real GPU, one rank: device validation against the host pattern, every
+// collective, type and op, CUDA graphs, event timing and provenance. Skipped, saying so, where
+// no GPU is usable; ci/gpu-check runs them on one.
+#include "benches/backends/nccl/nccl_backend.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <vector>
+
+#include "benches/collectives/pattern.h"
+
+namespace collbench {
+namespace {
+
+// A one-rank world through the same environment `run --np 1` gives its child.
+std::unique_ptr<Backend> one_rank_backend(bool cuda_graphs) {
+  for (const auto& [name, value] : nccl_local_launch_environment(1, false))
+    setenv(name.c_str(), value.c_str(), 1);
+  for (const char* name : {"COLLBENCH_RANK", "COLLBENCH_LOCAL_RANK"}) setenv(name, "0", 1);
+  for (const char* name : {"COLLBENCH_NRANKS", "COLLBENCH_LOCAL_SIZE"}) setenv(name, "1", 1);
+  return make_nccl_backend(NcclOptions{cuda_graphs});
+}
+
+class NcclBackend : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (nccl_usable()) backend_ = one_rank_backend(false).release();
+  }
+  static void TearDownTestSuite() {
+    delete backend_;
+    backend_ = nullptr;
+  }
+  void SetUp() override {
+    if (!backend_) GTEST_SKIP() << "needs a GPU: no CUDA device is usable on this machine";
+  }
+  Communicator& comm() { return backend_->world(); }
+
+  // Runs `call` once through `comm` and counts wrong result elements on the device.
+  static std::uint64_t run_and_check(Communicator& comm, const CollectiveCall& call) {
+    const PatternRule rule(PatternCase{call.kind, call.datatype, call.op, 0, 1, call.shape});
+    const std::size_t element = size_of(call.datatype);
+    auto send = comm.allocate(std::max(call.shape.send_count, call.shape.recv_count) * element);
+    auto recv = comm.allocate(call.shape.recv_count * element);
+    comm.fill_input(rule, *send, 0);
+    auto timer = comm.make_timer();
+    timer->start();
+    comm.prepare(call, *send, *recv, 1)->enqueue();
+    timer->stop_seconds();
+    return comm.count_wrong(rule, call.in_place ? *send : *recv, 0);
+  }
+
+  static Backend* backend_;
+};
+Backend* NcclBackend::backend_ = nullptr;
+
+TEST_F(NcclBackend, DeviceFillMatchesTheHostPatternAndFindsAPlantedError) {
+  for (DataType type : all_datatypes()) {
+    SCOPED_TRACE(std::string(name(type)));
+    const std::size_t element = size_of(type);
+    const Shape shape = shape_for(CollectiveKind::allreduce, 4099 * element, element, 1);
+    const PatternRule rule(PatternCase{CollectiveKind::allreduce, type, ReduceOp::max, 0, 1, shape});
+    auto buffer = comm().allocate(shape.send_count * element);
+    comm().fill_input(rule, *buffer, 0);
+    if (has_host_type(type)) {
+      std::vector<std::byte> device(shape.send_count * element), host(device.size());
+      buffer->download(device, 0);
+      fill_input(rule, host);
+      EXPECT_EQ(device, host);
+    }
+    EXPECT_EQ(comm().count_wrong(rule, *buffer, 0), 0u);  // one rank: the result is the input
+    const std::vector<std::byte> planted(element, std::byte{0x7B});
+    buffer->upload(planted, 1000 * element);
+    EXPECT_EQ(comm().count_wrong(rule, *buffer, 0), 1u);
+  }
+}
+
+TEST_F(NcclBackend, EveryCollectiveTypeAndOpIsExactOutOfPlaceAndInPlace) {
+  for (CollectiveKind kind : all_collectives())
+    for (DataType type : all_datatypes()) {
+      if (!backend_->supports(type)) continue;
+      for (ReduceOp op : all_reduce_ops())
+        for (bool in_place : {false, true}) {
+          const Shape shape = shape_for(kind, 1 << 16, size_of(type), 1);
+          const CollectiveCall call{kind, type, op, shape, in_place};
+          EXPECT_EQ(run_and_check(comm(), call), 0u)
+              << name(kind) << " " << name(type) << " " << name(op) << (in_place ? " in place" : "");
+        }
+    }
+}
+
+TEST_F(NcclBackend, CudaGraphBatchesGiveTheSameResults) {
+  auto graphs = one_rank_backend(true);
+  const Shape shape = shape_for(CollectiveKind::allreduce, 1 << 20, sizeof(float), 1);
+  EXPECT_EQ(run_and_check(graphs->world(),
+                          {CollectiveKind::allreduce, DataType::float32, ReduceOp::sum, shape, false}),
+            0u);
+  EXPECT_EQ(graphs->provenance().at("cuda_graphs"), "yes");
+}
+
+TEST_F(NcclBackend, EventsTimeTheOperationOnTheGpu) {
+  const Shape shape = shape_for(CollectiveKind::allreduce, 64 << 20, sizeof(float), 1);
+  const CollectiveCall call{CollectiveKind::allreduce, DataType::float32, ReduceOp::sum, shape, false};
+  auto send = comm().allocate(shape.send_count * sizeof(float));
+  auto recv = comm().allocate(shape.recv_count * sizeof(float));
+  auto one = comm().prepare(call, *send, *recv, 1);
+  auto ten = comm().prepare(call, *send, *recv, 10);
+  auto timer = comm().make_timer();
+  timer->start();
+  one->enqueue();
+  const double single = timer->stop_seconds();
+  timer->start();
+  ten->enqueue();
+  const double batch = timer->stop_seconds();
+  EXPECT_GT(single, 0);
+  EXPECT_GT(batch, 3 * single);  // ten 64 MiB copies take longer than one
+  EXPECT_LT(batch, 1.0);
+}
+
+TEST_F(NcclBackend, ControlPlaneAndSplitsWorkOnOneRank) {
+  EXPECT_EQ(comm().sum_over_ranks(41), 41);
+  int value = 7;
+  comm().broadcast(std::as_writable_bytes(std::span(&value, 1)), 0);
+  EXPECT_EQ(value, 7);
+  double all = 0;
+  const double mine = 2.5;
+  comm().gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(&all, 1)), 0);
+  EXPECT_EQ(all, 2.5);
+  EXPECT_EQ(comm().split_node()->size(), 1);
+  EXPECT_EQ(backend_->tuned_world(Tuning{"Ring", "Simple"})->size(), 1);
+}
+
+TEST_F(NcclBackend, ProvenanceNamesTheLibraryRuntimeAndGpu) {
+  const auto provenance = backend_->provenance();
+  EXPECT_EQ(provenance.at("nccl_version_header"), provenance.at("nccl_version_library"));
+  EXPECT_FALSE(provenance.at("cuda_driver_version").empty());
+  EXPECT_EQ(provenance.at("bootstrap"), "local launcher (--np)");
+  EXPECT_FALSE(backend_->device().name.empty());
+  EXPECT_FALSE(backend_->device().bus_id.empty());
+}
+
+}  // namespace
+}  // namespace collbench
