@@ -119,6 +119,8 @@ class Backend {
 
   virtual bool supports(DataType type) const { return has_host_type(type); }
   virtual bool supports(ReduceOp op) const { return op != ReduceOp::avg; }
+  // Whether a pinned algorithm implements this collective (NCCL's Tree reduces, never gathers).
+  virtual bool supports(CollectiveKind, const Tuning&) const { return true; }
   // Library, runtime and driver versions beyond version(), as provenance attributes.
   virtual std::map<std::string, std::string> provenance() const { return {}; }
   // Empty for host backends.

@@ -149,10 +149,32 @@ class RootOutput {
   std::vector<PointResult> measured_;  // kept for the fits at the end
 };
 
-// One sweep of the plan on `runner`'s communicator. False when --time-limit ended it.
-bool sweep(RowRunner& runner, Communicator& world, const RunConfig& config, SweepPlan& plan,
-           std::optional<RootOutput>& output, const std::function<double()>& elapsed) {
+std::string describe(const Tuning& tuning) {
+  return fmt::format("NCCL algorithm {}, protocol {}", tuning.algorithm.empty() ? "auto" : tuning.algorithm,
+                     tuning.protocol.empty() ? "auto" : tuning.protocol);
+}
+
+// The plan's rows the backend runs with this tuning; a note for each collective left out.
+std::vector<PlannedRow> rows_for(const SweepPlan& plan, const Backend& backend, const Tuning& tuning,
+                                 std::vector<std::string>& notes) {
+  std::vector<PlannedRow> rows;
+  std::vector<CollectiveKind> left_out;
   for (const PlannedRow& row : plan.rows) {
+    if (backend.supports(row.collective, tuning))
+      rows.push_back(row);
+    else if (std::find(left_out.begin(), left_out.end(), row.collective) == left_out.end())
+      left_out.push_back(row.collective);
+  }
+  for (CollectiveKind kind : left_out)
+    notes.push_back(fmt::format("{} has no {}; skipped with it", describe(tuning), name(kind)));
+  return rows;
+}
+
+// One sweep of `rows` on `runner`'s communicator. False when --time-limit ended it.
+bool sweep(RowRunner& runner, Communicator& world, const RunConfig& config,
+           const std::vector<PlannedRow>& rows, std::vector<std::string>& notes,
+           std::optional<RootOutput>& output, const std::function<double()>& elapsed) {
+  for (const PlannedRow& row : rows) {
     std::optional<double> time_left;
     if (config.time_limit_s) time_left = *config.time_limit_s - elapsed();
     int go = !time_left || *time_left > 0;  // rank 0's clock decides for everyone
@@ -160,8 +182,8 @@ bool sweep(RowRunner& runner, Communicator& world, const RunConfig& config, Swee
     const auto points = go ? runner.measure(row, time_left) : std::vector<PointResult>{};
     if (output && !points.empty()) output->add_row(points, row);
     if (points.size() < points_per_row(config)) {
-      plan.notes.push_back(fmt::format("--time-limit of {} s reached; the sweep stopped early",
-                                       *config.time_limit_s));
+      notes.push_back(fmt::format("--time-limit of {} s reached; the sweep stopped early",
+                                  *config.time_limit_s));
       return false;
     }
   }
@@ -181,12 +203,20 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
 
   SweepPlan plan = plan_sweep(config, world.size());
   plan.notes.insert(plan.notes.begin(), support_notes.begin(), support_notes.end());
+  std::vector<std::vector<PlannedRow>> rows_per_tuning;
+  for (const Tuning& tuning : config.tunings)
+    rows_per_tuning.push_back(rows_for(plan, backend, tuning, plan.notes));
+  const auto first_collective = [&](std::size_t t) {
+    const auto& rows = rows_per_tuning[t];
+    return rows.empty() ? CollectiveKind::allreduce : rows.front().collective;
+  };
   // Device buffers are the GPU's business: cudaMalloc answers for them.
   std::string problem = device.name.empty() ? memory_problem(plan, topology) : "";
   std::unique_ptr<RowRunner> runner;
   if (problem.empty()) {
     try {
-      runner = std::make_unique<RowRunner>(world, measure_settings(config, config.tunings[0]), plan);
+      runner = std::make_unique<RowRunner>(world, measure_settings(config, config.tunings[0]), plan,
+                                           first_collective(0));
     } catch (const std::bad_alloc&) {
       problem = fmt::format("-e/--maxbytes: cannot allocate buffers for {} on {}",
                             format_size(config.sweep.max_bytes), topology.self.host);
@@ -203,10 +233,11 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     return kExitUsage;
   }
 
+  std::size_t total_rows = 0;
+  for (const auto& rows : rows_per_tuning) total_rows += rows.size();
   std::optional<RootOutput> output;
   if (root) {
-    output.emplace(config, std::move(writer),
-                   plan.rows.size() * points_per_row(config) * config.tunings.size());
+    output.emplace(config, std::move(writer), total_rows * points_per_row(config));
     const RunDescription run{std::string(collbench_version()), config.backend, backend.version(),
                              world.size(), topology.nodes, topology.hosts, start_utc,
                              shell_quoted(argv)};
@@ -221,11 +252,19 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
   for (std::size_t t = 0; t < config.tunings.size(); ++t) {
     std::unique_ptr<Communicator> tuned;  // a communicator of its own per pinned combination
     if (t > 0) {
+      if (rows_per_tuning[t].empty()) continue;
       runner.reset();
       tuned = backend.tuned_world(config.tunings[t]);
-      runner = std::make_unique<RowRunner>(*tuned, measure_settings(config, config.tunings[t]), plan);
+      try {  // the first call tells whether the library can run this combination here
+        runner = std::make_unique<RowRunner>(*tuned, measure_settings(config, config.tunings[t]),
+                                             plan, first_collective(t));
+      } catch (const CommunicationFault& error) {
+        plan.notes.push_back(fmt::format("{} cannot run here ({}); skipped",
+                                         describe(config.tunings[t]), error.what()));
+        continue;
+      }
     }
-    if (!sweep(*runner, world, config, plan, output, elapsed)) break;
+    if (!sweep(*runner, world, config, rows_per_tuning[t], plan.notes, output, elapsed)) break;
   }
   if (!root) return kExitOk;
   output->finish(plan.notes, elapsed());

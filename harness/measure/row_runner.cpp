@@ -44,18 +44,21 @@ struct RowRunner::Sampled {
   int ops_per_sample = 1;
 };
 
-RowRunner::RowRunner(Communicator& comm, const MeasureSettings& settings, const SweepPlan& plan)
+RowRunner::RowRunner(Communicator& comm, const MeasureSettings& settings, const SweepPlan& plan,
+                     CollectiveKind first_collective)
     : comm_(comm), settings_(settings) {
+  // The first call on a communicator sets up its connections; it is never timed. One float
+  // per rank, of the collective the sweep starts with (a pinned algorithm may run no other).
+  const CollectiveCall first{first_collective, DataType::float32, ReduceOp::sum,
+                             shape_for(first_collective, sizeof(float) * comm_.size(),
+                                       sizeof(float), comm_.size()),
+                             false};
+  const std::size_t first_bytes = sizeof(float) * comm_.size();
   // In place, the send buffer also holds the result, so it takes the larger of the two.
   const std::size_t send_bytes = std::max(plan.max_send_bytes, plan.max_recv_bytes);
-  constexpr std::size_t kAtLeast = 64;  // room for the first call below
-  send_ = comm_.allocate(std::max(send_bytes, kAtLeast));
-  recv_ = comm_.allocate(std::max(plan.max_recv_bytes, kAtLeast));
+  send_ = comm_.allocate(std::max(send_bytes, first_bytes));
+  recv_ = comm_.allocate(std::max(plan.max_recv_bytes, first_bytes));
   timer_ = comm_.make_timer();
-  // The first call on a communicator sets up its connections; it is never timed.
-  const CollectiveCall first{CollectiveKind::allreduce, DataType::float32, ReduceOp::sum,
-                             shape_for(CollectiveKind::allreduce, sizeof(float), sizeof(float), 1),
-                             false};
   CommunicationWait wait("the first collective on the communicator");
   run_timed(*comm_.prepare(first, *send_, *recv_, 1));
 }

@@ -29,8 +29,10 @@ struct MeasureSettings {
 
 class RowRunner {
  public:
-  // Allocates the buffers for the largest row of the plan; throws std::bad_alloc.
-  RowRunner(Communicator& comm, const MeasureSettings& settings, const SweepPlan& plan);
+  // Allocates the buffers for the largest row of the plan (throws std::bad_alloc) and makes the
+  // communicator's first, untimed call with `first_collective`.
+  RowRunner(Communicator& comm, const MeasureSettings& settings, const SweepPlan& plan,
+            CollectiveKind first_collective);
 
   // `time_left_s` is what the sweep's --time-limit leaves, if set. Returns the points measured;
   // fewer than points_per_row when the time limit ended the row.

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -89,6 +90,21 @@ class NcclBackend final : public Backend {
     return !fp8 || properties_.major >= 9;  // NCCL reduces fp8 on sm_90 and newer
   }
   bool supports(ReduceOp) const override { return true; }
+  bool supports(CollectiveKind kind, const Tuning& tuning) const override {
+    if (tuning.algorithm.empty()) return true;
+    // NCCL's algorithms per collective (its tuning tables).
+    static const std::map<std::string, std::set<CollectiveKind>> kAlgorithms{
+        {"Ring", {CollectiveKind::allreduce, CollectiveKind::allgather, CollectiveKind::reduce_scatter}},
+        {"Tree", {CollectiveKind::allreduce}},
+        {"CollnetDirect", {CollectiveKind::allreduce, CollectiveKind::allgather, CollectiveKind::reduce_scatter}},
+        {"CollnetChain", {CollectiveKind::allreduce}},
+        {"NVLS", {CollectiveKind::allreduce, CollectiveKind::allgather, CollectiveKind::reduce_scatter}},
+        {"NVLSTree", {CollectiveKind::allreduce}},
+        {"PAT", {CollectiveKind::allgather, CollectiveKind::reduce_scatter}},
+    };
+    const auto found = kAlgorithms.find(tuning.algorithm);
+    return found == kAlgorithms.end() || found->second.contains(kind);
+  }
 
   std::map<std::string, std::string> provenance() const override {
     int library = 0, runtime = 0, driver = 0;
