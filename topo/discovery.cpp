@@ -64,14 +64,13 @@ JobTopology discover_topology(Communicator& world, const DeviceDescription& devi
   mine.node_leader = world.rank();
   node->broadcast(std::as_writable_bytes(std::span(&mine.node_leader, 1)), 0);
 
+  // Every rank learns every rank's place: placements group ranks by node on every rank.
   std::vector<RankRecord> records(world.size());
   world.gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(records)), 0);
+  world.broadcast(std::as_writable_bytes(std::span(records)), 0);
 
   JobTopology topology;
   topology.ranks_on_my_node = node->size();
-  topology.self = {world.rank(), mine.host.data(), mine.local_rank, 0, mine.cpus.data(),
-                   device.name, device.bus_id, ""};
-  if (world.rank() != 0) return topology;
 
   std::map<int, int> node_of_leader;  // ordered by leader rank: node 0 holds rank 0
   for (const auto& record : records) node_of_leader.emplace(record.node_leader, 0);
@@ -89,7 +88,7 @@ JobTopology discover_topology(Communicator& world, const DeviceDescription& devi
                               record.cpus.data(), record.gpu_name.data(),
                               record.gpu_bus_id.data(), ""});
   }
-  topology.self.node_index = 0;
+  topology.self = topology.ranks[world.rank()];
   topology.nodes = static_cast<int>(node_of_leader.size());
   topology.max_ranks_per_node = *std::max_element(ranks_on_node.begin(), ranks_on_node.end());
   return topology;

@@ -10,7 +10,7 @@
 namespace collbench {
 
 struct JobTopology {
-  std::vector<RankTopology> ranks;  // complete on rank 0 only
+  std::vector<RankTopology> ranks;  // every rank's, on every rank
   RankTopology self;                // this rank
   int ranks_on_my_node = 0;
   int nodes = 0;

@@ -98,6 +98,8 @@ class Communicator {
   virtual void broadcast(std::span<std::byte> data, int root) = 0;
   virtual void gather(std::span<const std::byte> mine, std::span<std::byte> all, int root) = 0;
   virtual long long sum_over_ranks(long long value) = 0;
+  // Collective over this communicator; a rank passing kNoColor joins none and gets nullptr.
+  static constexpr int kNoColor = -1;
   virtual std::unique_ptr<Communicator> split(int color, int key) = 0;
   // The ranks that share this rank's memory (its node), found by the library.
   virtual std::unique_ptr<Communicator> split_node() = 0;

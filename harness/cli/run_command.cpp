@@ -13,9 +13,8 @@
 #include "harness/cli/usage_error.h"
 #include "harness/launch/local_launcher.h"
 #include "harness/measure/fault_guard.h"
-#include "harness/measure/row_runner.h"
+#include "harness/measure/sweep_passes.h"
 #include "harness/plan/sizes.h"
-#include "harness/plan/sweep_plan.h"
 #include "harness/provenance/clock.h"
 #include "harness/provenance/launcher.h"
 #include "harness/provenance/provenance.h"
@@ -34,7 +33,10 @@ namespace {
 constexpr int kRoot = 0;
 
 // Every rank learns whether any rank failed, so that all of them exit the same way.
-bool any_rank_failed(Communicator& world, bool failed) { return world.sum_over_ranks(failed) > 0; }
+bool any_rank_failed(Communicator& world, bool failed) {
+  CommunicationWait wait("agreeing whether a rank failed");
+  return world.sum_over_ranks(failed) > 0;
+}
 
 std::string memory_problem(const SweepPlan& plan, const JobTopology& topology) {
   const std::size_t send = std::max(plan.max_send_bytes, plan.max_recv_bytes);
@@ -56,19 +58,6 @@ std::unique_ptr<ResultWriter> open_result_file(const RunConfig& config, std::str
     problem = fmt::format("--out: {}", error.what());
     return nullptr;
   }
-}
-
-MeasureSettings measure_settings(const RunConfig& config, const Tuning& tuning) {
-  MeasureSettings settings;
-  settings.backend = config.backend;
-  settings.placement = config.placement;
-  settings.tuning = tuning;
-  settings.modes = config.modes;
-  settings.in_place = config.in_place;
-  settings.warmup_iters = config.warmup_iters;
-  settings.check_iters = config.check_iters;
-  settings.stopping = config.stopping;
-  return settings;
 }
 
 std::string row_label(const PlannedRow& row) {
@@ -149,79 +138,52 @@ class RootOutput {
   std::vector<PointResult> measured_;  // kept for the fits at the end
 };
 
-std::string describe(const Tuning& tuning) {
-  return fmt::format("NCCL algorithm {}, protocol {}", tuning.algorithm.empty() ? "auto" : tuning.algorithm,
-                     tuning.protocol.empty() ? "auto" : tuning.protocol);
+// Rank `r`'s node and local rank, for the placements.
+std::vector<RankPlace> places_of(const JobTopology& topology) {
+  std::vector<RankPlace> places;
+  for (const auto& rank : topology.ranks) places.push_back({rank.node_index, rank.local_rank});
+  return places;
 }
 
-// The plan's rows the backend runs with this tuning; a note for each collective left out.
-std::vector<PlannedRow> rows_for(const SweepPlan& plan, const Backend& backend, const Tuning& tuning,
-                                 std::vector<std::string>& notes) {
-  std::vector<PlannedRow> rows;
-  std::vector<CollectiveKind> left_out;
-  for (const PlannedRow& row : plan.rows) {
-    if (backend.supports(row.collective, tuning))
-      rows.push_back(row);
-    else if (std::find(left_out.begin(), left_out.end(), row.collective) == left_out.end())
-      left_out.push_back(row.collective);
+// The largest buffers any pass needs, allocated once here so that a size that does not fit is
+// bad input (exit 2) before the result file exists.
+std::string allocation_problem(Communicator& world, const std::vector<SweepPass>& passes,
+                               const JobTopology& topology, const RunConfig& config,
+                               bool host_memory) {
+  SweepPlan largest;
+  for (const auto& pass : passes) {
+    largest.max_send_bytes = std::max(largest.max_send_bytes, pass.plan.max_send_bytes);
+    largest.max_recv_bytes = std::max(largest.max_recv_bytes, pass.plan.max_recv_bytes);
   }
-  for (CollectiveKind kind : left_out)
-    notes.push_back(fmt::format("{} has no {}; skipped with it", describe(tuning), name(kind)));
-  return rows;
-}
-
-// One sweep of `rows` on `runner`'s communicator. False when --time-limit ended it.
-bool sweep(RowRunner& runner, Communicator& world, const RunConfig& config,
-           const std::vector<PlannedRow>& rows, std::vector<std::string>& notes,
-           std::optional<RootOutput>& output, const std::function<double()>& elapsed) {
-  for (const PlannedRow& row : rows) {
-    std::optional<double> time_left;
-    if (config.time_limit_s) time_left = *config.time_limit_s - elapsed();
-    int go = !time_left || *time_left > 0;  // rank 0's clock decides for everyone
-    world.broadcast(std::as_writable_bytes(std::span(&go, 1)), kRoot);
-    const auto points = go ? runner.measure(row, time_left) : std::vector<PointResult>{};
-    if (output && !points.empty()) output->add_row(points, row);
-    if (points.size() < points_per_row(config)) {
-      notes.push_back(fmt::format("--time-limit of {} s reached; the sweep stopped early",
-                                  *config.time_limit_s));
-      return false;
-    }
+  // Device buffers are the GPU's business: cudaMalloc answers for them.
+  if (host_memory)
+    if (auto problem = memory_problem(largest, topology); !problem.empty()) return problem;
+  try {
+    world.allocate(std::max(largest.max_send_bytes, largest.max_recv_bytes));
+    world.allocate(largest.max_recv_bytes);
+  } catch (const std::bad_alloc&) {
+    return fmt::format("-e/--maxbytes: cannot allocate buffers for {} on {}",
+                       format_size(config.sweep.max_bytes), topology.self.host);
   }
-  return true;
+  return "";
 }
 
 int measure(Backend& backend, const RunConfig& config, const std::vector<std::string>& argv,
-            const std::vector<std::string>& support_notes) {
+            std::vector<std::string> notes) {
   const auto started = std::chrono::steady_clock::now();
   const std::string start_utc = utc_now_iso8601();
   Communicator& world = backend.world();
   const bool root = world.rank() == kRoot;
-  const DeviceDescription device = backend.device();
-  const JobTopology topology = discover_topology(world, device);
-  install_fault_guard(fmt::format("rank {} on {}", world.rank(), topology.self.host), config.timeout_s);
+  install_fault_guard(fmt::format("rank {} on {}", world.rank(), this_host()), config.timeout_s);
   set_fault_abort_hook([&backend] { backend.abort_communication(); });
+  const DeviceDescription device = backend.device();
+  const JobTopology topology = [&] {
+    CommunicationWait wait("discovering the topology");
+    return discover_topology(world, device);
+  }();
 
-  SweepPlan plan = plan_sweep(config, world.size());
-  plan.notes.insert(plan.notes.begin(), support_notes.begin(), support_notes.end());
-  std::vector<std::vector<PlannedRow>> rows_per_tuning;
-  for (const Tuning& tuning : config.tunings)
-    rows_per_tuning.push_back(rows_for(plan, backend, tuning, plan.notes));
-  const auto first_collective = [&](std::size_t t) {
-    const auto& rows = rows_per_tuning[t];
-    return rows.empty() ? CollectiveKind::allreduce : rows.front().collective;
-  };
-  // Device buffers are the GPU's business: cudaMalloc answers for them.
-  std::string problem = device.name.empty() ? memory_problem(plan, topology) : "";
-  std::unique_ptr<RowRunner> runner;
-  if (problem.empty()) {
-    try {
-      runner = std::make_unique<RowRunner>(world, measure_settings(config, config.tunings[0]), plan,
-                                           first_collective(0));
-    } catch (const std::bad_alloc&) {
-      problem = fmt::format("-e/--maxbytes: cannot allocate buffers for {} on {}",
-                            format_size(config.sweep.max_bytes), topology.self.host);
-    }
-  }
+  const auto passes = plan_passes(config, backend, places_of(topology), notes);
+  std::string problem = allocation_problem(world, passes, topology, config, device.name.empty());
   if (any_rank_failed(world, !problem.empty())) {
     if (!problem.empty()) fmt::print(stderr, "collbench run: {}\n", problem);
     return kExitUsage;
@@ -233,11 +195,11 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     return kExitUsage;
   }
 
-  std::size_t total_rows = 0;
-  for (const auto& rows : rows_per_tuning) total_rows += rows.size();
   std::optional<RootOutput> output;
   if (root) {
-    output.emplace(config, std::move(writer), total_rows * points_per_row(config));
+    std::size_t rows = 0;
+    for (const auto& pass : passes) rows += pass.rows.size();
+    output.emplace(config, std::move(writer), rows * points_per_row(config));
     const RunDescription run{std::string(collbench_version()), config.backend, backend.version(),
                              world.size(), topology.nodes, topology.hosts, start_utc,
                              shell_quoted(argv)};
@@ -246,28 +208,19 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     output->begin(provenance, topology, run);
   }
 
-  const std::function<double()> elapsed = [&] {
+  const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   };
-  for (std::size_t t = 0; t < config.tunings.size(); ++t) {
-    std::unique_ptr<Communicator> tuned;  // a communicator of its own per pinned combination
-    if (t > 0) {
-      if (rows_per_tuning[t].empty()) continue;
-      runner.reset();
-      tuned = backend.tuned_world(config.tunings[t]);
-      try {  // the first call tells whether the library can run this combination here
-        runner = std::make_unique<RowRunner>(*tuned, measure_settings(config, config.tunings[t]),
-                                             plan, first_collective(t));
-      } catch (const CommunicationFault& error) {
-        plan.notes.push_back(fmt::format("{} cannot run here ({}); skipped",
-                                         describe(config.tunings[t]), error.what()));
-        continue;
-      }
-    }
-    if (!sweep(*runner, world, config, rows_per_tuning[t], plan.notes, output, elapsed)) break;
-  }
+  const TimeLeft time_left = [&]() -> std::optional<double> {
+    if (!config.time_limit_s) return std::nullopt;
+    return *config.time_limit_s - elapsed();
+  };
+  const RowDone row_done = [&](const std::vector<PointResult>& points, const PlannedRow& row) {
+    if (output) output->add_row(points, row);
+  };
+  run_passes(backend, passes, config, time_left, row_done, notes);
   if (!root) return kExitOk;
-  output->finish(plan.notes, elapsed());
+  output->finish(notes, elapsed());
   return output->wrong() ? kExitWrongOrFailed : kExitOk;
 }
 
@@ -338,7 +291,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
     return kExitUsage;
   }
   try {
-    return measure(*backend, config, argv, support_notes);
+    return measure(*backend, config, argv, std::move(support_notes));
   } catch (const std::exception& error) {
     fmt::print(stderr, "collbench run: rank {} on {}: fault: {}; every finished point is in {}\n",
                backend->world().rank(), this_host(), error.what(), config.out.string());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <span>
 #include <string_view>
 
@@ -85,6 +86,23 @@ std::vector<std::string> nccl_choices(const std::string& text, const char* optio
   return choices;
 }
 
+// World unless --ranks alone asks for subsets; "all" is every placement.
+std::vector<std::string> placements_of(const RunOptions& o) {
+  constexpr std::string_view kPlacements[] = {"world", "intra", "inter"};
+  if (o.placement.empty()) return o.rank_counts.empty() ? std::vector<std::string>{"world"}
+                                                        : std::vector<std::string>{};
+  if (o.placement == "all") return {kPlacements, kPlacements + 3};
+  std::vector<std::string> placements;
+  for (const auto& item : split_list(o.placement)) {
+    if (std::find(std::begin(kPlacements), std::end(kPlacements), item) == std::end(kPlacements))
+      throw UsageError(fmt::format("--placement: unknown value '{}' (world, intra, inter, or all)",
+                                   item));
+    if (std::find(placements.begin(), placements.end(), item) == placements.end())
+      placements.push_back(item);
+  }
+  return placements;
+}
+
 std::vector<Tuning> tunings_of(const RunOptions& o) {
   std::vector<Tuning> tunings;
   for (const auto& algorithm : nccl_choices(o.nccl_algorithms, "--nccl-algo", kNcclAlgorithms))
@@ -127,7 +145,14 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--nccl-proto", o.nccl_protocols,
                  "also run the sweep with each of these NCCL protocols pinned (LL,LL128,Simple)");
   run.add_option("--mode", o.mode, "latency, bandwidth or both")->capture_default_str();
-  run.add_option("--placement", o.placement, "world")->capture_default_str();
+  run.add_option("--placement", o.placement,
+                 "world, intra (one communicator per node), inter (one per local rank), a list, "
+                 "or all (default: world)");
+  run.add_option("--ranks", o.rank_counts,
+                 "also measure sub-communicators of these sizes (a list, or pow2), for T(p)");
+  run.add_option("--spread", o.spread,
+                 "--ranks subsets: packed (fill a node first) or spread (round-robin over nodes)")
+      ->capture_default_str();
   run.add_flag("--inplace", o.in_place, "also measure in place (nccl-tests' second column group)");
   run.add_option("--out", o.out, "result file (default results/<UTC time>-<backend>.h5)");
   run.add_flag("--force", o.force, "overwrite an existing result file");
@@ -178,9 +203,23 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   config.in_place = o.in_place ? std::vector<bool>{false, true} : std::vector<bool>{false};
 
   config.backend = o.backend.empty() ? default_backend : o.backend;
-  require(o.placement == "world",
-          fmt::format("--placement: '{}' is not available yet (world)", o.placement));
-  config.placement = o.placement;
+  config.placements = placements_of(o);
+  if (o.rank_counts == "pow2") {
+    config.rank_counts_pow2 = true;
+  } else if (!o.rank_counts.empty()) {
+    for (const auto& item : split_list(o.rank_counts)) {
+      int count = 0;
+      const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), count);
+      require(error == std::errc() && end == item.data() + item.size() && count >= 2,
+              fmt::format("--ranks: '{}' is not a rank count of 2 or more (a list, or pow2)", item));
+      if (std::find(config.rank_counts.begin(), config.rank_counts.end(), count) ==
+          config.rank_counts.end())
+        config.rank_counts.push_back(count);
+    }
+  }
+  require(o.spread == "packed" || o.spread == "spread",
+          fmt::format("--spread: unknown value '{}' (packed or spread)", o.spread));
+  config.spread = o.spread == "packed" ? Spread::packed : Spread::spread;
   require(o.cuda_graph_launches >= 0, "-G/--cudagraph must not be negative");
   require(o.cuda_graph_launches == 0 || config.backend == "nccl",
           "-G/--cudagraph needs the nccl backend");

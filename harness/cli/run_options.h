@@ -14,6 +14,7 @@
 #include "harness/plan/point.h"
 #include "harness/plan/sizes.h"
 #include "harness/stats/stopping_rule.h"
+#include "topo/placement.h"
 
 namespace collbench {
 
@@ -33,7 +34,9 @@ struct RunOptions {
   std::string collectives = "allreduce,allgather,reduce_scatter";
   std::string backend;
   std::string mode = "both";
-  std::string placement = "world";
+  std::string placement;  // empty: world, unless --ranks is given
+  std::string rank_counts;
+  std::string spread = "packed";
   bool in_place = false;
   std::string out;
   bool force = false;
@@ -66,7 +69,10 @@ struct RunConfig {
   std::vector<Mode> modes;
   std::vector<bool> in_place;  // false, then true with --inplace
   std::string backend;
-  std::string placement;
+  std::vector<std::string> placements;  // world, intra, inter
+  std::vector<int> rank_counts;         // --ranks: sub-communicator sizes
+  bool rank_counts_pow2 = false;        // --ranks pow2: 2, 4, ... up to the job's size
+  Spread spread = Spread::packed;
   // The library's own choice first, then every pinned combination.
   std::vector<Tuning> tunings{Tuning{}};
   bool cuda_graphs = false;

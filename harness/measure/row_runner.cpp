@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <numeric>
 
 #include <fmt/format.h>
 
@@ -44,23 +43,24 @@ struct RowRunner::Sampled {
   int ops_per_sample = 1;
 };
 
-RowRunner::RowRunner(Communicator& comm, const MeasureSettings& settings, const SweepPlan& plan,
+RowRunner::RowRunner(const GroupRun& run, const MeasureSettings& settings, const SweepPlan& plan,
                      CollectiveKind first_collective)
-    : comm_(comm), settings_(settings) {
+    : all_(*run.all), group_(run.group), run_(run), settings_(settings) {
+  if (!group_) return;  // this rank sits the placement out: control plane only
   // The first call on a communicator sets up its connections; it is never timed. One float
   // per rank, of the collective the sweep starts with (a pinned algorithm may run no other).
+  const int p = group_->size();
   const CollectiveCall first{first_collective, DataType::float32, ReduceOp::sum,
-                             shape_for(first_collective, sizeof(float) * comm_.size(),
-                                       sizeof(float), comm_.size()),
+                             shape_for(first_collective, sizeof(float) * p, sizeof(float), p),
                              false};
-  const std::size_t first_bytes = sizeof(float) * comm_.size();
+  const std::size_t first_bytes = sizeof(float) * p;
   // In place, the send buffer also holds the result, so it takes the larger of the two.
   const std::size_t send_bytes = std::max(plan.max_send_bytes, plan.max_recv_bytes);
-  send_ = comm_.allocate(std::max(send_bytes, first_bytes));
-  recv_ = comm_.allocate(std::max(plan.max_recv_bytes, first_bytes));
-  timer_ = comm_.make_timer();
+  send_ = group_->allocate(std::max(send_bytes, first_bytes));
+  recv_ = group_->allocate(std::max(plan.max_recv_bytes, first_bytes));
+  timer_ = group_->make_timer();
   CommunicationWait wait("the first collective on the communicator");
-  run_timed(*comm_.prepare(first, *send_, *recv_, 1));
+  run_timed(*group_->prepare(first, *send_, *recv_, 1));
 }
 
 double RowRunner::run_timed(Batch& batch) {
@@ -69,66 +69,80 @@ double RowRunner::run_timed(Batch& batch) {
   return timer_->stop_seconds();
 }
 
+std::unique_ptr<Batch> RowRunner::prepare(const CollectiveCall& call, int count) {
+  return group_ ? group_->prepare(call, *send_, *recv_, count) : nullptr;
+}
+
 PatternRule RowRunner::pattern_rule(const CollectiveCall& call) const {
-  return PatternRule(PatternCase{call.kind, call.datatype, call.op, comm_.rank(), comm_.size(),
+  return PatternRule(PatternCase{call.kind, call.datatype, call.op, group_->rank(), group_->size(),
                                  call.shape});
 }
 
 void RowRunner::fill_input(const CollectiveCall& call) {
+  if (!group_) return;
   const std::size_t offset =
-      call.in_place ? in_place_send_offset(call.kind, comm_.rank(), call.shape) : 0;
-  comm_.fill_input(pattern_rule(call), *send_, offset * size_of(call.datatype));
+      call.in_place ? in_place_send_offset(call.kind, group_->rank(), call.shape) : 0;
+  group_->fill_input(pattern_rule(call), *send_, offset * size_of(call.datatype));
 }
 
 std::int64_t RowRunner::validate(const CollectiveCall& call) {
-  const PatternRule rule = pattern_rule(call);
+  // Whether a pattern is exact depends on the type, op and group size only: the same everywhere.
+  const PatternRule rule(PatternCase{call.kind, call.datatype, call.op, 0, run_.group_size, call.shape});
   if (!rule.exact()) return kNotChecked;
-  const std::size_t element = size_of(call.datatype);
-  const auto once = comm_.prepare(call, *send_, *recv_, 1);
   long long wrong = 0;
-  for (int check = 0; check < settings_.check_iters; ++check) {
-    fill_input(call);
-    {
-      CommunicationWait wait("a validation operation");
-      run_timed(*once);
+  if (group_) {
+    const PatternRule mine = pattern_rule(call);
+    const std::size_t element = size_of(call.datatype);
+    const auto once = prepare(call, 1);
+    for (int check = 0; check < settings_.check_iters; ++check) {
+      fill_input(call);
+      {
+        CommunicationWait wait("a validation operation");
+        run_timed(*once);
+      }
+      if (call.in_place)
+        wrong += group_->count_wrong(mine, *send_, group_->in_place_result_offset(call) * element);
+      else
+        wrong += group_->count_wrong(mine, *recv_, 0);
     }
-    if (call.in_place)
-      wrong += comm_.count_wrong(rule, *send_, comm_.in_place_result_offset(call) * element);
-    else
-      wrong += comm_.count_wrong(rule, *recv_, 0);
   }
   CommunicationWait wait("summing wrong elements over ranks");
-  return comm_.sum_over_ranks(wrong);
+  return all_.sum_over_ranks(wrong);
 }
 
-double RowRunner::slowest_rank_time(double mine, std::vector<double>* all_ranks) {
-  gathered_.resize(comm_.rank() == kRoot ? comm_.size() : 0);
+double RowRunner::slowest_member_time(double mine, std::vector<double>* member_times) {
+  gathered_.resize(all_.rank() == kRoot ? all_.size() : 0);
   {
     CommunicationWait wait("gathering sample times");
-    comm_.gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(gathered_)),
-                 kRoot);
+    all_.gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(gathered_)),
+                kRoot);
   }
   if (gathered_.empty()) return 0;
-  if (all_ranks) all_ranks->insert(all_ranks->end(), gathered_.begin(), gathered_.end());
-  return *std::max_element(gathered_.begin(), gathered_.end());
+  double slowest = 0;
+  for (int member : run_.members) {
+    slowest = std::max(slowest, gathered_[member]);
+    if (member_times) member_times->push_back(gathered_[member]);
+  }
+  return slowest;
 }
 
 int RowRunner::decide_on_root(int decision) {
   CommunicationWait wait("receiving rank 0's stop decision");
-  comm_.broadcast(bytes_of(decision), kRoot);
+  all_.broadcast(bytes_of(decision), kRoot);
   return decision;
 }
 
-int RowRunner::calibrate_loop(Batch& once) {
+// Times one operation on every group: the loop is sized by the slowest.
+int RowRunner::calibrate_loop(Batch* once) {
   double one_op = 0;
   {
     CommunicationWait wait("timing one operation");
-    comm_.barrier();
-    one_op = run_timed(once);
+    all_.barrier();
+    if (once) one_op = run_timed(*once);
   }
-  const double slowest = slowest_rank_time(one_op, nullptr);
+  const double slowest = slowest_member_time(one_op, nullptr);
   int ops = 1;
-  if (comm_.rank() == kRoot && slowest > 0)
+  if (all_.rank() == kRoot && slowest > 0)
     ops = static_cast<int>(std::clamp(std::ceil(settings_.bandwidth_sample_s / slowest), 1.0,
                                       double(settings_.max_ops_per_sample)));
   return decide_on_root(ops);
@@ -136,31 +150,30 @@ int RowRunner::calibrate_loop(Batch& once) {
 
 RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
                                      std::optional<double> time_left_s) {
-  if (settings_.warmup_iters > 0) {
-    const auto warmups = comm_.prepare(call, *send_, *recv_, settings_.warmup_iters);
+  if (group_ && settings_.warmup_iters > 0) {
+    const auto warmups = prepare(call, settings_.warmup_iters);
     CommunicationWait wait("a warm-up operation");
     run_timed(*warmups);  // waits for the warm-ups; their time is not kept
   }
   Sampled sampled;
-  auto batch = comm_.prepare(call, *send_, *recv_, 1);
+  auto batch = prepare(call, 1);
   if (mode == Mode::bandwidth) {
-    sampled.ops_per_sample = calibrate_loop(*batch);
-    if (sampled.ops_per_sample > 1)
-      batch = comm_.prepare(call, *send_, *recv_, sampled.ops_per_sample);
+    sampled.ops_per_sample = calibrate_loop(batch.get());
+    if (sampled.ops_per_sample > 1) batch = prepare(call, sampled.ops_per_sample);
   }
-  sampled.raw.nranks = comm_.size();
+  sampled.raw.nranks = static_cast<int>(run_.members.size());
   StoppingState stopping(settings_.stopping, time_left_s);
   const auto started = std::chrono::steady_clock::now();
   for (;;) {
     double mine = 0;
     {
       CommunicationWait wait("a timed operation");
-      comm_.barrier();
-      mine = run_timed(*batch) / sampled.ops_per_sample;
+      all_.barrier();
+      if (batch) mine = run_timed(*batch) / sampled.ops_per_sample;
     }
-    const double slowest = slowest_rank_time(mine, &sampled.raw.per_rank_seconds);
+    const double slowest = slowest_member_time(mine, &sampled.raw.per_rank_seconds);
     int decision = kContinue;
-    if (comm_.rank() == kRoot) {
+    if (all_.rank() == kRoot) {
       sampled.slowest.push_back(slowest);
       stopping.add(slowest);
       if (const auto reason = stopping.decide(seconds_since(started)))
@@ -192,21 +205,20 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
 
       PointResult point;
       point.key = PointKey{settings_.backend, row.collective, row.datatype, row.op,
-                           settings_.placement, comm_.size(), mode, in_place,
+                           settings_.placement, run_.group_size, mode, in_place,
                            row.shape.size_bytes, row.shape.count, settings_.tuning.algorithm,
                            settings_.tuning.protocol};
       point.wrong = wrong;
       point.stop_reason = sampled.reason;
       point.ops_per_sample = sampled.ops_per_sample;
-      if (comm_.rank() == kRoot) {
+      if (all_.rank() == kRoot) {
         point.summary = summarize(sampled.slowest);
         point.algbw_gbps = point.summary.median > 0
                                ? double(row.shape.size_bytes) / point.summary.median / 1e9
                                : 0;
-        point.busbw_gbps = point.algbw_gbps * busbw_factor(row.collective, comm_.size());
+        point.busbw_gbps = point.algbw_gbps * busbw_factor(row.collective, run_.group_size);
         point.samples = std::move(sampled.raw);
-        point.samples.world_ranks.resize(comm_.size());
-        std::iota(point.samples.world_ranks.begin(), point.samples.world_ranks.end(), 0);
+        point.samples.world_ranks = run_.members;
         point.rank_median_seconds = column_medians(point.samples);
       }
       points.push_back(std::move(point));

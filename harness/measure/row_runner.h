@@ -27,11 +27,21 @@ struct MeasureSettings {
   int max_ops_per_sample = 1000;
 };
 
+// The communicators of one placement: every group runs its operations at once, on its own
+// communicator, while `all` (every rank of the job) carries the barriers, the sample times and
+// the stop decisions, so the groups start together and the point is the slowest group's.
+struct GroupRun {
+  Communicator* all = nullptr;
+  Communicator* group = nullptr;  // this rank's group; null when it sits the placement out
+  int group_size = 0;
+  std::vector<int> members;       // the ranks of `all` that run, ascending: the sample columns
+};
+
 class RowRunner {
  public:
   // Allocates the buffers for the largest row of the plan (throws std::bad_alloc) and makes the
-  // communicator's first, untimed call with `first_collective`.
-  RowRunner(Communicator& comm, const MeasureSettings& settings, const SweepPlan& plan,
+  // group's first, untimed call with `first_collective`.
+  RowRunner(const GroupRun& run, const MeasureSettings& settings, const SweepPlan& plan,
             CollectiveKind first_collective);
 
   // `time_left_s` is what the sweep's --time-limit leaves, if set. Returns the points measured;
@@ -41,20 +51,23 @@ class RowRunner {
  private:
   struct Sampled;
   double run_timed(Batch& batch);
+  std::unique_ptr<Batch> prepare(const CollectiveCall& call, int count);  // null off the groups
   PatternRule pattern_rule(const CollectiveCall& call) const;
   void fill_input(const CollectiveCall& call);
   std::int64_t validate(const CollectiveCall& call);
   Sampled sample(const CollectiveCall& call, Mode mode, std::optional<double> time_left_s);
-  int calibrate_loop(Batch& once);
-  double slowest_rank_time(double mine, std::vector<double>* all_ranks);
+  int calibrate_loop(Batch* once);
+  double slowest_member_time(double mine, std::vector<double>* member_times);
   int decide_on_root(int decision);
 
-  Communicator& comm_;
+  Communicator& all_;
+  Communicator* group_;
+  GroupRun run_;
   MeasureSettings settings_;
   std::unique_ptr<Buffer> send_;
   std::unique_ptr<Buffer> recv_;
   std::unique_ptr<Timer> timer_;
-  std::vector<double> gathered_;  // rank 0: one sample's time from every rank
+  std::vector<double> gathered_;  // rank 0: one sample's time from every rank of `all`
 };
 
 }  // namespace collbench

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "harness/provenance/environment.h"
@@ -40,7 +41,18 @@ std::string settings_json(const RunConfig& config) {
   settings["reduce_ops"] = names(config.reduce_ops);
   settings["modes"] = names(config.modes);
   settings["in_place"] = config.in_place.size() > 1;
-  settings["placement"] = config.placement;
+  settings["placements"] = config.placements;
+  if (config.rank_counts_pow2)
+    settings["ranks"] = "pow2";
+  else if (!config.rank_counts.empty())
+    settings["ranks"] = config.rank_counts;
+  settings["spread"] = config.spread == Spread::packed ? "packed" : "spread";
+  std::vector<std::string> tunings;
+  for (const auto& tuning : config.tunings)
+    tunings.push_back((tuning.algorithm.empty() ? "auto" : tuning.algorithm) + "/" +
+                      (tuning.protocol.empty() ? "auto" : tuning.protocol));
+  settings["nccl_tunings"] = tunings;
+  settings["cuda_graphs"] = config.cuda_graphs;
   settings["warmup_iters"] = config.warmup_iters;
   settings["check_iters"] = config.check_iters;
   settings["timeout_s"] = config.timeout_s;
@@ -72,7 +84,7 @@ Provenance collect_provenance(const RunConfig& config, const std::vector<std::st
   text["start_utc"] = start_utc;
   text["backend"] = config.backend;
   text["backend_version"] = backend_version;
-  text["placement"] = config.placement;
+  text["placement"] = fmt::format("{}", fmt::join(config.placements, ","));
   text["settings_json"] = settings_json(config);
   for (const auto& [attribute, variable] :
        {std::pair{"slurm_job_id", "SLURM_JOB_ID"}, {"slurm_step_id", "SLURM_STEP_ID"},

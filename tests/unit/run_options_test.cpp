@@ -65,7 +65,8 @@ TEST(Resolve, Defaults) {
   EXPECT_EQ(config.modes, (std::vector<Mode>{Mode::latency, Mode::bandwidth}));
   EXPECT_EQ(config.in_place, (std::vector<bool>{false}));
   EXPECT_EQ(config.backend, "mpi");
-  EXPECT_EQ(config.placement, "world");
+  EXPECT_EQ(config.placements, std::vector<std::string>{"world"});
+  EXPECT_TRUE(config.rank_counts.empty());
   EXPECT_EQ(config.warmup_iters, 5);
   EXPECT_EQ(config.check_iters, 1);
   EXPECT_EQ(config.timeout_s, 0.0);
@@ -347,12 +348,36 @@ TEST(ResolveErrors, CudaGraphWithMpi) {
   EXPECT_CONTAINS(usage_error(options, "nccl"), "-G/--cudagraph");
 }
 
-TEST(ResolveErrors, PlacementNotAvailableYet) {
+TEST(Resolve, PlacementsAndRankCounts) {
   RunOptions options;
-  options.placement = "intra";
-  const std::string message = usage_error(options);
-  EXPECT_CONTAINS(message, "--placement");
-  EXPECT_CONTAINS(message, "intra");
+  options.placement = "all";
+  EXPECT_EQ(resolve(options, "mpi").placements,
+            (std::vector<std::string>{"world", "intra", "inter"}));
+  options.placement = "inter,intra,inter";
+  EXPECT_EQ(resolve(options, "mpi").placements, (std::vector<std::string>{"inter", "intra"}));
+  options.placement = "";
+  options.rank_counts = "4,2,3,2";
+  options.spread = "spread";
+  const RunConfig subsets = resolve(options, "mpi");
+  EXPECT_TRUE(subsets.placements.empty());  // --ranks alone: only the subsets
+  EXPECT_EQ(subsets.rank_counts, (std::vector<int>{4, 2, 3}));
+  EXPECT_EQ(subsets.spread, Spread::spread);
+  options.rank_counts = "pow2";
+  EXPECT_TRUE(resolve(options, "mpi").rank_counts_pow2);
+}
+
+TEST(ResolveErrors, BadPlacementsAndRankCounts) {
+  RunOptions options;
+  options.placement = "rack";
+  EXPECT_CONTAINS(usage_error(options), "--placement: unknown value 'rack'");
+  options.placement = "world";
+  for (const char* bad : {"1", "two", "2,", "3x"}) {
+    options.rank_counts = bad;
+    EXPECT_CONTAINS(usage_error(options), "--ranks");
+  }
+  options.rank_counts = "2";
+  options.spread = "scattered";
+  EXPECT_CONTAINS(usage_error(options), "--spread");
 }
 
 TEST(ResolveErrors, NegativeCounts) {

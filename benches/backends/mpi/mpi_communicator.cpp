@@ -124,7 +124,9 @@ long long MpiCommunicator::sum_over_ranks(long long value) {
 
 std::unique_ptr<Communicator> MpiCommunicator::split(int color, int key) {
   MPI_Comm part = MPI_COMM_NULL;
-  check(MPI_Comm_split(comm_, color, key, &part), "MPI_Comm_split");
+  check(MPI_Comm_split(comm_, color == kNoColor ? MPI_UNDEFINED : color, key, &part),
+        "MPI_Comm_split");
+  if (part == MPI_COMM_NULL) return nullptr;
   return std::make_unique<MpiCommunicator>(part);
 }
 

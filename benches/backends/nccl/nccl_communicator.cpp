@@ -295,7 +295,9 @@ long long NcclCommunicator::sum_over_ranks(long long value) {
 
 std::unique_ptr<Communicator> NcclCommunicator::split(int color, int key) {
   ncclComm_t part = nullptr;
-  check(ncclCommSplit(comm_, color, key, &part, nullptr), "ncclCommSplit");
+  check(ncclCommSplit(comm_, color == kNoColor ? NCCL_SPLIT_NOCOLOR : color, key, &part, nullptr),
+        "ncclCommSplit");
+  if (!part) return nullptr;
   return std::make_unique<NcclCommunicator>(part, cuda_graphs_);
 }
 
