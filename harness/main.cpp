@@ -9,6 +9,7 @@
 #include "harness/cli/fit_command.h"
 #include "harness/cli/report_command.h"
 #include "harness/cli/run_command.h"
+#include "harness/cli/topo_command.h"
 #include "harness/cli/usage_error.h"
 #include "harness/provenance/launcher.h"
 #include "harness/provenance/version.h"
@@ -43,6 +44,10 @@ int main(int argc, char** argv) {
                      fmt::format("{}", fmt::join(reporter_formats(), ", ")))
       ->capture_default_str();
 
+  TopoOptions topo_options;
+  auto* topo = app.add_subcommand("topo", "print where every rank of the job runs (mpirun, srun)");
+  topo->add_option("--backend", topo_options.backend, "nccl or mpi (default: as for run)");
+
   const bool may_print = launcher_rank().value_or(0) == 0;
   std::vector<std::string> commands;
   for (const auto* command : app.get_subcommands({})) commands.push_back(command->get_name());
@@ -75,5 +80,6 @@ int main(int argc, char** argv) {
 
   if (run->parsed()) return run_command(run_options, std::vector<std::string>(argv, argv + argc));
   if (fit->parsed()) return fit_command(fit_options);
+  if (topo->parsed()) return topo_command(topo_options);
   return report_command(report_options);
 }

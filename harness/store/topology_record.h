@@ -16,7 +16,7 @@ struct TopologyRow {
   char cpu_affinity[128];
   char gpu_name[64];
   char gpu_bus_id[32];
-  char nic[128];
+  char nic[512];  // every port and interface of a DGX-class node
 };
 
 TopologyRow to_topology_row(const RankTopology& rank);

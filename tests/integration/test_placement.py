@@ -86,3 +86,13 @@ def test_a_rank_count_beyond_the_job_is_skipped(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "placement packed skipped: 8 ranks asked, the job has 2" in result.stdout
     assert set(points_frame(out)["nranks"]) == {2}
+
+
+def test_topo_prints_every_rank_of_the_job():
+    result = run_mpi(3, ["topo"])
+    assert result.returncode == 0, result.stderr
+    lines = [line.split() for line in result.stdout.splitlines() if not line.startswith("#")]
+    assert [int(fields[0]) for fields in lines] == [0, 1, 2]
+    assert {fields[1] for fields in lines} == {"0"}  # one node
+    assert [int(fields[2]) for fields in lines] == [0, 1, 2]  # local ranks
+    assert "3 ranks on 1 node" in result.stdout

@@ -1,0 +1,62 @@
+#include "topo_command.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "benches/backends/registry.h"
+#include "harness/cli/usage_error.h"
+#include "harness/provenance/launcher.h"
+#include "topo/discovery.h"
+
+namespace collbench {
+namespace {
+
+std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
+
+void print_table(const JobTopology& topology, const std::string& backend) {
+  fmt::print("# collbench topo: {} ranks on {} node{} ({} per node at most), backend {}\n",
+             topology.ranks.size(), topology.nodes, topology.nodes == 1 ? "" : "s",
+             topology.max_ranks_per_node, backend);
+  std::size_t host_width = 4, cpu_width = 4, gpu_width = 3, bus_width = 6;
+  for (const auto& rank : topology.ranks) {
+    host_width = std::max(host_width, rank.host.size());
+    cpu_width = std::max(cpu_width, rank.cpu_affinity.size());
+    gpu_width = std::max(gpu_width, rank.gpu_name.size());
+    bus_width = std::max(bus_width, rank.gpu_bus_id.size());
+  }
+  fmt::print("#{:>5} {:>5} {:>6}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", "rank", "node", "local",
+             "host", host_width, "cpus", cpu_width, "gpu", gpu_width, "bus id", bus_width,
+             "network");
+  for (const auto& rank : topology.ranks)
+    fmt::print(" {:>5} {:>5} {:>6}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", rank.rank,
+               rank.node_index, rank.local_rank, rank.host, host_width, or_dash(rank.cpu_affinity),
+               cpu_width, or_dash(rank.gpu_name), gpu_width, or_dash(rank.gpu_bus_id), bus_width,
+               or_dash(rank.nic));
+}
+
+}  // namespace
+
+int topo_command(const TopoOptions& options) {
+  const bool may_print = launcher_rank().value_or(0) == 0;
+  const std::string name = options.backend.empty() ? default_backend() : options.backend;
+  const auto built = built_backends();
+  if (std::find(built.begin(), built.end(), name) == built.end()) {
+    if (may_print)
+      fmt::print(stderr, "collbench topo: --backend: '{}' is not built into this collbench "
+                 "(built: {})\n", name, fmt::join(built, ", "));
+    return kExitUsage;
+  }
+  std::unique_ptr<Backend> backend;
+  try {
+    backend = start_backend(name, BackendOptions{});
+  } catch (const BackendUnavailable& error) {
+    if (may_print) fmt::print(stderr, "collbench topo: --backend {}: {}\n", name, error.what());
+    return kExitUsage;
+  }
+  const JobTopology topology = discover_topology(backend->world(), backend->device());
+  if (backend->world().rank() == 0) print_table(topology, name);
+  return kExitOk;
+}
+
+}  // namespace collbench
