@@ -1,0 +1,115 @@
+"""Placements across hosts on the virtual cluster (ci/vcluster): network namespaces on a
+bridge, one Open MPI daemon per host. CI runs as root, so these run there."""
+import os
+import re
+import shutil
+import subprocess
+
+import h5py
+import numpy as np
+import pytest
+
+from conftest import BINARY, QUICK, ROOT, environment, text
+
+VCLUSTER = ROOT / "ci" / "vcluster"
+
+needs_root = pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("ip") is None,
+    reason="the virtual cluster needs root and iproute2's ip (network namespaces)")
+
+
+def vcluster_run(options, command, timeout=600):
+    result = subprocess.run([str(VCLUSTER), "run", *options, "--", *command], capture_output=True,
+                            text=True, timeout=timeout, env=environment(), cwd=ROOT)
+    name = re.search(r"cluster (\w+):", result.stderr + result.stdout)
+    return result, name.group(1) if name else None
+
+
+def namespaces():
+    listing = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    return {line.split()[0] for line in listing.splitlines() if line.strip()}
+
+
+def collbench_run(np_, args):
+    return ["mpirun", "-np", str(np_), str(BINARY), "run", "--backend", "mpi", *args]
+
+
+def node_of(f):
+    return {int(row["rank"]): int(row["node_index"]) for row in f["topology"][()]}
+
+
+def points_with_groups(f):
+    """(point row, the world ranks of its sample columns) for every point."""
+    for i, row in enumerate(f["points"][()]):
+        yield row, list(f["samples"][f"{i:06d}"].attrs["world_ranks"])
+
+
+@needs_root
+def test_two_hosts_intra_stays_on_a_host_and_inter_crosses_the_network(tmp_path):
+    out = tmp_path / "placements.h5"
+    result, name = vcluster_run(
+        ["--hosts", "2", "--slots", "2"],
+        collbench_run(4, ["--placement", "all", "--ops", "allreduce", "-b", "8", "-e", "16M",
+                          "-f", "16", *QUICK, "--out", str(out)]))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert name and not any(ns.startswith(name + "-") for ns in namespaces()), "not cleaned up"
+
+    with h5py.File(out, "r") as f:
+        assert int(f.attrs["nodes"]) == 2
+        hosts = {text(row["host"]) for row in f["topology"][()]}
+        assert hosts == {f"{name}-h1", f"{name}-h2"}
+        nodes = node_of(f)
+        assert sorted(nodes.values()) == [0, 0, 1, 1]
+        seen = set()
+        for row, ranks in points_with_groups(f):
+            placement = text(row["placement"])
+            seen.add((placement, int(row["nranks"])))
+            on = {nodes[r] for r in ranks}
+            if placement == "intra":  # two groups, one per host, each inside its host
+                assert len(ranks) == 4 and on == {0, 1}
+            if placement == "inter":  # two rails, each rank of a rail on another host
+                assert len(ranks) == 4 and on == {0, 1}
+        assert seen == {("world", 4), ("intra", 2), ("inter", 2)}
+        points = f["points"][()]
+
+    def median(placement, size, mode="bandwidth"):
+        row = points[(points["placement"] == placement.encode()) & (points["size_bytes"] == size)
+                     & (points["mode"] == mode.encode())]
+        return float(row["time_median_us"][0])
+
+    largest = int(points["size_bytes"].max())
+    # Shared memory inside a host against TCP between namespaces.
+    assert median("inter", largest) > 1.5 * median("intra", largest)
+
+
+@needs_root
+def test_inter_bandwidth_meets_a_one_gigabit_cap(tmp_path):
+    out = tmp_path / "capped.h5"
+    result, name = vcluster_run(
+        ["--hosts", "2", "--slots", "2", "--rate", "1gbit"],
+        collbench_run(4, ["--placement", "inter,intra", "--ops", "allreduce", "-b", "4M",
+                          "-e", "64M", "-f", "2", "--mode", "bandwidth", "-n", "3", "-w", "1",
+                          "--out", str(out)]))
+    assert result.returncode == 0, result.stdout + result.stderr
+    with h5py.File(out, "r") as f:
+        fits = f["fits"][()]
+        points = f["points"][()]
+    inter = fits[fits["placement"] == b"inter"]
+    assert len(inter) >= 1
+    # Two rails share each host's link: a rank sends its whole buffer in a two-rank ring, so
+    # busbw is its half of 1 Gbit/s, less TCP/IP framing (1448 of 1514 bytes per frame).
+    share_gbps = 1e9 / 8 / 2 * 1448 / 1514 / 1e9
+    fitted = float(inter["bandwidth_GBps"][-1])  # the segment of the largest sizes
+    assert abs(fitted - share_gbps) < 0.2 * share_gbps, (fitted, share_gbps)
+    largest = points[points["size_bytes"] == points["size_bytes"].max()]
+    intra = largest[largest["placement"] == b"intra"]["busbw_GBps"][0]
+    assert intra > 3 * share_gbps  # inside a host the cap does not apply
+
+
+def test_vcluster_refuses_without_root():
+    if shutil.which("setpriv") is None or os.geteuid() != 0:
+        pytest.skip("needs root and setpriv to become an unprivileged user")
+    result = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                             str(VCLUSTER), "up"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "root" in result.stderr
