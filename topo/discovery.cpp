@@ -23,6 +23,7 @@ struct RankRecord {
   std::array<char, kFieldBytes> cpus{};
   std::array<char, kFieldBytes> gpu_name{};
   std::array<char, kFieldBytes> gpu_bus_id{};
+  std::array<char, kFieldBytes> gpu_peers{};
   std::array<char, kFieldBytes> nics{};
   int local_rank = 0;
   int node_leader = 0;  // world rank of local rank 0: names the node
@@ -63,6 +64,7 @@ JobTopology discover_topology(Communicator& world, const DeviceDescription& devi
   copy_text(mine.cpus, cpu_affinity_list());
   copy_text(mine.gpu_name, device.name);
   copy_text(mine.gpu_bus_id, device.bus_id);
+  copy_text(mine.gpu_peers, device.peers);
   copy_text(mine.nics, describe(network_devices()));
   mine.local_rank = node->rank();
   mine.node_leader = world.rank();
@@ -90,7 +92,8 @@ JobTopology discover_topology(Communicator& world, const DeviceDescription& devi
     ++ranks_on_node[node_index];
     topology.ranks.push_back({rank, record.host.data(), record.local_rank, node_index,
                               record.cpus.data(), record.gpu_name.data(),
-                              record.gpu_bus_id.data(), record.nics.data()});
+                              record.gpu_bus_id.data(), record.gpu_peers.data(),
+                              record.nics.data()});
   }
   topology.self = topology.ranks[world.rank()];
   topology.nodes = static_cast<int>(node_of_leader.size());

@@ -109,6 +109,7 @@ class Communicator {
 struct DeviceDescription {
   std::string name;
   std::string bus_id;
+  std::string peers;  // bus ids of the GPUs it reaches directly (peer access), comma-separated
 };
 
 // A communication library: its world, its name and version, and how to end the job.

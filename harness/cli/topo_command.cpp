@@ -25,14 +25,14 @@ void print_table(const JobTopology& topology, const std::string& backend) {
     gpu_width = std::max(gpu_width, rank.gpu_name.size());
     bus_width = std::max(bus_width, rank.gpu_bus_id.size());
   }
-  fmt::print("#{:>5} {:>5} {:>6}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", "rank", "node", "local",
-             "host", host_width, "cpus", cpu_width, "gpu", gpu_width, "bus id", bus_width,
-             "network");
+  fmt::print("#{:>5} {:>5} {:>6}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<9}  {}\n", "rank", "node",
+             "local", "host", host_width, "cpus", cpu_width, "gpu", gpu_width, "bus id", bus_width,
+             "gpu peers", "network");
   for (const auto& rank : topology.ranks)
-    fmt::print(" {:>5} {:>5} {:>6}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", rank.rank,
+    fmt::print(" {:>5} {:>5} {:>6}  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {:<9}  {}\n", rank.rank,
                rank.node_index, rank.local_rank, rank.host, host_width, or_dash(rank.cpu_affinity),
                cpu_width, or_dash(rank.gpu_name), gpu_width, or_dash(rank.gpu_bus_id), bus_width,
-               or_dash(rank.nic));
+               or_dash(rank.gpu_peers), or_dash(rank.nic));
 }
 
 }  // namespace

@@ -26,6 +26,7 @@ struct RankTopology {
   std::string cpu_affinity;  // e.g. "0-3,8"
   std::string gpu_name;
   std::string gpu_bus_id;
+  std::string gpu_peers;  // bus ids of the GPUs this one reaches directly (CUDA peer access)
   std::string nic;
 };
 

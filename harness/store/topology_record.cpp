@@ -21,6 +21,7 @@ h5::Handle build_topology_row_type() {
               sizeof(TopologyRow::cpu_affinity));
   insert_text("gpu_name", offsetof(TopologyRow, gpu_name), sizeof(TopologyRow::gpu_name));
   insert_text("gpu_bus_id", offsetof(TopologyRow, gpu_bus_id), sizeof(TopologyRow::gpu_bus_id));
+  insert_text("gpu_peers", offsetof(TopologyRow, gpu_peers), sizeof(TopologyRow::gpu_peers));
   insert_text("nic", offsetof(TopologyRow, nic), sizeof(TopologyRow::nic));
   return type;
 }
@@ -36,6 +37,7 @@ TopologyRow to_topology_row(const RankTopology& rank) {
   h5::store_fixed_string(rank.cpu_affinity, row.cpu_affinity);
   h5::store_fixed_string(rank.gpu_name, row.gpu_name);
   h5::store_fixed_string(rank.gpu_bus_id, row.gpu_bus_id);
+  h5::store_fixed_string(rank.gpu_peers, row.gpu_peers);
   h5::store_fixed_string(rank.nic, row.nic);
   return row;
 }
@@ -48,6 +50,7 @@ RankTopology from_topology_row(const TopologyRow& row) {
                       .cpu_affinity = h5::load_fixed_string(row.cpu_affinity),
                       .gpu_name = h5::load_fixed_string(row.gpu_name),
                       .gpu_bus_id = h5::load_fixed_string(row.gpu_bus_id),
+                      .gpu_peers = h5::load_fixed_string(row.gpu_peers),
                       .nic = h5::load_fixed_string(row.nic)};
 }
 

@@ -16,6 +16,7 @@ struct TopologyRow {
   char cpu_affinity[128];
   char gpu_name[64];
   char gpu_bus_id[32];
+  char gpu_peers[256];
   char nic[512];  // every port and interface of a DGX-class node
 };
 

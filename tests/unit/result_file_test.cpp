@@ -75,6 +75,7 @@ std::vector<RankTopology> example_topology() {
                      .cpu_affinity = rank % 2 ? "8-15" : "0-7",
                      .gpu_name = "NVIDIA H100 80GB HBM3",
                      .gpu_bus_id = "00000000:1B:00." + std::to_string(rank),
+                     .gpu_peers = rank % 2 ? "00000000:1B:00.0" : "00000000:1B:00.1",
                      .nic = "mlx5_" + std::to_string(rank)});
   return ranks;
 }
@@ -343,6 +344,7 @@ TEST_F(ResultFileTest, ReadsBackEveryField) {
     EXPECT_EQ(result.topology[i].cpu_affinity, topology[i].cpu_affinity);
     EXPECT_EQ(result.topology[i].gpu_name, topology[i].gpu_name);
     EXPECT_EQ(result.topology[i].gpu_bus_id, topology[i].gpu_bus_id);
+    EXPECT_EQ(result.topology[i].gpu_peers, topology[i].gpu_peers);
     EXPECT_EQ(result.topology[i].nic, topology[i].nic);
   }
 

@@ -20,6 +20,12 @@ std::string version_text(int code) {
   return fmt::format("{}.{}.{}", code / 10000, code / 100 % 100, code % 100);
 }
 
+std::string bus_id_of(int device) {
+  char bus_id[32] = {};
+  cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), device);
+  return bus_id;
+}
+
 std::string cuda_version_text(int code) {
   return fmt::format("{}.{}", code / 1000, code % 1000 / 10);
 }
@@ -122,9 +128,18 @@ class NcclBackend final : public Backend {
   }
 
   DeviceDescription device() const override {
-    char bus_id[32] = {};
-    cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), device_);
-    return {properties_.name, bus_id};
+    DeviceDescription description{properties_.name, bus_id_of(device_), ""};
+    int devices = 0;
+    cudaGetDeviceCount(&devices);
+    for (int other = 0; other < devices; ++other) {
+      int reachable = 0;
+      if (other == device_ || cudaDeviceCanAccessPeer(&reachable, device_, other) != cudaSuccess ||
+          !reachable)
+        continue;
+      if (!description.peers.empty()) description.peers += ",";
+      description.peers += bus_id_of(other);
+    }
+    return description;
   }
 
   std::unique_ptr<Communicator> tuned_world(const Tuning& tuning) override {
