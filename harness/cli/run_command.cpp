@@ -1,15 +1,13 @@
 #include "run_command.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <filesystem>
 #include <functional>
-#include <iostream>
 
 #include <fmt/format.h>
 
 #include "benches/backends/registry.h"
+#include "harness/cli/run_output.h"
 #include "harness/cli/usage_error.h"
 #include "harness/launch/local_launcher.h"
 #include "harness/measure/fault_guard.h"
@@ -19,10 +17,6 @@
 #include "harness/provenance/launcher.h"
 #include "harness/provenance/provenance.h"
 #include "harness/provenance/version.h"
-#include "harness/fit/curve_fits.h"
-#include "harness/report/model_report.h"
-#include "harness/report/progress.h"
-#include "harness/report/reporter.h"
 #include "harness/store/result_file.h"
 #include "topo/discovery.h"
 #include "topo/host_memory.h"
@@ -59,84 +53,6 @@ std::unique_ptr<ResultWriter> open_result_file(const RunConfig& config, std::str
     return nullptr;
   }
 }
-
-std::string row_label(const PlannedRow& row) {
-  return fmt::format("{} {} {} {}", name(row.collective), name(row.datatype),
-                     uses_reduce_op(row.collective) ? name(row.op) : "", format_size(row.shape.size_bytes));
-}
-
-// Rank 0's share of the run: the file, the table and the progress line.
-class RootOutput {
- public:
-  RootOutput(const RunConfig& config, std::unique_ptr<ResultWriter> writer, std::size_t total_points)
-      : config_(config),
-        writer_(std::move(writer)),
-        reporter_(make_reporter("table", std::cout)),
-        progress_(!config.quiet && (config.progress || isatty(STDERR_FILENO)), total_points) {}
-
-  void begin(const Provenance& provenance, const JobTopology& topology, const RunDescription& run) {
-    {
-      FileWriteSection section;
-      writer_->write_provenance(provenance);
-      writer_->write_topology(topology.ranks);
-    }
-    if (!config_.quiet) reporter_->begin(run);
-  }
-
-  void add_row(const std::vector<PointResult>& points, const PlannedRow& row) {
-    for (const auto& point : points) {
-      FileWriteSection section;
-      writer_->append_point(point);
-      if (point.wrong > 0) wrong_ = true;
-    }
-    if (config_.fit) measured_.insert(measured_.end(), points.begin(), points.end());
-    done_ += points.size();
-    progress_.finish();
-    if (!config_.quiet) reporter_->row(points);
-    progress_.update(done_, row_label(row));
-  }
-
-  void finish(const std::vector<std::string>& notes, double seconds) {
-    progress_.finish();
-    std::optional<ModelReport> models;
-    if (config_.fit) {
-      FitOptions options;
-      options.crossover_sizes = config_.crossover_sizes;
-      try {
-        models = fit_models(measured_, options);
-      } catch (const std::exception& error) {  // the measurements stand without their models
-        fmt::print(stderr, "collbench run: the fits failed ({}); the points are kept\n", error.what());
-      }
-    }
-    if (models) {
-      FileWriteSection section;
-      writer_->write_models(*models);
-    }
-    {
-      FileWriteSection section;
-      writer_->finish(utc_now_iso8601());
-    }
-    if (!config_.quiet) reporter_->end();
-    if (models && !config_.quiet)
-      for (const auto& line : model_footer_lines(*models)) fmt::print("{}\n", line);
-    for (const auto& note : notes) fmt::print("# note: {}\n", note);
-    std::error_code ignored;
-    const auto bytes = std::filesystem::file_size(config_.out, ignored);
-    fmt::print("# {} points in {:.1f} s; results in {} ({})\n", done_, seconds,
-               config_.out.string(), format_size(bytes));
-  }
-
-  bool wrong() const { return wrong_; }
-
- private:
-  const RunConfig& config_;
-  std::unique_ptr<ResultWriter> writer_;
-  std::unique_ptr<Reporter> reporter_;
-  Progress progress_;
-  std::size_t done_ = 0;
-  bool wrong_ = false;
-  std::vector<PointResult> measured_;  // kept for the fits at the end
-};
 
 // Rank `r`'s node and local rank, for the placements.
 std::vector<RankPlace> places_of(const JobTopology& topology) {
@@ -195,7 +111,7 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     return kExitUsage;
   }
 
-  std::optional<RootOutput> output;
+  std::optional<RunOutput> output;
   if (root) {
     std::size_t rows = 0;
     for (const auto& pass : passes) rows += pass.rows.size();

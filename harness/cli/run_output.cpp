@@ -1,0 +1,88 @@
+#include "run_output.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "harness/fit/curve_fits.h"
+#include "harness/measure/fault_guard.h"
+#include "harness/plan/sizes.h"
+#include "harness/provenance/clock.h"
+#include "harness/report/model_report.h"
+
+namespace collbench {
+namespace {
+
+std::string row_label(const PlannedRow& row) {
+  return fmt::format("{} {} {} {}", name(row.collective), name(row.datatype),
+                     uses_reduce_op(row.collective) ? name(row.op) : "",
+                     format_size(row.shape.size_bytes));
+}
+
+}  // namespace
+
+RunOutput::RunOutput(const RunConfig& config, std::unique_ptr<ResultWriter> writer,
+                     std::size_t total_points)
+    : config_(config),
+      writer_(std::move(writer)),
+      reporter_(make_reporter("table", std::cout)),
+      progress_(!config.quiet && (config.progress || isatty(STDERR_FILENO)), total_points) {}
+
+void RunOutput::begin(const Provenance& provenance, const JobTopology& topology,
+                      const RunDescription& run) {
+  {
+    FileWriteSection section;
+    writer_->write_provenance(provenance);
+    writer_->write_topology(topology.ranks);
+  }
+  if (!config_.quiet) reporter_->begin(run);
+}
+
+void RunOutput::add_row(const std::vector<PointResult>& points, const PlannedRow& row) {
+  for (const auto& point : points) {
+    FileWriteSection section;
+    writer_->append_point(point);
+    if (point.wrong > 0) wrong_ = true;
+  }
+  if (config_.fit) measured_.insert(measured_.end(), points.begin(), points.end());
+  done_ += points.size();
+  progress_.finish();
+  if (!config_.quiet) reporter_->row(points);
+  progress_.update(done_, row_label(row));
+}
+
+void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
+  progress_.finish();
+  std::optional<ModelReport> models;
+  if (config_.fit) {
+    FitOptions options;
+    options.crossover_sizes = config_.crossover_sizes;
+    try {
+      models = fit_models(measured_, options);
+    } catch (const std::exception& error) {  // the measurements stand without their models
+      fmt::print(stderr, "collbench run: the fits failed ({}); the points are kept\n", error.what());
+    }
+  }
+  if (models) {
+    FileWriteSection section;
+    writer_->write_models(*models);
+  }
+  {
+    FileWriteSection section;
+    writer_->finish(utc_now_iso8601());
+  }
+  if (!config_.quiet) reporter_->end();
+  if (models && !config_.quiet)
+    for (const auto& line : model_footer_lines(*models)) fmt::print("{}\n", line);
+  for (const auto& note : notes) fmt::print("# note: {}\n", note);
+  std::error_code ignored;
+  const auto bytes = std::filesystem::file_size(config_.out, ignored);
+  fmt::print("# {} points in {:.1f} s; results in {} ({})\n", done_, seconds,
+             config_.out.string(), format_size(bytes));
+}
+
+}  // namespace collbench

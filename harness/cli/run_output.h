@@ -1,0 +1,40 @@
+#pragma once
+// Rank 0's share of a run: the result file, the table, the progress line and the fits at the
+// end. Every write happens inside a FileWriteSection, so a signal never cuts one in half.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/cli/run_options.h"
+#include "harness/plan/point.h"
+#include "harness/plan/sweep_plan.h"
+#include "harness/report/progress.h"
+#include "harness/report/reporter.h"
+#include "harness/store/result_file.h"
+#include "topo/discovery.h"
+
+namespace collbench {
+
+class RunOutput {
+ public:
+  RunOutput(const RunConfig& config, std::unique_ptr<ResultWriter> writer, std::size_t total_points);
+
+  void begin(const Provenance& provenance, const JobTopology& topology, const RunDescription& run);
+  void add_row(const std::vector<PointResult>& points, const PlannedRow& row);
+  // Fits the curves, closes the file and prints the footer, the notes and the file's name.
+  void finish(const std::vector<std::string>& notes, double seconds);
+
+  bool wrong() const { return wrong_; }
+
+ private:
+  const RunConfig& config_;
+  std::unique_ptr<ResultWriter> writer_;
+  std::unique_ptr<Reporter> reporter_;
+  Progress progress_;
+  std::size_t done_ = 0;
+  bool wrong_ = false;
+  std::vector<PointResult> measured_;  // kept for the fits at the end
+};
+
+}  // namespace collbench
