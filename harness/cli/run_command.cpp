@@ -205,6 +205,10 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
   } catch (const UsageError& error) {
     if (backend->world().rank() == kRoot) fmt::print(stderr, "collbench run: {}\n", error.what());
     return kExitUsage;
+  } catch (const std::exception& error) {  // the library failed to start: a fault, not input
+    fmt::print(stderr, "collbench run: rank {} on {}: --backend {} failed to start: {}\n",
+               launcher_rank().value_or(0), this_host(), config.backend, error.what());
+    return kExitFault;
   }
   try {
     return measure(*backend, config, argv, std::move(support_notes));

@@ -99,7 +99,12 @@ int usable_device_count(int ranks_on_host) {
 }
 
 std::map<std::string, std::string> local_launch_environment(int nranks, bool virtual_nodes) {
-  usable_device_count(nranks);
+  const int devices = usable_device_count(nranks);
+  if (nranks > devices && !virtual_nodes)
+    throw BackendUnavailable(fmt::format(
+        "{} ranks on {} GPU{}: NCCL refuses two ranks of one communicator on one GPU; add "
+        "--virtual-nodes to make each rank a node of its own",
+        nranks, devices, devices == 1 ? "" : "s"));
   // The bootstrap root listens in this process: on loopback, like the virtual nodes it serves.
   if (virtual_nodes) setenv("NCCL_SOCKET_IFNAME", "lo", /*overwrite=*/0);
   ncclUniqueId id{};
