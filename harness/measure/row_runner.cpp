@@ -193,7 +193,7 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
   for (bool in_place : settings_.in_place) {
     const CollectiveCall call{row.collective, row.datatype, row.op, row.shape, in_place};
     set_fault_context(fmt::format("{} {} {} {} {}", name(row.collective), name(row.datatype),
-                                  uses_reduce_op(row.collective) ? name(row.op) : "", 
+                                  uses_reduce_op(row.collective) ? name(row.op) : "",
                                   format_size(row.shape.size_bytes),
                                   in_place ? "in place" : "out of place"));
     const std::int64_t wrong = settings_.check_iters > 0 ? validate(call) : kNotChecked;
