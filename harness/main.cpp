@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "harness/cli/check_command.h"
+#include "harness/cli/compare_command.h"
 #include "harness/cli/fit_command.h"
 #include "harness/cli/report_command.h"
 #include "harness/cli/run_command.h"
@@ -44,6 +46,15 @@ int main(int argc, char** argv) {
                      fmt::format("{}", fmt::join(reporter_formats(), ", ")))
       ->capture_default_str();
 
+  CompareCommandOptions compare_options;
+  auto* compare =
+      app.add_subcommand("compare", "noise-aware regression verdicts: NEW.h5 against BASE.h5");
+  add_compare_options(*compare, compare_options);
+
+  CheckOptions check_options;
+  auto* check = app.add_subcommand("check", "acceptance verdicts: a result file against a spec");
+  add_check_options(*check, check_options);
+
   TopoOptions topo_options;
   auto* topo = app.add_subcommand("topo", "print where every rank of the job runs (mpirun, srun)");
   topo->add_option("--backend", topo_options.backend, "nccl or mpi (default: as for run)");
@@ -81,5 +92,7 @@ int main(int argc, char** argv) {
   if (run->parsed()) return run_command(run_options, std::vector<std::string>(argv, argv + argc));
   if (fit->parsed()) return fit_command(fit_options);
   if (topo->parsed()) return topo_command(topo_options);
+  if (check->parsed()) return check_command(check_options);
+  if (compare->parsed()) return compare_command(compare_options);
   return report_command(report_options);
 }

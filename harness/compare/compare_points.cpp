@@ -1,0 +1,239 @@
+#include "harness/compare/compare_points.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "harness/stats/summary.h"
+
+namespace collbench {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// As in harness/fit/bootstrap.cpp: mt19937_64 and an unbiased uniform index computed here, not
+// by std::uniform_int_distribution, whose algorithm differs between standard libraries, so the
+// same seed gives the same interval everywhere. Lemire's multiply-and-reject (exact, like the
+// fit's modulo rejection, but without a division per draw: the bootstrap draws millions).
+__extension__ using Wide = unsigned __int128;  // GCC and Clang; __extension__: no -Wpedantic
+
+std::size_t uniform_index(std::mt19937_64& engine, std::size_t bound) {
+  const std::uint64_t range = bound;
+  Wide product = static_cast<Wide>(engine()) * range;
+  auto low = static_cast<std::uint64_t>(product);
+  if (low < range) {
+    const std::uint64_t reject_below = (0 - range) % range;
+    while (low < reject_below) {
+      product = static_cast<Wide>(engine()) * range;
+      low = static_cast<std::uint64_t>(product);
+    }
+  }
+  return static_cast<std::size_t>(product >> 64);
+}
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::uint64_t fnv1a(std::string_view text) {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+// numpy.median of sorted values.
+double median_of_sorted(std::span<const double> sorted) {
+  const std::size_t n = sorted.size();
+  return (sorted[(n - 1) / 2] + sorted[n / 2]) / 2;
+}
+
+// One side, ready for resampling: sorted (thinned beyond `cap`), with a count per value.
+struct Side {
+  std::vector<double> sorted;
+  std::vector<std::uint32_t> counts;
+
+  Side(std::span<const double> samples, std::size_t cap) {
+    const std::size_t step = samples.size() > cap ? (samples.size() + cap - 1) / cap : 1;
+    for (std::size_t i = 0; i < samples.size(); i += step) sorted.push_back(samples[i]);
+    std::ranges::sort(sorted);
+    counts.resize(sorted.size());
+  }
+
+  // The median of a resample with replacement (numpy's, averaging the middle two when even):
+  // counts of each sorted value drawn, then a walk to the middle ranks. O(n), no sort.
+  double resampled_median(std::mt19937_64& engine) {
+    const std::size_t n = sorted.size();
+    std::ranges::fill(counts, 0u);
+    for (std::size_t i = 0; i < n; ++i) ++counts[uniform_index(engine, n)];
+    const std::size_t lower_rank = (n - 1) / 2, upper_rank = n / 2;
+    std::size_t seen = 0;
+    double lower = kNaN;
+    for (std::size_t j = 0; j < n; ++j) {
+      seen += counts[j];
+      if (std::isnan(lower) && seen > lower_rank) lower = sorted[j];
+      if (seen > upper_rank) return (lower + sorted[j]) / 2;
+    }
+    return lower;  // not reached: the counts add up to n
+  }
+};
+
+double median_of(std::span<const double> values) {
+  std::vector<double> sorted(values.begin(), values.end());
+  std::ranges::sort(sorted);
+  return median_of_sorted(sorted);
+}
+
+}  // namespace
+
+std::string_view name(Change verdict) {
+  switch (verdict) {
+    case Change::same: return "SAME";
+    case Change::faster: return "FASTER";
+    case Change::slower: return "SLOWER";
+    case Change::unsure: break;
+  }
+  return "UNSURE";
+}
+
+int severity(Change verdict) {
+  switch (verdict) {
+    case Change::same:
+    case Change::faster: return 0;
+    case Change::slower: return 2;
+    case Change::unsure: break;
+  }
+  return 1;
+}
+
+Change verdict_of_interval(const Interval& ratio, double threshold) {
+  if (!(ratio.low > 0) || !std::isfinite(ratio.high) || ratio.high < ratio.low)
+    return Change::unsure;
+  const double slower = 1 + threshold;
+  const double faster = 1 / (1 + threshold);
+  if (ratio.low > slower) return Change::slower;
+  if (ratio.high < faster) return Change::faster;
+  if (ratio.low >= faster && ratio.high <= slower) return Change::same;
+  return Change::unsure;
+}
+
+RatioResult compare_samples(std::span<const double> base, std::span<const double> now,
+                            const CompareOptions& options, std::uint64_t stream) {
+  RatioResult result;
+  result.base_samples = base.size();
+  result.new_samples = now.size();
+  result.ratio_ci = {kNaN, kNaN};
+  result.base_median_s = base.empty() ? kNaN : median_of(base);
+  result.new_median_s = now.empty() ? kNaN : median_of(now);
+  result.ratio = result.base_median_s > 0 && result.new_median_s > 0
+                     ? result.new_median_s / result.base_median_s
+                     : kNaN;
+  const std::size_t fewest = std::min(base.size(), now.size());
+  if (fewest < options.min_samples) {
+    result.reason = fmt::format("too few samples ({} base, {} new; at least {} each needed)",
+                                base.size(), now.size(), options.min_samples);
+    return result;
+  }
+  const auto not_positive = [](double t) { return !(t > 0) || !std::isfinite(t); };
+  if (std::ranges::any_of(base, not_positive) || std::ranges::any_of(now, not_positive)) {
+    result.reason = "a sample time is zero, negative or not finite";
+    return result;
+  }
+
+  std::mt19937_64 engine(splitmix64(options.seed ^ splitmix64(stream)));
+  const std::size_t cap = std::max<std::size_t>(options.max_bootstrap_samples, options.min_samples);
+  Side base_side(base, cap), new_side(now, cap);
+  std::vector<double> ratios(static_cast<std::size_t>(std::max(options.replicates, 1)));
+  for (double& ratio : ratios) {
+    const double b = base_side.resampled_median(engine);
+    ratio = new_side.resampled_median(engine) / b;
+  }
+  std::ranges::sort(ratios);
+  const double tail = (1 - options.confidence) / 2 * 100;
+  result.ratio_ci = {percentile_of_sorted(ratios, tail), percentile_of_sorted(ratios, 100 - tail)};
+  result.verdict = verdict_of_interval(result.ratio_ci, options.threshold);
+  return result;
+}
+
+std::vector<double> slowest_rank_times(const RawSamples& raw) {
+  std::vector<double> slowest(raw.sample_count());
+  for (std::size_t s = 0; s < slowest.size(); ++s) {
+    const auto row = raw.per_rank_seconds.begin() + static_cast<std::ptrdiff_t>(s * raw.nranks);
+    slowest[s] = *std::max_element(row, row + raw.nranks);
+  }
+  return slowest;
+}
+
+std::string match_key(const PointKey& key, bool ignore_backend) {
+  // '\x1f' (unit separator) cannot occur in the stored strings' meaningful content.
+  return fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}",
+                     ignore_backend ? std::string() : key.backend, name(key.collective),
+                     name(key.datatype), redop_label(key), key.placement, key.algorithm,
+                     key.protocol, key.nranks, name(key.mode), key.in_place ? 1 : 0,
+                     key.size_bytes);
+}
+
+PointMatch match_points(std::span<const PointResult> base, std::span<const PointResult> now,
+                        bool ignore_backend) {
+  std::unordered_map<std::string, std::vector<std::size_t>> waiting;  // new indexes, reversed
+  for (std::size_t i = now.size(); i-- > 0;)
+    waiting[match_key(now[i].key, ignore_backend)].push_back(i);
+  PointMatch match;
+  std::vector<bool> taken(now.size(), false);
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    auto found = waiting.find(match_key(base[i].key, ignore_backend));
+    if (found == waiting.end() || found->second.empty()) {
+      match.base_only.push_back(i);
+      continue;
+    }
+    match.matched.emplace_back(i, found->second.back());
+    taken[found->second.back()] = true;
+    found->second.pop_back();
+  }
+  for (std::size_t i = 0; i < now.size(); ++i)
+    if (!taken[i]) match.new_only.push_back(i);
+  return match;
+}
+
+std::vector<PointComparison> compare_points(std::span<const PointResult> base,
+                                            std::span<const PointResult> now,
+                                            const PointMatch& match,
+                                            const CompareOptions& options) {
+  std::vector<PointComparison> comparisons;
+  comparisons.reserve(match.matched.size());
+  for (const auto& [b, n] : match.matched) {
+    const PointResult& before = base[b];
+    const PointResult& after = now[n];
+    PointComparison comparison{before.key, {}};
+    const bool have_samples = before.samples.sample_count() > 0 && after.samples.sample_count() > 0;
+    if (have_samples) {
+      const std::vector<double> base_times = slowest_rank_times(before.samples);
+      const std::vector<double> new_times = slowest_rank_times(after.samples);
+      comparison.result =
+          compare_samples(base_times, new_times, options, fnv1a(match_key(before.key, true)));
+    } else {
+      RatioResult& r = comparison.result;
+      r.base_samples = before.summary.samples;
+      r.new_samples = after.summary.samples;
+      r.base_median_s = before.summary.median;
+      r.new_median_s = after.summary.median;
+      r.ratio = r.base_median_s > 0 ? r.new_median_s / r.base_median_s : kNaN;
+      r.ratio_ci = {kNaN, kNaN};
+      r.reason = fmt::format("no raw samples in {}",
+                             before.samples.sample_count() ? "NEW" : "BASE");
+    }
+    comparisons.push_back(std::move(comparison));
+  }
+  return comparisons;
+}
+
+}  // namespace collbench

@@ -1,0 +1,366 @@
+#include "harness/compare/compare_fits.h"
+#include "harness/compare/compare_points.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+namespace collbench {
+namespace {
+
+// Lognormal times around `median` seconds with log-spread `sigma`, by Box-Muller on mt19937_64,
+// so the samples are the same on every standard library.
+std::vector<double> lognormal(std::size_t n, double median, double sigma, std::uint64_t seed) {
+  std::mt19937_64 engine(seed);
+  const auto uniform = [&] { return (static_cast<double>(engine() >> 11) + 0.5) / 9007199254740992.0; };
+  std::vector<double> samples(n);
+  for (double& s : samples) {
+    const double z = std::sqrt(-2 * std::log(uniform())) * std::cos(2 * M_PI * uniform());
+    s = median * std::exp(sigma * z);
+  }
+  return samples;
+}
+
+std::vector<double> scaled(std::vector<double> samples, double factor) {
+  for (double& s : samples) s *= factor;
+  return samples;
+}
+
+CompareOptions options() { return CompareOptions{}; }  // 5%, 95%, 2000 replicates, seed 1
+
+TEST(CompareVerdict, IntervalRule) {
+  const double t = 0.05;
+  EXPECT_EQ(verdict_of_interval({1.06, 1.2}, t), Change::slower);
+  EXPECT_EQ(verdict_of_interval({1.04, 1.2}, t), Change::unsure);   // reaches below 1 + t
+  EXPECT_EQ(verdict_of_interval({0.97, 1.04}, t), Change::same);
+  EXPECT_EQ(verdict_of_interval({1 / 1.05, 1.05}, t), Change::same);  // ends inclusive
+  EXPECT_EQ(verdict_of_interval({0.8, 0.95}, t), Change::faster);     // below 1/1.05 = 0.952
+  EXPECT_EQ(verdict_of_interval({0.8, 0.96}, t), Change::unsure);
+  EXPECT_EQ(verdict_of_interval({0.5, 2.0}, t), Change::unsure);      // too noisy to say
+  EXPECT_EQ(verdict_of_interval({NAN, NAN}, t), Change::unsure);
+  EXPECT_EQ(severity(Change::slower), 2);
+  EXPECT_EQ(severity(Change::unsure), 1);
+  EXPECT_EQ(severity(Change::same), 0);
+  EXPECT_EQ(severity(Change::faster), 0);
+  EXPECT_EQ(name(Change::slower), "SLOWER");
+}
+
+TEST(CompareSamples, IdenticalSamplesAreSame) {
+  const auto base = lognormal(200, 10e-6, 0.05, 1);
+  const RatioResult r = compare_samples(base, base, options());
+  EXPECT_EQ(r.verdict, Change::same);
+  EXPECT_DOUBLE_EQ(r.ratio, 1.0);
+  EXPECT_LE(r.ratio_ci.low, 1.0);
+  EXPECT_GE(r.ratio_ci.high, 1.0);
+  EXPECT_TRUE(r.reason.empty());
+}
+
+TEST(CompareSamples, TwoDrawsOfOneDistributionAreSame) {
+  const RatioResult r = compare_samples(lognormal(200, 10e-6, 0.05, 1),
+                                        lognormal(200, 10e-6, 0.05, 2), options());
+  EXPECT_EQ(r.verdict, Change::same) << r.ratio_ci.low << " " << r.ratio_ci.high;
+}
+
+TEST(CompareSamples, TenPercentSlowerWithLowNoiseIsSlower) {
+  const RatioResult r = compare_samples(lognormal(100, 10e-6, 0.02, 3),
+                                        lognormal(100, 11e-6, 0.02, 4), options());
+  EXPECT_EQ(r.verdict, Change::slower);
+  EXPECT_NEAR(r.ratio, 1.1, 0.02);
+  EXPECT_GT(r.ratio_ci.low, 1.05);
+  EXPECT_LE(r.ratio_ci.low, r.ratio_ci.high);
+  EXPECT_EQ(r.base_samples, 100u);
+  EXPECT_NEAR(r.base_median_s, 10e-6, 0.5e-6);
+}
+
+TEST(CompareSamples, TenPercentFasterWithLowNoiseIsFaster) {
+  const RatioResult r = compare_samples(lognormal(100, 11e-6, 0.02, 5),
+                                        lognormal(100, 10e-6, 0.02, 6), options());
+  EXPECT_EQ(r.verdict, Change::faster);
+  EXPECT_LT(r.ratio_ci.high, 1 / 1.05);
+}
+
+TEST(CompareSamples, TenPercentSlowerInHugeNoiseIsUnsure) {
+  const RatioResult r = compare_samples(lognormal(20, 10e-6, 1.0, 7),
+                                        lognormal(20, 11e-6, 1.0, 8), options());
+  EXPECT_EQ(r.verdict, Change::unsure);
+  EXPECT_LT(r.ratio_ci.low, 1.05);
+  EXPECT_GT(r.ratio_ci.high, 1.05);
+}
+
+TEST(CompareSamples, FiveSamplesAreEnoughFourAreNot) {
+  const auto base = lognormal(4, 10e-6, 0.01, 9);
+  const RatioResult few = compare_samples(base, scaled(base, 2), options());
+  EXPECT_EQ(few.verdict, Change::unsure);
+  EXPECT_NE(few.reason.find("too few samples"), std::string::npos) << few.reason;
+  EXPECT_NEAR(few.ratio, 2, 1e-12);  // still reported
+  EXPECT_TRUE(std::isnan(few.ratio_ci.low));
+  const RatioResult one_side = compare_samples(lognormal(50, 10e-6, 0.01, 9), base, options());
+  EXPECT_EQ(one_side.verdict, Change::unsure);
+  const auto five = lognormal(5, 10e-6, 0.01, 10);
+  EXPECT_EQ(compare_samples(five, scaled(five, 2), options()).verdict, Change::slower);
+}
+
+TEST(CompareSamples, ZeroTimesAreUnsure) {
+  std::vector<double> base(10, 1e-6), now(10, 1e-6);
+  now[3] = 0;
+  const RatioResult r = compare_samples(base, now, options());
+  EXPECT_EQ(r.verdict, Change::unsure);
+  EXPECT_FALSE(r.reason.empty());
+}
+
+TEST(CompareSamples, SameSeedSameIntervalOtherStreamOtherDraws) {
+  const auto base = lognormal(60, 10e-6, 0.3, 11), now = lognormal(60, 10e-6, 0.3, 12);
+  const RatioResult a = compare_samples(base, now, options(), 42);
+  const RatioResult b = compare_samples(base, now, options(), 42);
+  EXPECT_EQ(a.ratio_ci.low, b.ratio_ci.low);
+  EXPECT_EQ(a.ratio_ci.high, b.ratio_ci.high);
+  const RatioResult c = compare_samples(base, now, options(), 43);
+  EXPECT_NE(a.ratio_ci.low, c.ratio_ci.low);
+  EXPECT_NEAR(a.ratio_ci.low, c.ratio_ci.low, 0.05);  // 2000 replicates: stable
+}
+
+// The nightly false alarm: two runs of an unchanged system, noisy points, many of them. SLOWER
+// needs the whole interval above 1.05, so a point's estimate has to be off by the threshold plus
+// ~2 standard errors: P(Z > 1.96 + ln(1.05)/se) with se the standard error of the log ratio
+// (about 1.25·sigma·sqrt(2/n) for medians): 0.3% at (n 200, sigma 0.5), 0.7% at (30, 0.3),
+// 0.8% at (10, 0.2) and nil at (300, 0.05), where intervals are narrower than the threshold.
+// The worst case, intervals much wider than the threshold, tends to the one-sided 2.5%. Allowed
+// counts of 200 are what those rates justify (expected 0.6, 1.4, 1.6, 0); seeds are fixed.
+TEST(CompareSamples, NoisyButEqualIsAlmostNeverSlower) {
+  struct Regime {
+    std::size_t n;
+    double sigma;
+    int allowed;  // SLOWER (and FASTER) at most, of 200
+  };
+  for (const Regime regime : {Regime{200, 0.5, 2}, Regime{30, 0.3, 4}, Regime{10, 0.2, 4},
+                              Regime{300, 0.05, 0}}) {
+    int slower = 0, faster = 0, same = 0;
+    for (std::uint64_t trial = 0; trial < 200; ++trial) {
+      const RatioResult r = compare_samples(lognormal(regime.n, 5e-6, regime.sigma, 1000 + trial),
+                                            lognormal(regime.n, 5e-6, regime.sigma, 5000 + trial),
+                                            options(), trial);
+      slower += r.verdict == Change::slower;
+      faster += r.verdict == Change::faster;
+      same += r.verdict == Change::same;
+    }
+    EXPECT_LE(slower, regime.allowed) << "n " << regime.n << " sigma " << regime.sigma;
+    EXPECT_LE(faster, regime.allowed) << "n " << regime.n << " sigma " << regime.sigma;
+    std::printf("equal, n %zu, sigma %.2f: %d slower, %d faster, %d same of 200\n", regime.n,
+                regime.sigma, slower, faster, same);
+    if (regime.n == 300) {
+      EXPECT_GE(same, 190) << "narrow intervals inside the threshold are SAME";
+    }
+  }
+}
+
+// Power: a real 10% regression on converged points (collbench stops sampling when the median's
+// interval is within 1%) is found every time; with ten times the spread, still almost always.
+TEST(CompareSamples, TenPercentSlowerIsFound) {
+  int converged = 0, noisier = 0;
+  for (std::uint64_t trial = 0; trial < 100; ++trial) {
+    converged += compare_samples(lognormal(200, 5e-6, 0.05, 100 + trial),
+                                 lognormal(200, 5.5e-6, 0.05, 300 + trial), options(), trial)
+                     .verdict == Change::slower;
+    noisier += compare_samples(lognormal(200, 5e-6, 0.1, 100 + trial),
+                               lognormal(200, 5.5e-6, 0.1, 300 + trial), options(), trial)
+                   .verdict == Change::slower;
+  }
+  EXPECT_EQ(converged, 100);
+  EXPECT_GE(noisier, 90);  // expected ~96: the interval's low end clears 1.05 by ~1.8 s.e.
+  std::printf("10%% slower found: %d/100 (sigma 0.05), %d/100 (sigma 0.1)\n", converged, noisier);
+}
+
+TEST(CompareSamples, ManySamplesAreThinnedForTheBootstrapOnly) {
+  const auto base = lognormal(40000, 5e-6, 0.2, 21), now = lognormal(40000, 5.5e-6, 0.2, 22);
+  const RatioResult r = compare_samples(base, now, options());
+  EXPECT_EQ(r.verdict, Change::slower);
+  EXPECT_EQ(r.base_samples, 40000u);
+  EXPECT_NEAR(r.ratio, 1.1, 0.01);
+  EXPECT_LT(r.ratio_ci.high - r.ratio_ci.low, 0.05);
+}
+
+TEST(CompareSamples, ThresholdIsTheMinimumEffect) {
+  const auto base = lognormal(500, 5e-6, 0.02, 31), now = lognormal(500, 5.15e-6, 0.02, 32);
+  EXPECT_EQ(compare_samples(base, now, options()).verdict, Change::same);  // 3% < 5%
+  CompareOptions strict;
+  strict.threshold = 0.01;
+  EXPECT_EQ(compare_samples(base, now, strict).verdict, Change::slower);  // 3% > 1%
+}
+
+TEST(SlowestRankTimes, MaxOverColumnsPerSample) {
+  RawSamples raw;
+  raw.nranks = 3;
+  raw.per_rank_seconds = {1, 5, 2, /**/ 7, 1, 1, /**/ 2, 2, 3};
+  EXPECT_EQ(slowest_rank_times(raw), (std::vector<double>{5, 7, 3}));
+  EXPECT_TRUE(slowest_rank_times(RawSamples{}).empty());
+}
+
+PointResult point(std::size_t size, std::string backend = "mpi", Mode mode = Mode::bandwidth,
+                  double seconds = 1e-6, int samples = 20) {
+  PointResult p;
+  p.key.backend = std::move(backend);
+  p.key.nranks = 2;
+  p.key.mode = mode;
+  p.key.size_bytes = size;
+  p.key.count = size / 4;
+  p.samples.nranks = 2;
+  for (int s = 0; s < samples; ++s) {
+    p.samples.per_rank_seconds.push_back(seconds * (1 + 0.001 * (s % 7)));
+    p.samples.per_rank_seconds.push_back(seconds * 0.9);
+  }
+  p.samples.world_ranks = {0, 1};
+  return p;
+}
+
+TEST(MatchPoints, ByKeyWithUnmatchedOnBothSides) {
+  const std::vector<PointResult> base = {point(8), point(64), point(1024),
+                                         point(64, "mpi", Mode::latency)};
+  const std::vector<PointResult> now = {point(64), point(8), point(4096)};
+  const PointMatch match = match_points(base, now, false);
+  ASSERT_EQ(match.matched.size(), 2u);
+  EXPECT_EQ(match.matched[0], (std::pair<std::size_t, std::size_t>{0, 1}));
+  EXPECT_EQ(match.matched[1], (std::pair<std::size_t, std::size_t>{1, 0}));
+  EXPECT_EQ(match.base_only, (std::vector<std::size_t>{2, 3}));  // 1 KiB; latency 64 B
+  EXPECT_EQ(match.new_only, (std::vector<std::size_t>{2}));
+}
+
+TEST(MatchPoints, EveryKeyFieldCountsButTheElementCount) {
+  PointResult a = point(64), b = point(64);
+  b.key.count = 99;  // follows from the others; never differs in practice
+  EXPECT_EQ(match_points(std::vector{a}, std::vector{b}, false).matched.size(), 1u);
+  for (int field = 0; field < 8; ++field) {
+    PointResult c = point(64);
+    switch (field) {
+      case 0: c.key.placement = "intra"; break;
+      case 1: c.key.nranks = 4; break;
+      case 2: c.key.in_place = true; break;
+      case 3: c.key.datatype = DataType::float64; break;
+      case 4: c.key.op = ReduceOp::max; break;
+      case 5: c.key.algorithm = "Ring"; break;
+      case 6: c.key.protocol = "LL"; break;
+      case 7: c.key.collective = CollectiveKind::allgather; break;
+    }
+    const PointMatch match = match_points(std::vector{a}, std::vector{c}, false);
+    EXPECT_TRUE(match.matched.empty()) << field;
+    EXPECT_EQ(match.base_only.size(), 1u);
+    EXPECT_EQ(match.new_only.size(), 1u);
+  }
+}
+
+TEST(MatchPoints, DuplicatesPairInOrderAndBackendsCanBeIgnored) {
+  const std::vector<PointResult> base = {point(8), point(8)};
+  const std::vector<PointResult> now = {point(8, "nccl"), point(8, "nccl"), point(8, "nccl")};
+  EXPECT_TRUE(match_points(base, now, false).matched.empty());
+  const PointMatch match = match_points(base, now, true);
+  ASSERT_EQ(match.matched.size(), 2u);
+  EXPECT_EQ(match.matched[1], (std::pair<std::size_t, std::size_t>{1, 1}));
+  EXPECT_EQ(match.new_only, (std::vector<std::size_t>{2}));
+}
+
+TEST(ComparePoints, UsesTheSlowestRankAndKeysTheStreamByPoint) {
+  const std::vector<PointResult> base = {point(8), point(64)};
+  const std::vector<PointResult> now = {point(64, "mpi", Mode::bandwidth, 2e-6), point(8)};
+  const PointMatch match = match_points(base, now, false);
+  const auto comparisons = compare_points(base, now, match, options());
+  ASSERT_EQ(comparisons.size(), 2u);
+  EXPECT_EQ(comparisons[0].key.size_bytes, 8u);
+  EXPECT_EQ(comparisons[0].result.verdict, Change::same);
+  EXPECT_EQ(comparisons[1].result.verdict, Change::slower);
+  EXPECT_NEAR(comparisons[1].result.ratio, 2, 1e-9);
+  EXPECT_NEAR(comparisons[1].result.base_median_s, 1.003e-6, 1e-12);  // rank 0's, not rank 1's
+
+  PointResult bare = point(8);
+  bare.samples = RawSamples{};
+  bare.summary.samples = 20;
+  bare.summary.median = 1e-6;
+  const auto unsure =
+      compare_points(std::vector{bare}, std::vector{point(8)},
+                     match_points(std::vector{bare}, std::vector{point(8)}, false), options());
+  ASSERT_EQ(unsure.size(), 1u);
+  EXPECT_EQ(unsure[0].result.verdict, Change::unsure);
+  EXPECT_NE(unsure[0].result.reason.find("no raw samples"), std::string::npos);
+}
+
+CurveFit curve(double alpha, Interval alpha_ci, double beta, Interval beta_ci,
+               std::vector<std::string> flags = {}) {
+  CurveFit c;
+  c.key.backend = "mpi";
+  c.key.nranks = 2;
+  c.sizes = 6;
+  SegmentReport small, large;
+  small.min_size_bytes = 8;
+  small.max_size_bytes = 1024;
+  small.alpha_s = alpha;
+  small.alpha_ci = alpha_ci;
+  small.beta_s_per_byte = 1e-9;
+  small.beta_ci = {0.5e-9, 1.5e-9};
+  small.flags = flags;
+  large = small;
+  large.min_size_bytes = 4096;
+  large.max_size_bytes = 1 << 20;
+  large.beta_s_per_byte = beta;
+  large.beta_ci = beta_ci;
+  large.alpha_s = 50e-6;
+  large.alpha_ci = {40e-6, 60e-6};
+  c.segments = {small, large};
+  return c;
+}
+
+TEST(CompareFits, AlphaFromTheSmallSizesBetaFromTheLarge) {
+  ModelReport base, now;
+  base.curves = {curve(2e-6, {1.9e-6, 2.1e-6}, 1e-10, {0.98e-10, 1.02e-10})};
+  // alpha the same within its intervals; bandwidth down by half (beta doubled).
+  now.curves = {curve(2.02e-6, {1.92e-6, 2.08e-6}, 2e-10, {1.95e-10, 2.05e-10})};
+  const FitComparisons result = compare_fits(base, now, 0.05, false);
+  ASSERT_EQ(result.comparisons.size(), 2u);
+  const FitComparison& alpha = result.comparisons[0];
+  EXPECT_EQ(alpha.parameter, FitParameter::alpha);
+  EXPECT_EQ(alpha.verdict, Change::unsure);  // [1.92/2.1, 2.08/1.9] = [0.91, 1.09]
+  EXPECT_NEAR(alpha.ratio_ci.low, 1.92 / 2.1, 1e-9);
+  EXPECT_EQ(alpha.base.max_size_bytes, 1024u);
+  const FitComparison& beta = result.comparisons[1];
+  EXPECT_EQ(beta.parameter, FitParameter::beta);
+  EXPECT_EQ(beta.verdict, Change::slower);
+  EXPECT_NEAR(beta.ratio, 2, 1e-9);
+  EXPECT_EQ(beta.base.min_size_bytes, 4096u);
+  // and the other way round
+  const FitComparisons back = compare_fits(now, base, 0.05, false);
+  EXPECT_EQ(back.comparisons[1].verdict, Change::faster);
+  // tight equal intervals: SAME
+  const FitComparisons same = compare_fits(base, base, 0.05, false);
+  EXPECT_EQ(same.comparisons[1].verdict, Change::same);  // [0.98/1.02, 1.02/0.98]
+}
+
+TEST(CompareFits, UntrustedOrUnfittedIsUnsureAndUnmatchedCurvesAreListed) {
+  ModelReport base, now;
+  base.curves = {curve(2e-6, {1.9e-6, 2.1e-6}, 1e-10, {0.98e-10, 1.02e-10}, {"alpha not significant"})};
+  now.curves = {curve(4e-6, {3.9e-6, 4.1e-6}, 1e-10, {0.98e-10, 1.02e-10})};
+  CurveFit lonely;
+  lonely.key.backend = "mpi";
+  lonely.key.nranks = 4;
+  lonely.flags = {"too few sizes (2 < 4)"};
+  now.curves.push_back(lonely);
+  FitComparisons result = compare_fits(base, now, 0.05, false);
+  ASSERT_EQ(result.comparisons.size(), 2u);
+  EXPECT_EQ(result.comparisons[0].verdict, Change::unsure);  // alpha flagged in BASE
+  EXPECT_NE(result.comparisons[0].reason.find("not trusted in BASE"), std::string::npos);
+  EXPECT_EQ(result.comparisons[1].verdict, Change::same);  // beta's flag-free
+  EXPECT_EQ(result.new_only.size(), 1u);
+  EXPECT_TRUE(result.base_only.empty());
+
+  base.curves.push_back(lonely);
+  base.curves.back().flags.clear();
+  base.curves.back().segments = curve(2e-6, {1.9e-6, 2.1e-6}, 1e-10, {0.98e-10, 1.02e-10}).segments;
+  result = compare_fits(base, now, 0.05, false);
+  ASSERT_EQ(result.comparisons.size(), 4u);
+  EXPECT_EQ(result.comparisons[2].verdict, Change::unsure);
+  EXPECT_NE(result.comparisons[2].reason.find("not fitted in NEW (too few sizes"), std::string::npos)
+      << result.comparisons[2].reason;
+}
+
+}  // namespace
+}  // namespace collbench
