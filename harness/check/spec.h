@@ -3,7 +3,8 @@
 // fitted curves) of a result file and hold one measured quantity against one threshold.
 // Parsing validates everything the spec can say about itself, so a typo fails before any
 // result file is judged: unknown keys, missing or wrong units, names that select nothing, two
-// thresholds in a rule, overlapping rules. toml++ stays inside spec.cpp.
+// thresholds in a rule, overlapping rules. toml++ stays inside spec.cpp and rule_parser.cpp;
+// the units of values are read by quantity.h.
 #include <cstddef>
 #include <limits>
 #include <optional>
@@ -95,17 +96,6 @@ struct SpecError : std::runtime_error {
 // Throws SpecError.
 Spec parse_spec(std::string_view text, std::string_view source);
 Spec parse_spec_file(const std::string& path);
-
-// "300 GB/s" -> 300 (GB/s), "25 us" -> 25 (us), "5%" -> 0.05: the quantity in canonical units
-// and the unit as written. Throws std::invalid_argument naming the expected units.
-struct Quantity {
-  double value = 0;
-  std::string unit;
-  double scale = 1;
-};
-Quantity parse_bandwidth(std::string_view text);
-Quantity parse_time(std::string_view text);
-double parse_fraction(std::string_view text, bool signed_required);
 
 // For people: "allreduce world 8 ranks bandwidth 1 GiB-8 GiB".
 std::string describe(const Selection& selection);

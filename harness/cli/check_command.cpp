@@ -11,6 +11,7 @@
 #include "harness/check/spec.h"
 #include "harness/check/verdicts.h"
 #include "harness/cli/usage_error.h"
+#include "harness/cli/verdict_outputs.h"
 #include "harness/plan/sizes.h"
 #include "harness/report/verdict_files.h"
 #include "harness/store/result_file.h"
@@ -168,16 +169,14 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("file", options.file, "result file (.h5)")->required();
   command.add_option("--spec", options.spec, "acceptance spec (TOML; examples in ci/acceptance)")
       ->required();
-  command.add_option("--format", options.format, "table or json")->capture_default_str();
-  command.add_option("--junit", options.junit, "also write JUnit XML: one test case per rule");
-  command.add_option("--prom", options.prom,
-                     "also write a Prometheus textfile (node_exporter), atomically");
+  add_verdict_output_options(command, options.format, options.junit, options.prom,
+                             "also write JUnit XML: one test case per rule",
+                             "also write a Prometheus textfile (node_exporter), atomically");
 }
 
 int check_command(const CheckOptions& options) {
   try {
-    if (options.format != "table" && options.format != "json")
-      throw UsageError(fmt::format("--format: unknown format '{}' (table or json)", options.format));
+    check_output_format(options.format);
     const Spec spec = parse_spec_file(options.spec);
     const ResultFile file = read_result_file(options.file, false);
     const ModelReport* models = file.models ? &*file.models : nullptr;

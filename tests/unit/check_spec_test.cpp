@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "harness/check/quantity.h"
 #include "harness/check/spec.h"
 
 namespace collbench {

@@ -1,0 +1,59 @@
+#include "compare_files.h"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "harness/store/result_file.h"
+
+namespace collbench {
+namespace {
+
+std::set<std::string> backends_of(const ResultFile& file) {
+  std::set<std::string> backends;
+  for (const auto& point : file.points) backends.insert(point.key.backend);
+  return backends;
+}
+
+}  // namespace
+
+Comparison compare_files(const std::string& base_file, const std::string& new_file,
+                         const CompareOptions& options) {
+  const ResultFile base = read_result_file(base_file, true);
+  const ResultFile now = read_result_file(new_file, true);
+  Comparison c;
+  c.base_file = base_file;
+  c.new_file = new_file;
+  c.options = options;
+
+  const auto base_backends = backends_of(base), new_backends = backends_of(now);
+  bool ignore_backend = false;
+  if (base_backends != new_backends && !base_backends.empty() && !new_backends.empty()) {
+    ignore_backend = base_backends.size() == 1 && new_backends.size() == 1;
+    c.notes.push_back(fmt::format(
+        "the files ran on different backends (BASE {}, NEW {}){}", fmt::join(base_backends, ","),
+        fmt::join(new_backends, ","),
+        ignore_backend ? "; points are matched without the backend" : ""));
+  }
+  if (!base.complete)
+    c.notes.push_back(fmt::format("BASE {} is from a run that did not finish", c.base_file));
+  if (!now.complete)
+    c.notes.push_back(fmt::format("NEW {} is from a run that did not finish", c.new_file));
+
+  const PointMatch match = match_points(base.points, now.points, ignore_backend);
+  c.points = compare_points(base.points, now.points, match, options);
+  for (const auto i : match.base_only) c.base_only.push_back(base.points[i].key);
+  for (const auto i : match.new_only) c.new_only.push_back(now.points[i].key);
+  for (const auto& point : c.points) c.point_counts.add(point.result.verdict);
+
+  if (base.models && now.models)
+    c.fits = compare_fits(*base.models, *now.models, options.threshold, ignore_backend);
+  else if (base.models || now.models)
+    c.notes.push_back(fmt::format("{} holds no fits (run with --no-fit?): fits not compared; "
+                                  "`collbench fit` adds them",
+                                  base.models ? "NEW" : "BASE"));
+  for (const auto& fit : c.fits.comparisons) c.fit_counts.add(fit.verdict);
+  return c;
+}
+
+}  // namespace collbench

@@ -1,0 +1,38 @@
+#pragma once
+// Two result files compared: their points matched and judged (compare_points.h), their fits
+// too when both hold them (compare_fits.h), and notes on what makes the comparison weaker.
+// Reads the files, so it lives in the harness, beside `collbench compare`.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "harness/compare/compare_fits.h"
+#include "harness/compare/compare_points.h"
+
+namespace collbench {
+
+// How many verdicts of each kind.
+struct ChangeCounts {
+  std::size_t same = 0, faster = 0, slower = 0, unsure = 0;
+  void add(Change v) {
+    (v == Change::same ? same : v == Change::faster ? faster : v == Change::slower ? slower
+                                                                                      : unsure)++;
+  }
+};
+
+struct Comparison {
+  std::string base_file, new_file;
+  CompareOptions options;
+  std::vector<std::string> notes;
+  std::vector<PointComparison> points;
+  FitComparisons fits;
+  std::vector<PointKey> base_only, new_only;  // points
+  ChangeCounts point_counts, fit_counts;
+  bool any_slower() const { return point_counts.slower + fit_counts.slower > 0; }
+};
+
+// Throws InvalidResultFile when either file cannot be read.
+Comparison compare_files(const std::string& base_file, const std::string& new_file,
+                         const CompareOptions& options);
+
+}  // namespace collbench

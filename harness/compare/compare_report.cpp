@@ -1,0 +1,274 @@
+#include "compare_report.h"
+
+#include <cmath>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "harness/plan/sizes.h"
+
+namespace collbench {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string tuning_text(const PointKey& key) {
+  if (key.algorithm.empty() && key.protocol.empty()) return "";
+  return fmt::format(" {}/{}", key.algorithm.empty() ? "auto" : key.algorithm,
+                     key.protocol.empty() ? "auto" : key.protocol);
+}
+
+// "allreduce float sum world 2 ranks bandwidth" (+ " in place", + a pinned tuning).
+std::string curve_text(const PointKey& key) {
+  return fmt::format("{} {} {} {} {} ranks {}{}{}", name(key.collective), name(key.datatype),
+                     redop_label(key), key.placement, key.nranks, name(key.mode),
+                     key.in_place ? " in place" : "", tuning_text(key));
+}
+
+std::string point_text(const PointKey& key) {
+  return fmt::format("{} {}", curve_text(key), format_size(key.size_bytes));
+}
+
+std::string ratio_text(double ratio, const Interval& ci) {
+  const std::string value = std::isfinite(ratio) ? fmt::format("{:.3f}", ratio) : "n/a";
+  if (!std::isfinite(ci.low) || !std::isfinite(ci.high)) return value;
+  return fmt::format("{} [{:.3f}, {:.3f}]", value, ci.low, ci.high);
+}
+
+std::string us_text(double seconds) {
+  return std::isfinite(seconds) ? fmt::format("{:.2f}", seconds * 1e6) : "n/a";
+}
+
+// alpha in us, beta as bandwidth in GB/s (its interval's ends swap under the inversion).
+std::string fit_value_text(FitParameter parameter, const FitSide& side) {
+  if (!(side.value > 0)) return "n/a";
+  if (parameter == FitParameter::alpha)
+    return fmt::format("alpha {:.3g} [{:.3g}, {:.3g}] us", side.value * 1e6, side.ci.low * 1e6,
+                       side.ci.high * 1e6);
+  return fmt::format("1/beta {:.3g} [{:.3g}, {:.3g}] GB/s", 1e-9 / side.value,
+                     side.ci.high > 0 ? 1e-9 / side.ci.high : NAN,
+                     side.ci.low > 0 ? 1e-9 / side.ci.low : NAN);
+}
+
+std::vector<std::pair<std::string, std::string>> key_labels(const PointKey& key) {
+  return {{"backend", key.backend},
+          {"collective", std::string(name(key.collective))},
+          {"datatype", std::string(name(key.datatype))},
+          {"redop", std::string(redop_label(key))},
+          {"placement", key.placement},
+          {"algorithm", key.algorithm},
+          {"protocol", key.protocol},
+          {"nranks", std::to_string(key.nranks)},
+          {"mode", std::string(name(key.mode))},
+          {"in_place", key.in_place ? "1" : "0"}};
+}
+
+Json key_json(const PointKey& key, bool with_size) {
+  Json json;
+  json["backend"] = key.backend;
+  json["collective"] = name(key.collective);
+  json["datatype"] = name(key.datatype);
+  json["redop"] = redop_label(key);
+  json["placement"] = key.placement;
+  json["algorithm"] = key.algorithm;
+  json["protocol"] = key.protocol;
+  json["nranks"] = key.nranks;
+  json["mode"] = name(key.mode);
+  json["in_place"] = key.in_place;
+  if (with_size) json["size_bytes"] = key.size_bytes;
+  return json;
+}
+
+Json number_or_null(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
+
+Json interval_json(const Interval& ci) {
+  if (!std::isfinite(ci.low) || !std::isfinite(ci.high)) return nullptr;
+  return Json::array({ci.low, ci.high});
+}
+
+std::string counts_text(const ChangeCounts& n) {
+  return fmt::format("{} same, {} faster, {} slower, {} unsure", n.same, n.faster, n.slower,
+                     n.unsure);
+}
+
+Json counts_json(const ChangeCounts& n) {
+  return Json{{"same", n.same}, {"faster", n.faster}, {"slower", n.slower}, {"unsure", n.unsure}};
+}
+
+std::string interval_rule(const CompareOptions& o) {
+  return fmt::format("threshold {:g}%: SLOWER when the whole {:g}% interval of NEW/BASE lies above "
+                     "{:.4g}, FASTER below {:.4g}, SAME inside [{:.4g}, {:.4g}], else UNSURE",
+                     o.threshold * 100, o.confidence * 100, 1 + o.threshold, 1 / (1 + o.threshold),
+                     1 / (1 + o.threshold), 1 + o.threshold);
+}
+
+std::string summary_line(const Comparison& c) {
+  return fmt::format("# compare: {} points: {}; {} unmatched", c.points.size(),
+                     counts_text(c.point_counts), c.base_only.size() + c.new_only.size());
+}
+
+std::string fit_summary_line(const Comparison& c) {
+  return fmt::format("# compare: {} fit parameters: {}; {} unmatched curves",
+                     c.fits.comparisons.size(), counts_text(c.fit_counts),
+                     c.fits.base_only.size() + c.fits.new_only.size());
+}
+
+Json fit_side_json(const FitSide& side) {
+  return Json{{"value", number_or_null(side.value)},
+              {"ci", interval_json(side.ci)},
+              {"min_size_bytes", side.min_size_bytes},
+              {"max_size_bytes", side.max_size_bytes},
+              {"trusted", side.trusted}};
+}
+
+}  // namespace
+
+void print_table(std::ostream& out, const Comparison& c) {
+  out << fmt::format("# collbench compare: BASE {} vs NEW {}\n", c.base_file, c.new_file);
+  out << fmt::format("# {}; ratio = NEW/BASE median time (the slowest rank's per sample), "
+                     "{} bootstrap replicates, seed {}\n",
+                     interval_rule(c.options), c.options.replicates, c.options.seed);
+  for (const auto& note : c.notes) out << fmt::format("# note: {}\n", note);
+  const std::string ci_head = fmt::format("ratio [{:g}% CI]", c.options.confidence * 100);
+  out << fmt::format("# {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>12} {:>12}  {:<25} {}\n",
+                     "collective", "placement", "ranks", "type", "redop", "mode", "inplace",
+                     "size(B)", "base(us)", "new(us)", ci_head, "verdict");
+  for (const auto& point : c.points) {
+    const PointKey& k = point.key;
+    const RatioResult& r = point.result;
+    std::string line = fmt::format(
+        "  {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>12} {:>12}  {:<25} {}",
+        name(k.collective), k.placement, k.nranks, name(k.datatype), redop_label(k), name(k.mode),
+        k.in_place ? "yes" : "no", k.size_bytes, us_text(r.base_median_s), us_text(r.new_median_s),
+        ratio_text(r.ratio, r.ratio_ci), name(r.verdict));
+    if (!k.algorithm.empty() || !k.protocol.empty()) line += " |" + tuning_text(k);
+    if (!r.reason.empty()) line += " | " + r.reason;
+    out << line << '\n';
+  }
+  for (const auto& fit : c.fits.comparisons) {
+    std::string line = fmt::format(
+        "# fit {} | {} ({}-{}): {} -> {} | ratio {} {}", curve_text(fit.key), name(fit.parameter),
+        format_size(fit.base.min_size_bytes), format_size(fit.base.max_size_bytes),
+        fit_value_text(fit.parameter, fit.base), fit_value_text(fit.parameter, fit.now),
+        ratio_text(fit.ratio, fit.ratio_ci), name(fit.verdict));
+    if (!fit.reason.empty()) line += " | " + fit.reason;
+    out << line << '\n';
+  }
+  for (const auto& key : c.base_only) out << fmt::format("# unmatched: only in BASE: {}\n", point_text(key));
+  for (const auto& key : c.new_only) out << fmt::format("# unmatched: only in NEW: {}\n", point_text(key));
+  for (const auto& key : c.fits.base_only)
+    out << fmt::format("# unmatched: fit only in BASE: {}\n", curve_text(key));
+  for (const auto& key : c.fits.new_only)
+    out << fmt::format("# unmatched: fit only in NEW: {}\n", curve_text(key));
+  if (!c.fits.comparisons.empty() || !c.fits.base_only.empty() || !c.fits.new_only.empty())
+    out << fit_summary_line(c) << '\n';
+  out << summary_line(c) << '\n';
+}
+
+Json comparison_json(const Comparison& c) {
+  Json json;
+  json["base"] = c.base_file;
+  json["new"] = c.new_file;
+  json["threshold"] = c.options.threshold;
+  json["confidence"] = c.options.confidence;
+  json["bootstrap_replicates"] = c.options.replicates;
+  json["seed"] = c.options.seed;
+  json["notes"] = c.notes;
+  Json points = Json::array();
+  for (const auto& point : c.points) {
+    const RatioResult& r = point.result;
+    Json row = key_json(point.key, true);
+    row["base_samples"] = r.base_samples;
+    row["new_samples"] = r.new_samples;
+    row["base_median_us"] = number_or_null(r.base_median_s * 1e6);
+    row["new_median_us"] = number_or_null(r.new_median_s * 1e6);
+    row["ratio"] = number_or_null(r.ratio);
+    row["ratio_ci"] = interval_json(r.ratio_ci);
+    row["verdict"] = name(r.verdict);
+    row["reason"] = r.reason;
+    points.push_back(std::move(row));
+  }
+  json["points"] = std::move(points);
+  Json fits = Json::array();
+  for (const auto& fit : c.fits.comparisons) {
+    Json row = key_json(fit.key, false);
+    row["parameter"] = name(fit.parameter);
+    row["units"] = fit.parameter == FitParameter::alpha ? "s" : "s/B";
+    row["base"] = fit_side_json(fit.base);
+    row["new"] = fit_side_json(fit.now);
+    row["ratio"] = number_or_null(fit.ratio);
+    row["ratio_ci"] = interval_json(fit.ratio_ci);
+    row["verdict"] = name(fit.verdict);
+    row["reason"] = fit.reason;
+    fits.push_back(std::move(row));
+  }
+  json["fits"] = std::move(fits);
+  Json unmatched = Json::array();
+  const auto add_unmatched = [&](const std::vector<PointKey>& keys, const char* side,
+                                 const char* kind) {
+    for (const auto& key : keys) {
+      Json row{{"side", side}, {"kind", kind}};
+      row.update(key_json(key, std::string_view(kind) == "point"));
+      unmatched.push_back(std::move(row));
+    }
+  };
+  add_unmatched(c.base_only, "base", "point");
+  add_unmatched(c.new_only, "new", "point");
+  add_unmatched(c.fits.base_only, "base", "fit");
+  add_unmatched(c.fits.new_only, "new", "fit");
+  json["unmatched"] = std::move(unmatched);
+  Json summary;
+  summary["points"] = c.points.size();
+  summary.update(counts_json(c.point_counts));
+  summary["unmatched"] = c.base_only.size() + c.new_only.size();
+  summary["fits"] = c.fits.comparisons.size();
+  summary["fit_verdicts"] = counts_json(c.fit_counts);
+  summary["unmatched_fits"] = c.fits.base_only.size() + c.fits.new_only.size();
+  summary["slower"] = c.point_counts.slower + c.fit_counts.slower;
+  json["summary"] = std::move(summary);
+  return json;
+}
+
+std::vector<VerdictRecord> verdict_records(const Comparison& c) {
+  std::vector<VerdictRecord> records;
+  const std::string against = fmt::format("threshold {:g}%, {:g}% interval", c.options.threshold * 100,
+                                          c.options.confidence * 100);
+  for (const auto& point : c.points) {
+    const RatioResult& r = point.result;
+    VerdictRecord record;
+    record.name = point_text(point.key);
+    record.verdict = name(r.verdict);
+    record.severity = severity(r.verdict);
+    record.message = fmt::format("NEW/BASE median time {} ({} us -> {} us; {} and {} samples); {}{}",
+                                 ratio_text(r.ratio, r.ratio_ci), us_text(r.base_median_s),
+                                 us_text(r.new_median_s), r.base_samples, r.new_samples, against,
+                                 r.reason.empty() ? "" : "; " + r.reason);
+    record.value = r.ratio;
+    record.labels = key_labels(point.key);
+    record.labels.insert(record.labels.begin(), {"kind", "point"});
+    record.labels.emplace_back("size_bytes", std::to_string(point.key.size_bytes));
+    records.push_back(std::move(record));
+  }
+  for (const auto& fit : c.fits.comparisons) {
+    VerdictRecord record;
+    record.name = fmt::format("fit {} {}", curve_text(fit.key), name(fit.parameter));
+    record.verdict = name(fit.verdict);
+    record.severity = severity(fit.verdict);
+    record.message = fmt::format("NEW/BASE {} {} ({} -> {}); {}{}", name(fit.parameter),
+                                 ratio_text(fit.ratio, fit.ratio_ci),
+                                 fit_value_text(fit.parameter, fit.base),
+                                 fit_value_text(fit.parameter, fit.now), against,
+                                 fit.reason.empty() ? "" : "; " + fit.reason);
+    record.value = fit.ratio;
+    record.labels = key_labels(fit.key);
+    record.labels.insert(record.labels.begin(), {"kind", "fit"});
+    record.labels.emplace_back("parameter", std::string(name(fit.parameter)));
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+}  // namespace collbench
