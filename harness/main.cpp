@@ -11,6 +11,7 @@
 #include "harness/cli/fit_command.h"
 #include "harness/cli/report_command.h"
 #include "harness/cli/run_command.h"
+#include "harness/cli/plot_command.h"
 #include "harness/cli/topo_command.h"
 #include "harness/cli/usage_error.h"
 #include "harness/provenance/launcher.h"
@@ -55,6 +56,11 @@ int main(int argc, char** argv) {
   auto* check = app.add_subcommand("check", "acceptance verdicts: a result file against a spec");
   add_check_options(*check, check_options);
 
+  auto* plot = app.add_subcommand(
+      "plot", "figures and a one-page HTML report from a result file (python3, matplotlib)");
+  // plots/collbench_plot.py parses its own options, --help included.
+  plot->allow_extras()->prefix_command()->set_help_flag();
+
   TopoOptions topo_options;
   auto* topo = app.add_subcommand("topo", "print where every rank of the job runs (mpirun, srun)");
   topo->add_option("--backend", topo_options.backend, "nccl or mpi (default: as for run)");
@@ -92,6 +98,7 @@ int main(int argc, char** argv) {
   if (run->parsed()) return run_command(run_options, std::vector<std::string>(argv, argv + argc));
   if (fit->parsed()) return fit_command(fit_options);
   if (topo->parsed()) return topo_command(topo_options);
+  if (plot->parsed()) return plot_command(plot->remaining());
   if (check->parsed()) return check_command(check_options);
   if (compare->parsed()) return compare_command(compare_options);
   return report_command(report_options);

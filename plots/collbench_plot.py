@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""collbench plot: figures and an HTML report from a collbench HDF5 result file.
+
+collbench_plot.py FILE.h5 [-o DIR] [--format png|svg] [--figures NAME,...] [--size BYTES]
+                  [--spec SPEC.toml] [--baseline BASE.h5] [--report]
+
+Exit 0 on success, 2 on bad usage or input (one line on stderr, no file written)."""
+import argparse
+import io
+import os
+import pathlib
+import shlex
+import sys
+import tempfile
+
+# Run as a script by `collbench plot`: make the `plots` package importable from the repository.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from plots import report, resultfile, spec as specfile  # noqa: E402
+from plots.figures import FIGURES  # noqa: E402
+from plots.figures.common import FigureError, FigureSkipped, Options  # noqa: E402
+from plots.sizes import parse_size  # noqa: E402
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def parse_args(argv):
+    parser = _Parser(prog="collbench plot", description=__doc__.splitlines()[0])
+    parser.add_argument("file", type=pathlib.Path)
+    parser.add_argument("-o", "--out", type=pathlib.Path, help="folder (default: FILE's)")
+    parser.add_argument("--format", choices=("png", "svg"), default="png")
+    parser.add_argument("--figures", help="comma-separated: " + ", ".join(FIGURES))
+    parser.add_argument("--size", help="size for ranks / ranks-distribution (e.g. 1M)")
+    parser.add_argument("--spec", type=pathlib.Path, help="acceptance spec: busbw floors")
+    parser.add_argument("--baseline", type=pathlib.Path, help="baseline file for 'compare'")
+    parser.add_argument("--report", action="store_true", help="also write <stem>-report.html")
+    return parser.parse_args(argv)
+
+
+def plan(args):
+    """(figure names, explicitly asked?) after checking every name."""
+    if args.figures is None:
+        names = [n for n in FIGURES if n != "compare" or args.baseline]
+        return names, False
+    names = [n.strip() for n in args.figures.split(",") if n.strip()]
+    unknown = [n for n in names if n not in FIGURES]
+    if unknown:
+        raise UsageError(f"unknown figure {', '.join(unknown)}; known: {', '.join(FIGURES)}")
+    return names, True
+
+
+def render(plot, fmt):
+    import matplotlib.pyplot as plt
+    buffer = io.BytesIO()
+    plot.figure.savefig(buffer, format=fmt, dpi=110)
+    plt.close(plot.figure)
+    return buffer.getvalue()
+
+
+def write_all(outputs):
+    """Every file goes to a temporary name first and is renamed only once all were rendered, so a
+    failure leaves nothing half-written."""
+    temporaries = []
+    # mkstemp makes owner-only files; figures and reports are for publishing, so they get the
+    # permissions any new file would (the umask's).
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        for path, content in outputs:
+            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+            temporaries.append(temporary)
+            os.fchmod(handle, 0o666 & ~umask)
+            with os.fdopen(handle, "wb") as f:
+                f.write(content)
+        for (path, _), temporary in zip(outputs, temporaries):
+            os.replace(temporary, path)
+            print(path)
+    except BaseException:
+        for temporary in temporaries:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+        raise
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = parse_args(argv)
+        names, explicit = plan(args)
+        if "compare" in names and args.baseline is None:
+            raise UsageError("figure 'compare' needs --baseline BASE.h5")
+        result = resultfile.load(args.file)
+        options = Options(size=parse_size(args.size) if args.size else None,
+                          spec=specfile.busbw_floors(args.spec) if args.spec else None,
+                          baseline=resultfile.load(args.baseline) if args.baseline else None)
+        out = args.out or args.file.resolve().parent
+        if not out.is_dir():
+            raise UsageError(f"{out}: no such folder")
+        rendered = []
+        for name in names:
+            try:
+                plot = FIGURES[name](result, options)
+            except FigureSkipped as skipped:
+                if explicit:
+                    raise FigureError(str(skipped)) from None
+                print(f"# note: {skipped}; skipped")
+                continue
+            except FigureError:
+                # Fit figures are only an error when asked for; by default they step aside.
+                if explicit or (name != "latency" and name != "ranks") or result.fits:
+                    raise
+                print(f"# note: no fits in {args.file}, figures latency and ranks skipped; "
+                      f"run `collbench fit {args.file}`")
+                continue
+            rendered.append((name, render(plot, args.format)))
+        stem = args.file.stem
+        outputs = [(out / f"{stem}-{name}.{args.format}", content) for name, content in rendered]
+        if args.report:
+            command = "collbench plot " + " ".join(shlex.quote(a) for a in argv)
+            page = report.render(result, rendered, args.format, command)
+            outputs.append((out / f"{stem}-report.html", page.encode("utf-8")))
+        write_all(outputs)
+    except (UsageError, resultfile.ResultFileError, specfile.SpecError, FigureError,
+            ValueError) as error:
+        print(f"collbench plot: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,11 @@
+"""One module per figure; FIGURES maps the CLI's names to them, in the order they are drawn."""
+from plots.figures import busbw, compare, distribution, heatmap, latency, ranks
+
+FIGURES = {
+    "busbw": busbw.draw,
+    "latency": latency.draw,
+    "ranks": ranks.draw,
+    "ranks-distribution": distribution.draw,
+    "heatmap": heatmap.draw,
+    "compare": compare.draw,
+}

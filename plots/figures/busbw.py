@@ -1,0 +1,52 @@
+"""busbw: bus bandwidth against size, one line per collective x placement x rank count."""
+import numpy as np
+
+from plots.figures.common import (Options, Plot, bus_factor, fit_rows, label, new_figure,
+                                  preferred_mode, tidy_legend)
+from plots.resultfile import curves, key_dict
+from plots.sizes import format_size, size_axis
+
+
+def draw(result, options: Options):
+    points = result.points
+    # Bandwidth mode is what nccl-tests' busbw means; latency mode only when that is all there is.
+    mode = preferred_mode(points, ("bandwidth", "latency"))
+    figure, (axis,) = new_figure(result, f"Bus bandwidth vs message size ({mode} mode)",
+                                 width=10, height=5.8)
+    data = {"mode": mode, "lines": {}, "asymptotes": {}, "floors": {}}
+    colors = iter(f"C{i}" for i in range(100))
+    for key, rows in curves(points, mode).items():
+        k = key_dict(key)
+        color = next(colors)
+        sizes = points["size_bytes"][rows].astype(float)
+        busbw = points["busbw_GBps"][rows]
+        name = label(key)
+        axis.plot(sizes, busbw, marker="o", markersize=3.5, color=color, label=name)
+        data["lines"][name] = {"point_id": points["point_id"][rows], "size_bytes": sizes,
+                               "busbw_GBps": busbw}
+        segments = fit_rows(result, key)
+        if segments:
+            # 1/beta is size over time, algbw-like; the bus factor puts it on this plot's axis.
+            asymptote = (result.fits["bandwidth_GBps"][segments[-1]]
+                         * bus_factor(k["collective"], k["nranks"]))
+            axis.axhline(asymptote, color=color, linestyle="--", linewidth=1, alpha=0.8)
+            data["asymptotes"][name] = asymptote
+    measured = set(points["collective"])
+    # A floor for a collective this file did not measure would only stretch the axis.
+    for floor in (f for f in (options.spec or []) if f["collective"] in (None, *measured)):
+        axis.axhline(floor["busbw_GBps"], color="red", linestyle=":", linewidth=1.5,
+                     label=f"spec floor {floor['name']}: {floor['busbw_GBps']:.3g} GB/s")
+        data["floors"][floor["name"]] = floor["busbw_GBps"]
+    if data["asymptotes"]:
+        axis.plot([], [], color="gray", linestyle="--", label="fitted asymptote (1/β × bus factor)")
+    all_sizes = np.concatenate([v["size_bytes"] for v in data["lines"].values()])
+    size_axis(axis.xaxis, all_sizes)
+    axis.set_yscale("log")
+    axis.set_xlabel("message size (nccl-tests convention)")
+    axis.set_ylabel("bus bandwidth (GB/s, 1 GB = 10⁹ B)")
+    axis.grid(True, which="major", alpha=0.3)
+    axis.set_xlim(all_sizes.min() / 1.3, all_sizes.max() * 1.3)
+    tidy_legend(axis, loc="upper left")
+    axis.annotate(f"largest size {format_size(all_sizes.max())}", xy=(1, 0),
+                  xycoords="axes fraction", ha="right", va="bottom", fontsize=7, color="gray")
+    return Plot(figure, data)

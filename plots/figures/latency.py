@@ -1,0 +1,72 @@
+"""latency: latency-mode median time against size with the fitted piecewise alpha-beta model,
+n½ marked and the latency- and bandwidth-dominated sizes shaded; one panel per curve so the
+shading of one curve never lies over another's."""
+import numpy as np
+
+from plots.figures.common import (time_axis, FigureError, Options, Plot, fit_rows, label, new_figure,
+                                  require_fits)
+from plots.resultfile import curves
+from plots.sizes import format_size, size_axis
+
+
+def draw(result, options: Options):
+    require_fits(result, "latency")
+    points = result.points
+    groups = curves(points, "latency")
+    if not groups:
+        raise FigureError("figure 'latency' needs latency-mode points; the file has none "
+                          "(run with --mode latency or both)")
+    figure, axes = new_figure(result, "Latency-mode median time vs size, with the fitted "
+                              "alpha-beta model", panels=len(groups), width=6.2, height=4.6)
+    data = {}
+    for axis, (key, rows) in zip(axes, groups.items()):
+        sizes = points["size_bytes"][rows].astype(float)
+        median = points["time_median_us"][rows]
+        low, high = points["time_ci_low_us"][rows], points["time_ci_high_us"][rows]
+        # The median's 95% interval where the run stored one, else p5-p95.
+        error_kind = "95% CI of the median"
+        if not np.all(np.isfinite(low) & (high > 0)):
+            low, high, error_kind = points["time_p5_us"][rows], points["time_p95_us"][rows], "p5–p95"
+        axis.errorbar(sizes, median, yerr=[median - low, high - median], fmt="o", markersize=4,
+                      capsize=2, color="C0", label=f"median ({error_kind})")
+        entry = {"point_id": points["point_id"][rows], "size_bytes": sizes,
+                 "time_median_us": median, "err_low_us": low, "err_high_us": high,
+                 "segments": []}
+        segments = fit_rows(result, key)
+        for i in segments:
+            fit = result.fits
+            n = np.geomspace(max(fit["min_size_bytes"][i], 1), max(fit["max_size_bytes"][i], 1), 50)
+            model = fit["alpha_us"][i] + fit["beta_ns_per_byte"][i] * n / 1000  # ns -> us
+            axis.plot(n, model, color="C3", linewidth=1.8,
+                      label="fit α + β·n" if i == segments[0] else None)
+            entry["segments"].append({"alpha_us": fit["alpha_us"][i],
+                                      "beta_ns_per_byte": fit["beta_ns_per_byte"][i],
+                                      "min_size_bytes": fit["min_size_bytes"][i],
+                                      "max_size_bytes": fit["max_size_bytes"][i]})
+        lo, hi = sizes.min() / 1.5, sizes.max() * 1.5
+        if segments:
+            # n½ of the largest-size segment: where the asymptotic bandwidth term equals alpha.
+            half = result.fits["half_size_bytes"][segments[-1]]
+            entry["half_size_bytes"] = half
+            if np.isfinite(half) and half > 0:
+                edge = min(max(half, lo), hi)
+                axis.axvspan(lo, edge, color="orange", alpha=0.12, label="latency-dominated (n < n½)")
+                axis.axvspan(edge, hi, color="steelblue", alpha=0.10,
+                             label="bandwidth-dominated (n > n½)")
+                if lo < half < hi:
+                    axis.axvline(half, color="k", linestyle="--", linewidth=1)
+                    axis.text(half, 0.97, f" n½ = {format_size(half)}", transform=axis.get_xaxis_transform(),
+                              va="top", fontsize=8)
+                else:
+                    axis.text(0.02, 0.97, f"n½ = {format_size(half)} (off scale)",
+                              transform=axis.transAxes, va="top", fontsize=8)
+        axis.set_xlim(lo, hi)
+        size_axis(axis.xaxis, sizes, max_ticks=6)
+        time_axis(axis)
+        axis.set_title(label(key), fontsize=10)
+        axis.set_xlabel("message size")
+        axis.set_ylabel("time per operation (µs)")
+        axis.grid(True, which="major", alpha=0.3)
+        axis.legend(fontsize=7, loc="lower right", framealpha=0.9)
+        data[label(key)] = entry
+    return Plot(figure, data)

@@ -1,0 +1,121 @@
+"""One self-contained HTML page: provenance, nccl-tests-like points table, fits, crossovers and
+the figures inline (SVG) or as base64 PNG, so it can be mailed or attached to a ticket."""
+import base64
+import html
+
+import numpy as np
+
+from plots.resultfile import curves, key_dict
+from plots.sizes import format_size
+
+_PROVENANCE = ("command_line", "collbench_version", "git_revision", "backend", "backend_version",
+               "hosts", "nranks", "nodes", "ranks_per_node", "placement", "start_utc", "end_utc",
+               "complete", "slurm_job_id", "slurm_step_id", "slurm_job_nodelist",
+               "slurm_partition", "slurm_array_job_id", "slurm_array_task_id",
+               "nccl_version_library", "cuda_runtime_version", "cuda_driver_version", "gpu_name")
+
+
+def _table(header, rows):
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
+                   for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _g(value, digits=4):
+    return f"{value:.{digits}g}" if np.isfinite(value) else "–"
+
+
+def _points_sections(result):
+    """nccl-tests' columns (time, algbw, busbw from bandwidth mode) then latency median and p99,
+    one table per collective, placement and rank count, as the terminal table has."""
+    p = result.points
+    sections = {}
+    for key, rows in curves(p).items():
+        k = key_dict(key)
+        section = sections.setdefault((k["collective"], k["placement"], k["nranks"],
+                                       k["algorithm"], k["protocol"], k["in_place"]), {})
+        for i in rows:
+            section.setdefault((k["datatype"], k["redop"], int(p["size_bytes"][i])), {})[k["mode"]] = i
+    out = []
+    for (collective, placement, nranks, algo, proto, in_place), by_size in sections.items():
+        rows = []
+        for (datatype, redop, size), modes in by_size.items():
+            bw = modes.get("bandwidth", modes.get("latency"))
+            lat = modes.get("latency")
+            rows.append([size, p["count"][bw], datatype, redop, _g(p["time_median_us"][bw]),
+                         _g(p["algbw_GBps"][bw], 3), _g(p["busbw_GBps"][bw], 3), p["wrong"][bw],
+                         _g(p["time_median_us"][lat]) if lat is not None else "–",
+                         _g(p["time_p99_us"][lat]) if lat is not None else "–"])
+        title = f"{collective} · {placement} · {nranks} ranks" + \
+            (f" · {algo}/{proto}" if algo or proto else "") + (" · in place" if in_place else "")
+        out.append(f"<h3>{html.escape(title)}</h3>" + _table(
+            ["size (B)", "count", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
+             "#wrong", "latency median (us)", "latency p99 (us)"], rows))
+    return "".join(out)
+
+
+def _fits(result):
+    f = result.fits
+    if not f:
+        return "<p>No fits in this file; run <code>collbench fit FILE</code>.</p>"
+    rows = []
+    for i in range(len(f["collective"])):
+        if f["segments"][i] == 0:
+            continue
+        rows.append([f"{f['collective'][i]} · {f['placement'][i]} · {f['nranks'][i]} ranks",
+                     f["mode"][i], f"{f['segment'][i] + 1}/{f['segments'][i]}",
+                     f"{format_size(f['min_size_bytes'][i])} – {format_size(f['max_size_bytes'][i])}",
+                     f"{_g(f['alpha_us'][i])} [{_g(f['alpha_ci_low_us'][i])}, {_g(f['alpha_ci_high_us'][i])}]",
+                     f"{_g(f['bandwidth_GBps'][i])} [{_g(1 / f['beta_ci_high_ns_per_byte'][i])}, "
+                     f"{_g(1 / f['beta_ci_low_ns_per_byte'][i])}]",
+                     f"{format_size(f['half_size_bytes'][i])} [{format_size(f['half_size_ci_low_bytes'][i])}, "
+                     f"{format_size(f['half_size_ci_high_bytes'][i])}]",
+                     "yes" if f["trusted"][i] else f"no: {f['flags'][i]}"])
+    return _table(["curve", "mode", "segment", "sizes", "alpha (us) [95% CI]",
+                   "1/beta (GB/s) [95% CI]", "n½ [95% CI]", "trusted"], rows)
+
+
+def _crossovers(result):
+    c = result.crossovers
+    if not c:
+        return "<p>No crossovers (the file holds no curve at several rank counts).</p>"
+    rows = [[f"{c['collective'][i]} · {c['placement'][i]}", c["mode"][i], c["family"][i],
+             format_size(c["size_bytes"][i]), _g(c["crossover_ranks"][i]),
+             c["max_ranks_measured"][i], "yes" if c["extrapolated"][i] else "no"]
+            for i in range(len(c["collective"]))]
+    return _table(["curve", "mode", "family", "size", "p*", "largest p measured",
+                   "extrapolated"], rows)
+
+
+def _figure_html(name, fmt, content):
+    if fmt == "svg":
+        svg = content.decode("utf-8")
+        return f"<h3>{html.escape(name)}</h3>" + svg[svg.find("<svg"):]
+    encoded = base64.b64encode(content).decode("ascii")
+    return (f"<h3>{html.escape(name)}</h3>"
+            f'<img alt="{html.escape(name)}" src="data:image/png;base64,{encoded}">')
+
+
+def render(result, figures, fmt, command_line):
+    """figures: [(name, bytes)] already rendered in fmt. Returns the page as str."""
+    a = result.attrs
+    provenance = [[k, ", ".join(map(str, a[k])) if isinstance(a[k], list) else a[k]]
+                  for k in _PROVENANCE if k in a]
+    provenance.append(["plotted with", command_line])
+    provenance += [[f"env {k}", v] for k, v in sorted(result.environment.items())]
+    title = f"collbench results: {result.path.name}"
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>body{{font-family:sans-serif;margin:2em;max-width:1400px}}
+table{{border-collapse:collapse;margin-bottom:1em;font-size:13px}}
+td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}th{{background:#eee}}
+img,svg{{max-width:100%;height:auto}}</style></head><body>
+<h1>{html.escape(title)}</h1>
+<h2 id="provenance">Provenance</h2>{_table(["item", "value"], provenance)}
+<h2 id="points">Points</h2>{_points_sections(result)}
+<h2 id="fits">Fits</h2>{_fits(result)}
+<h2 id="crossovers">Crossovers</h2>{_crossovers(result)}
+<h2 id="figures">Figures</h2>{"".join(_figure_html(n, fmt, c) for n, c in figures)}
+</body></html>
+"""

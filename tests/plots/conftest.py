@@ -1,0 +1,37 @@
+"""Result files from real runs of the collbench binary, made once per test session."""
+import importlib.util
+import pathlib
+import sys
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parents[2]))  # the `plots` package
+# The integration helpers (mpirun environment, QUICK knobs), loaded under another name because
+# both files are called conftest.
+_spec = importlib.util.spec_from_file_location("integration_conftest",
+                                               HERE.parents[1] / "integration" / "conftest.py")
+_integration = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_integration)
+BINARY, QUICK, run_mpi = _integration.BINARY, _integration.QUICK, _integration.run_mpi
+
+SWEEP = ["--ops", "allreduce,allgather", "-b", "8", "-e", "1M", "-f", "8", "--quiet", *QUICK]
+
+
+def _run(path, np_, extra):
+    done = run_mpi(np_, ["run", *SWEEP, *extra, "--out", str(path)])
+    assert done.returncode == 0, done.stderr
+    return path
+
+
+@pytest.fixture(scope="session")
+def files(tmp_path_factory):
+    if not BINARY.exists():
+        pytest.fail(f"{BINARY} is missing: build first (ci/setup)")
+    folder = tmp_path_factory.mktemp("runs")
+    return {
+        # Several rank counts in one file: world of 3 plus packed sub-communicators of 2 and 3.
+        "ranks": _run(folder / "ranks.h5", 3, ["--ranks", "2,3", "--placement", "world"]),
+        "base": _run(folder / "base.h5", 3, ["--ranks", "2,3", "--placement", "world"]),
+        "nofit": _run(folder / "nofit.h5", 2, ["--no-fit"]),
+    }

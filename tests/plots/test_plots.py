@@ -1,0 +1,124 @@
+"""plots/collbench_plot.py on files from real runs: every figure, the report, the plotted data
+against h5py, and bad input."""
+import pathlib
+import subprocess
+import xml.etree.ElementTree as ElementTree
+
+import h5py
+import numpy as np
+import pytest
+
+from plots import resultfile
+from plots.figures import FIGURES
+from plots.figures.common import Options
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "plots" / "collbench_plot.py"
+PYTHON = "/usr/bin/python3"
+
+
+def plot(*args):
+    return subprocess.run([PYTHON, str(SCRIPT), *map(str, args)], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_every_figure_png_and_report(files, tmp_path):
+    done = plot(files["ranks"], "-o", tmp_path, "--report", "--baseline", files["base"],
+                "--spec", ROOT / "ci" / "acceptance" / "mpi-local.toml")
+    assert done.returncode == 0, done.stderr
+    for name in FIGURES:
+        image = tmp_path / f"ranks-{name}.png"
+        assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert image.stat().st_size > 5000
+        assert str(image) in done.stdout
+    page = (tmp_path / "ranks-report.html").read_text()
+    assert "<html" in page and page.count("data:image/png;base64,") == len(FIGURES)
+    for section in ('id="provenance"', 'id="points"', 'id="fits"', 'id="crossovers"',
+                    "busbw (GB/s)", "#wrong", "latency p99", "1/beta", "Open MPI"):
+        assert section in page
+    assert "http://" not in page and "https://" not in page and 'src="file' not in page
+
+
+def test_svg_parses(files, tmp_path):
+    done = plot(files["ranks"], "-o", tmp_path, "--format", "svg", "--figures", "busbw,heatmap",
+                "--report")
+    assert done.returncode == 0, done.stderr
+    for name in ("busbw", "heatmap"):
+        ElementTree.parse(tmp_path / f"ranks-{name}.svg")
+    assert "<svg" in (tmp_path / "ranks-report.html").read_text()
+
+
+def test_default_output_folder_is_the_files(files):
+    done = plot(files["ranks"], "--figures", "busbw")
+    assert done.returncode == 0, done.stderr
+    assert (files["ranks"].parent / "ranks-busbw.png").exists()
+
+
+def test_plotted_data_equals_the_file(files):
+    result = resultfile.load(files["ranks"])
+    with h5py.File(files["ranks"], "r") as f:
+        points = f["points"][()]
+        medians = f["rank_median_us"][()]
+        busbw = FIGURES["busbw"](result, Options()).data
+        for line in busbw["lines"].values():
+            np.testing.assert_array_equal(line["busbw_GBps"],
+                                          points["busbw_GBps"][line["point_id"]])
+        assert busbw["asymptotes"]
+        heat = FIGURES["heatmap"](result, Options()).data
+        for panel in heat.values():
+            rows = medians[panel["point_id"]][:, panel["world_ranks"]]
+            np.testing.assert_allclose(panel["ratio"].T, rows / rows.min(axis=1, keepdims=True))
+        latency = FIGURES["latency"](result, Options()).data
+        for panel in latency.values():
+            np.testing.assert_array_equal(panel["time_median_us"],
+                                          points["time_median_us"][panel["point_id"]])
+        dist = FIGURES["ranks-distribution"](result, Options()).data
+        for panel in dist.values():
+            np.testing.assert_array_equal(panel["samples_us"],
+                                          f[f"samples/{panel['point_id']:06d}"][()])
+        ranks = FIGURES["ranks"](result, Options()).data
+        for panel in ranks.values():
+            for curve in panel.values():
+                assert len(curve["nranks"]) >= 2
+                np.testing.assert_array_equal(curve["time_median_us"],
+                                              points["time_median_us"][curve["point_id"]])
+
+
+@pytest.mark.parametrize("case", ["missing", "not-hdf5", "foreign", "no-fits", "unknown",
+                                  "no-baseline", "one-rank-count"])
+def test_bad_input_exits_2_and_writes_nothing(files, tmp_path, case):
+    out = tmp_path / "out"
+    out.mkdir()
+    target, extra = files["ranks"], []
+    if case == "missing":
+        target = tmp_path / "absent.h5"
+    elif case == "not-hdf5":
+        target = tmp_path / "junk.h5"
+        target.write_text("not hdf5")
+    elif case == "foreign":
+        target = tmp_path / "foreign.h5"
+        with h5py.File(target, "w") as f:
+            f.attrs["schema"] = "something-else"
+    elif case == "no-fits":
+        target, extra = files["nofit"], ["--figures", "latency"]
+    elif case == "unknown":
+        extra = ["--figures", "busbw,nope"]
+    elif case == "no-baseline":
+        extra = ["--figures", "compare"]
+    elif case == "one-rank-count":
+        target, extra = files["nofit"], ["--figures", "ranks"]
+    done = plot(target, "-o", out, *extra, "--report")
+    assert done.returncode == 2
+    assert done.stderr.startswith("collbench plot: ") and done.stderr.count("\n") == 1
+    assert list(out.iterdir()) == []
+    if case == "no-fits":
+        assert "collbench fit" in done.stderr
+    if case == "unknown":
+        assert "busbw" in done.stderr and "heatmap" in done.stderr
+
+
+def test_no_fits_by_default_skips_fit_figures_with_a_note(files, tmp_path):
+    done = plot(files["nofit"], "-o", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "# note:" in done.stdout
+    assert (tmp_path / "nofit-busbw.png").exists() and (tmp_path / "nofit-heatmap.png").exists()
