@@ -132,7 +132,8 @@ def time_axis(axis):
     labelling the 2 and 5 minor ticks keeps a short range from showing one label or none."""
     import matplotlib.ticker as ticker
     axis.set_yscale("log")
-    plain = ticker.FuncFormatter(lambda v, _: f"{v:g}")
+    # "{:g}" turns 1000000 into 1e+06 beside plain neighbours; group thousands instead.
+    plain = ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
     axis.yaxis.set_major_formatter(plain)
     axis.yaxis.set_minor_locator(ticker.LogLocator(base=10, subs=(2, 5)))
     axis.yaxis.set_minor_formatter(plain)
