@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "benches/backends/tuning.h"
 #include "harness/plan/sizes.h"
 
 namespace collbench {
@@ -17,8 +18,7 @@ using Json = nlohmann::ordered_json;
 
 std::string tuning_text(const PointKey& key) {
   if (key.algorithm.empty() && key.protocol.empty()) return "";
-  return fmt::format(" {}/{}", key.algorithm.empty() ? "auto" : key.algorithm,
-                     key.protocol.empty() ? "auto" : key.protocol);
+  return fmt::format(" {}/{}", or_auto(key.algorithm), or_auto(key.protocol));
 }
 
 // "allreduce float sum world 2 ranks bandwidth" (+ " in place", + a pinned tuning).

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "benches/backends/tuning.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/measure/row_runner.h"
 
@@ -14,9 +15,8 @@ namespace {
 constexpr int kRoot = 0;
 
 std::string describe(const Tuning& tuning) {
-  return fmt::format("NCCL algorithm {}, protocol {}",
-                     tuning.algorithm.empty() ? "auto" : tuning.algorithm,
-                     tuning.protocol.empty() ? "auto" : tuning.protocol);
+  return fmt::format("NCCL algorithm {}, protocol {}", or_auto(tuning.algorithm),
+                     or_auto(tuning.protocol));
 }
 
 void add_note(std::vector<std::string>& notes, std::string note) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "benches/backends/tuning.h"
 #include "harness/provenance/environment.h"
 #include "harness/provenance/version.h"
 
@@ -49,8 +50,7 @@ std::string settings_json(const RunConfig& config) {
   settings["spread"] = config.spread == Spread::packed ? "packed" : "spread";
   std::vector<std::string> tunings;
   for (const auto& tuning : config.tunings)
-    tunings.push_back((tuning.algorithm.empty() ? "auto" : tuning.algorithm) + "/" +
-                      (tuning.protocol.empty() ? "auto" : tuning.protocol));
+    tunings.push_back(fmt::format("{}/{}", or_auto(tuning.algorithm), or_auto(tuning.protocol)));
   settings["nccl_tunings"] = tunings;
   settings["cuda_graphs"] = config.cuda_graphs;
   settings["warmup_iters"] = config.warmup_iters;

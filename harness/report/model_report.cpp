@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "benches/backends/tuning.h"
 #include "harness/plan/sizes.h"
 #include "harness/report/reporter.h"
 
@@ -20,9 +21,6 @@ bool flagged(const SegmentReport& segment, std::string_view parameter) {
 // A pinned algorithm or protocol is part of the curve; "auto" stands for the library's choice.
 std::string tuning_text(const PointKey& key) {
   if (key.algorithm.empty() && key.protocol.empty()) return "";
-  const auto or_auto = [](const std::string& choice) {
-    return choice.empty() ? std::string("auto") : choice;
-  };
   return fmt::format(" | {} algorithm {}, protocol {}", key.backend, or_auto(key.algorithm),
                      or_auto(key.protocol));
 }

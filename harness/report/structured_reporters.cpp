@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "benches/backends/tuning.h"
 #include "harness/report/point_fields.h"
 
 namespace collbench {
@@ -59,9 +60,6 @@ void MarkdownReporter::row(std::span<const PointResult> points) {
                "|---|---|---|--:|---|---|--:|---|---|--:|--:|--:|--:|\n");
     header_written_ = true;
   }
-  const auto or_auto = [](const std::string& choice) {
-    return choice.empty() ? std::string("auto") : choice;
-  };
   for (const auto& p : points)
     fmt::print(out_,
                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:.3f} | {} |\n",

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "benches/backends/tuning.h"
+
 namespace collbench {
 namespace {
 
@@ -37,10 +39,6 @@ bool same_section(const PointKey& a, const PointKey& b) {
 }
 
 bool tuned(const PointKey& key) { return !key.algorithm.empty() || !key.protocol.empty(); }
-
-std::string_view or_auto(const std::string& choice) {
-  return choice.empty() ? std::string_view("auto") : std::string_view(choice);
-}
 
 }  // namespace
 
