@@ -2,6 +2,9 @@
 
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "benches/backends/control_integrity.h"
 #include "benches/collectives/pattern.h"
 
 namespace collbench {
@@ -41,6 +44,51 @@ std::uint64_t Communicator::count_wrong(const PatternRule& rule, const Buffer& r
   std::vector<std::byte> staging(rule.result_count() * size_of(rule.datatype()));
   result.download(staging, offset_bytes);
   return collbench::count_wrong(rule, staging);
+}
+
+void Communicator::broadcast(std::span<std::byte> data, int root) {
+  std::vector<std::byte> message(data.size() + kChecksumBytes);
+  if (rank() == root) seal(data, message);
+  broadcast_bytes(message, root);
+  if (rank() != root && !unseal(message, data))
+    throw ControlCorruption(fmt::format(
+        "a broadcast of {} bytes from rank {} arrived with a wrong checksum", data.size(), root));
+}
+
+void Communicator::gather(std::span<const std::byte> mine, std::span<std::byte> all, int root) {
+  const std::size_t sealed_bytes = mine.size() + kChecksumBytes;
+  std::vector<std::byte> sealed(sealed_bytes);
+  seal(mine, sealed);
+  std::vector<std::byte> messages(rank() == root ? sealed_bytes * std::size_t(size()) : 0);
+  gather_bytes(sealed, messages, root);
+  if (rank() != root) return;
+  for (int r = 0; r < size(); ++r)
+    if (!unseal(std::span(messages).subspan(sealed_bytes * r, sealed_bytes),
+                all.subspan(mine.size() * r, mine.size())))
+      throw ControlCorruption(fmt::format(
+          "rank {}'s {} bytes of a gather arrived with a wrong checksum", r, mine.size()));
+}
+
+long long Communicator::sum_over_ranks(long long value) {
+  std::int64_t values[] = {value, sum_twin(value)};
+  sum_int64(values);
+  if (!sums_agree(values[0], values[1], size()))
+    throw ControlCorruption("a sum over ranks disagrees with its twin reduction");
+  return values[0];
+}
+
+void Communicator::send(std::span<const std::byte> data, int peer) {
+  std::vector<std::byte> message(data.size() + kChecksumBytes);
+  seal(data, message);
+  send_bytes(message, peer);
+}
+
+void Communicator::receive(std::span<std::byte> data, int peer) {
+  std::vector<std::byte> message(data.size() + kChecksumBytes);
+  receive_bytes(message, peer);
+  if (!unseal(message, data))
+    throw ControlCorruption(fmt::format(
+        "a message of {} bytes from rank {} arrived with a wrong checksum", data.size(), peer));
 }
 
 std::unique_ptr<Communicator> Backend::tuned_world(const Tuning&) {

@@ -43,6 +43,13 @@ class CommunicationFault : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A control-plane message arrived damaged (its checksum or its twin sum does not match): the
+// fabric or the library corrupts data. The run ends with exit 1, naming the rank.
+class ControlCorruption : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // The backend cannot run here (no GPU, ranks sharing a GPU without MPS): bad input, exit 2.
 class BackendUnavailable : public std::runtime_error {
  public:
@@ -93,16 +100,29 @@ class Communicator {
   virtual std::uint64_t count_wrong(const PatternRule& rule, const Buffer& result,
                                     std::size_t offset_bytes);
 
-  // Control plane, on host memory, never timed.
+  // Control plane, on host memory, never timed. Every message carries a checksum and every sum
+  // a twin (backends/control_integrity.h): a damaged one throws ControlCorruption.
   virtual void barrier() = 0;
-  virtual void broadcast(std::span<std::byte> data, int root) = 0;
-  virtual void gather(std::span<const std::byte> mine, std::span<std::byte> all, int root) = 0;
-  virtual long long sum_over_ranks(long long value) = 0;
+  void broadcast(std::span<std::byte> data, int root);
+  void gather(std::span<const std::byte> mine, std::span<std::byte> all, int root);
+  long long sum_over_ranks(long long value);
+  // Point to point, between two ranks of this communicator (clock synchronisation).
+  void send(std::span<const std::byte> data, int peer);
+  void receive(std::span<std::byte> data, int peer);
   // Collective over this communicator; a rank passing kNoColor joins none and gets nullptr.
   static constexpr int kNoColor = -1;
   virtual std::unique_ptr<Communicator> split(int color, int key) = 0;
   // The ranks that share this rank's memory (its node), found by the library.
   virtual std::unique_ptr<Communicator> split_node() = 0;
+
+ protected:
+  // The library's own operations behind the control plane, unchecked.
+  virtual void broadcast_bytes(std::span<std::byte> data, int root) = 0;
+  virtual void gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all,
+                            int root) = 0;
+  virtual void sum_int64(std::span<std::int64_t> values) = 0;  // element-wise, in place
+  virtual void send_bytes(std::span<const std::byte> data, int peer) = 0;
+  virtual void receive_bytes(std::span<std::byte> data, int peer) = 0;
 };
 
 // This rank's accelerator, for the topology.

@@ -109,6 +109,12 @@ std::vector<Item> point_items(const Rule& rule, std::span<const PointResult> poi
     Item item{measure_point(rule.threshold.metric, point), {}};
     item.judgement = judge_value(rule.threshold, item.measured.value, item.measured.low,
                                  item.measured.high);
+    // A point that stopped before it had an interval is judged by its median, but never passes:
+    // the bound could lie anywhere around it.
+    if (item.judgement.verdict == Verdict::pass && !median_interval_covers(point.summary.samples))
+      item.judgement = {Verdict::warn,
+                        fmt::format("{} samples give no 95% interval", point.summary.samples),
+                        item.judgement.margin};
     if (point.wrong > 0)  // a wrong result never passes acceptance, however fast
       item.judgement = {Verdict::fail, fmt::format("{} wrong elements", point.wrong), -kInfinity};
     items.push_back(std::move(item));

@@ -9,6 +9,8 @@
 //         v > ceiling·(1-w)), or the bound lies inside the interval (low < floor or
 //         high > ceiling): the pass is not statistically sure; or the fitted parameter is
 //         flagged untrusted (negative, interval wider than the value);
+//         A point with too few samples for a 95% interval (a point that stopped short of its
+//         target: see converged()) is at best a WARN.
 //   PASS  otherwise. Exactly at the bound passes.
 // The median (the estimate, for fits) decides pass or fail, as nccl-tests' numbers do; the
 // interval can only turn a PASS into a WARN, never rescue a FAIL. A rule judges every value it

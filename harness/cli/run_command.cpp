@@ -90,7 +90,7 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
   const std::string start_utc = utc_now_iso8601();
   Communicator& world = backend.world();
   const bool root = world.rank() == kRoot;
-  install_fault_guard(fmt::format("rank {} on {}", world.rank(), this_host()), config.timeout_s);
+  install_fault_guard(fmt::format("rank {} on {}", world.rank(), this_host()), config.watchdog);
   set_fault_abort_hook([&backend] { backend.abort_communication(); });
   const DeviceDescription device = backend.device();
   const JobTopology topology = [&] {
@@ -212,6 +212,14 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
   }
   try {
     return measure(*backend, config, argv, std::move(support_notes));
+  } catch (const ControlCorruption& error) {
+    const std::string context = fault_context();
+    fmt::print(stderr,
+               "collbench run: rank {} on {}: corrupted control message in {}{}{}: {}; the fabric "
+               "or the communication library damages data; every finished point is in {}\n",
+               backend->world().rank(), this_host(), failed_wait(),
+               context.empty() ? "" : " at ", context, error.what(), config.out.string());
+    backend->abort(kExitWrongOrFailed);
   } catch (const std::exception& error) {
     fmt::print(stderr, "collbench run: rank {} on {}: fault: {}; every finished point is in {}\n",
                backend->world().rank(), this_host(), error.what(), config.out.string());

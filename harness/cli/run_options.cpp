@@ -130,7 +130,12 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("-o,--op", o.reduce_ops, "reduction ops: a list or all")->capture_default_str();
   run.add_option("-G,--cudagraph", o.cuda_graph_launches,
                  "N > 0: capture each sample's operations as a CUDA graph (nccl backend)");
-  run.add_option("-T,--timeout", o.timeout_s, "seconds without progress before aborting (0: off)")
+  run.add_option("-T,--timeout", o.timeout_s,
+                 "seconds a rank may wait on its peers before the job is ended (0: off; default "
+                 "300, and never under 100 times the slowest sample)");
+  run.add_option("--sync", o.sync,
+                 "how latency samples start: window (every rank at one moment of synchronised "
+                 "clocks) or barrier (when a barrier releases it, as OSU)")
       ->capture_default_str();
   run.add_option("--ops", o.collectives, "collectives: allreduce,allgather,reduce_scatter or all")
       ->capture_default_str();
@@ -238,10 +243,14 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
 
   require(o.warmup_iters >= 0, fmt::format("-w/--warmup_iters must not be negative, got {}", o.warmup_iters));
   require(o.check_iters >= 0, fmt::format("-c/--check must not be negative, got {}", o.check_iters));
-  require(o.timeout_s >= 0, "-T/--timeout must not be negative");
+  require(!o.timeout_s || *o.timeout_s >= 0, "-T/--timeout must not be negative");
   config.warmup_iters = o.warmup_iters;
   config.check_iters = o.check_iters;
-  config.timeout_s = o.timeout_s;
+  if (o.timeout_s) config.watchdog = Watchdog{*o.timeout_s, false};
+  const auto start = parse_sample_start(o.sync);
+  require(start.has_value(),
+          fmt::format("--sync: unknown value '{}' (window or barrier)", o.sync));
+  config.latency_start = *start;
 
   require(!o.iters || *o.iters >= 1, "-n/--iters must be at least 1");
   require(o.min_samples >= 1, "--min-samples must be at least 1");

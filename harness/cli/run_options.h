@@ -11,6 +11,7 @@
 #include "benches/backends/tuning.h"
 #include "benches/collective_kind.h"
 #include "benches/datatype.h"
+#include "harness/measure/fault_guard.h"
 #include "harness/plan/point.h"
 #include "harness/plan/sizes.h"
 #include "harness/stats/stopping_rule.h"
@@ -30,7 +31,8 @@ struct RunOptions {
   std::string datatypes = "float";
   std::string reduce_ops = "sum";
   int cuda_graph_launches = 0;
-  double timeout_s = 0;
+  std::optional<double> timeout_s;
+  std::string sync = "window";
   std::string collectives = "allreduce,allgather,reduce_scatter";
   std::string backend;
   std::string mode = "both";
@@ -80,7 +82,8 @@ struct RunConfig {
   bool virtual_nodes = false;
   int warmup_iters = 5;
   int check_iters = 1;
-  double timeout_s = 0;
+  Watchdog watchdog;
+  SampleStart latency_start = SampleStart::window;
   StoppingRule stopping;
   std::optional<double> time_limit_s;
   std::filesystem::path out;

@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <exception>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -30,6 +32,8 @@ std::string g_who;
 std::mutex g_context_mutex;
 std::string g_context;
 std::function<void()> g_abort_hook;  // set before the watchdog can fire
+std::atomic<double> g_slowest_sample{0};
+std::string g_failed_wait;  // guarded by g_context_mutex
 
 void write_stderr(const std::string& text) {
   [[maybe_unused]] auto written = ::write(STDERR_FILENO, text.data(), text.size());
@@ -61,24 +65,26 @@ void abort_communication() {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
 }
 
-void watch(double timeout_s) {
-  const auto limit = std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(timeout_s));
+double limit_seconds(const Watchdog& watchdog) {
+  if (!watchdog.grows_with_samples) return watchdog.timeout_s;
+  return std::max(watchdog.timeout_s, kSlowestSampleMultiple * g_slowest_sample.load());
+}
+
+void watch(Watchdog watchdog) {
   for (;;) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     const char* what = g_waiting_on.load();
     if (!what || g_write_depth.load() > 0) continue;
+    const double limit_s = limit_seconds(watchdog);
     const auto waited = Clock::now().time_since_epoch() - Clock::duration(g_wait_started.load());
-    if (waited < limit) continue;
-    std::string context;
-    {
-      std::lock_guard lock(g_context_mutex);
-      context = g_context;
-    }
+    if (waited < std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit_s)))
+      continue;
+    const std::string context = fault_context();
     write_stderr(fmt::format(
-        "collbench: {}: timeout: no progress for {:.0f} s (-T) in {} at {}; a peer rank is hung "
-        "or dead; aborting, every finished point is in the result file\n",
-        g_who, timeout_s, what, context));
+        "collbench: {}: timeout: no progress for {:.0f} s ({}) in {}{}{}; a peer rank is hung or "
+        "dead; aborting, every finished point is in the result file\n",
+        g_who, limit_s, watchdog.grows_with_samples ? "the default watchdog; -T sets it" : "-T",
+        what, context.empty() ? "" : " at ", context));
     abort_communication();
     std::_Exit(kExitFault);
   }
@@ -86,7 +92,7 @@ void watch(double timeout_s) {
 
 }  // namespace
 
-void install_fault_guard(const std::string& who, double timeout_s) {
+void install_fault_guard(const std::string& who, const Watchdog& watchdog) {
   g_who = who;
   g_interrupt_message[0] = fmt::format("collbench: {}: interrupted (SIGINT); every finished point "
                                        "is in the result file\n", who);
@@ -94,7 +100,13 @@ void install_fault_guard(const std::string& who, double timeout_s) {
                                        "is in the result file\n", who);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
-  if (timeout_s > 0) std::thread(watch, timeout_s).detach();
+  if (watchdog.timeout_s > 0) std::thread(watch, watchdog).detach();
+}
+
+void note_sample_seconds(double seconds) {
+  double slowest = g_slowest_sample.load();
+  while (seconds > slowest && !g_slowest_sample.compare_exchange_weak(slowest, seconds)) {
+  }
 }
 
 FileWriteSection::FileWriteSection() { g_write_depth.fetch_add(1); }
@@ -105,12 +117,29 @@ FileWriteSection::~FileWriteSection() {
   }
 }
 
-CommunicationWait::CommunicationWait(const char* what) {
+CommunicationWait::CommunicationWait(const char* what)
+    : what_(what), exceptions_(std::uncaught_exceptions()) {
   g_wait_started.store(Clock::now().time_since_epoch().count());
   g_waiting_on.store(what);
 }
 
-CommunicationWait::~CommunicationWait() { g_waiting_on.store(nullptr); }
+CommunicationWait::~CommunicationWait() {
+  g_waiting_on.store(nullptr);
+  if (std::uncaught_exceptions() > exceptions_) {
+    std::lock_guard lock(g_context_mutex);
+    g_failed_wait = what_;
+  }
+}
+
+std::string failed_wait() {
+  std::lock_guard lock(g_context_mutex);
+  return g_failed_wait;
+}
+
+std::string fault_context() {
+  std::lock_guard lock(g_context_mutex);
+  return g_context;
+}
 
 void set_fault_abort_hook(std::function<void()> hook) {
   std::lock_guard lock(g_context_mutex);

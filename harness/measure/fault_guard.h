@@ -7,9 +7,24 @@
 
 namespace collbench {
 
-// Installs SIGINT/SIGTERM handlers and, when timeout_s > 0, a watchdog thread.
+// The watchdog's limit when -T is not given. Five minutes is far above any wait of the control
+// plane we know (NCCL sets up a communicator of a thousand ranks in tens of seconds) and short
+// against a nightly job's window; it also never falls below kSlowestSampleMultiple times the
+// slowest sample seen, so a long bandwidth loop on a slow fabric is never cut short.
+inline constexpr double kDefaultWatchdogSeconds = 300;
+inline constexpr double kSlowestSampleMultiple = 100;
+
+struct Watchdog {
+  double timeout_s = kDefaultWatchdogSeconds;  // 0: off
+  bool grows_with_samples = true;              // false when the user chose -T
+};
+
+// Installs SIGINT/SIGTERM handlers and, unless the timeout is 0, the watchdog thread.
 // `who` names this process in messages, e.g. "rank 2 on node07".
-void install_fault_guard(const std::string& who, double timeout_s);
+void install_fault_guard(const std::string& who, const Watchdog& watchdog);
+
+// A sample's duration (a whole loop in bandwidth mode), for the default watchdog's floor.
+void note_sample_seconds(double seconds);
 
 // While one lives, a signal or the watchdog waits for it to end before exiting.
 class FileWriteSection {
@@ -28,7 +43,16 @@ class CommunicationWait {
   ~CommunicationWait();
   CommunicationWait(const CommunicationWait&) = delete;
   CommunicationWait& operator=(const CommunicationWait&) = delete;
+
+ private:
+  const char* what_;
+  int exceptions_ = 0;
 };
+
+// The wait that an exception last left ("" when none did), for the message that reports it.
+std::string failed_wait();
+// The point being measured, as set_fault_context set it ("" before the first point).
+std::string fault_context();
 
 // Describes the point being measured, for the watchdog's message.
 void set_fault_context(const std::string& context);

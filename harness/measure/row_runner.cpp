@@ -8,13 +8,13 @@
 
 #include "benches/collectives/pattern.h"
 #include "harness/measure/fault_guard.h"
+#include "harness/measure/host_clock.h"
 #include "harness/plan/sizes.h"
 
 namespace collbench {
 namespace {
 
 constexpr int kRoot = 0;
-constexpr int kContinue = 0;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -41,11 +41,23 @@ struct RowRunner::Sampled {
   RawSamples raw;
   StopReason reason = StopReason::converged;
   int ops_per_sample = 1;
+  SampleStart start = SampleStart::barrier;
+  std::uint64_t invalid = 0;
+  double margin_s = kNotApplicable;
+  double clock_error_s = kNotApplicable;
+};
+
+// Rank 0's word after each sample, so that every rank does the same next.
+struct RowRunner::Order {
+  enum Command : std::int32_t { next_sample, stop, resynchronise, resize_loop };
+  Command command = next_sample;
+  std::int32_t value = 0;  // stop: the StopReason; resize_loop: the new loop length
+  double t0 = 0;           // next_sample in a window: its start, on rank 0's clock
 };
 
 RowRunner::RowRunner(const GroupRun& run, const MeasureSettings& settings, const SweepPlan& plan,
                      CollectiveKind first_collective)
-    : all_(*run.all), group_(run.group), run_(run), settings_(settings) {
+    : all_(*run.all), group_(run.group), run_(run), settings_(settings), clocks_(*run.all) {
   if (!group_) return;  // this rank sits the placement out: control plane only
   // The first call on a communicator sets up its connections; it is never timed. One float
   // per rank, of the collective the sweep starts with (a pinned algorithm may run no other).
@@ -110,42 +122,181 @@ std::int64_t RowRunner::validate(const CollectiveCall& call) {
   return all_.sum_over_ranks(wrong);
 }
 
-double RowRunner::slowest_member_time(double mine, std::vector<double>* member_times) {
-  gathered_.resize(all_.rank() == kRoot ? all_.size() : 0);
-  {
-    CommunicationWait wait("gathering sample times");
-    all_.gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(gathered_)),
-                kRoot);
-  }
-  if (gathered_.empty()) return 0;
-  double slowest = 0;
-  for (int member : run_.members) {
-    slowest = std::max(slowest, gathered_[member]);
-    if (member_times) member_times->push_back(gathered_[member]);
-  }
-  return slowest;
+template <typename T>
+std::vector<T> RowRunner::gather_on_root(const T& mine, const char* stage) {
+  std::vector<T> all(all_.rank() == kRoot ? all_.size() : 0);
+  CommunicationWait wait(stage);
+  all_.gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(all)), kRoot);
+  return all;
 }
 
-int RowRunner::decide_on_root(int decision) {
-  CommunicationWait wait("receiving rank 0's stop decision");
-  all_.broadcast(bytes_of(decision), kRoot);
-  return decision;
+RowRunner::Order RowRunner::broadcast_order(Order order) {
+  CommunicationWait wait("receiving rank 0's word on the next sample");
+  all_.broadcast(bytes_of(order), kRoot);
+  return order;
 }
 
-// Times one operation on every group: the loop is sized by the slowest.
-int RowRunner::calibrate_loop(Batch* once) {
-  double one_op = 0;
+// Synchronises the clocks, and the first time also measures what a broadcast takes, for the
+// margin of the windows (every rank takes part; rank 0's margin is the one used).
+void RowRunner::synchronise_clocks() {
   {
-    CommunicationWait wait("timing one operation");
-    all_.barrier();
-    if (once) one_op = run_timed(*once);
+    CommunicationWait wait("synchronising clocks");
+    last_sync_ = clocks_.synchronise();
   }
-  const double slowest = slowest_member_time(one_op, nullptr);
-  int ops = 1;
-  if (all_.rank() == kRoot && slowest > 0)
-    ops = static_cast<int>(std::clamp(std::ceil(settings_.bandwidth_sample_s / slowest), 1.0,
-                                      double(settings_.max_ops_per_sample)));
-  return decide_on_root(ops);
+  if (margin_ || all_.size() == 1) {
+    if (!margin_) margin_.emplace(MarginController::kMinimumSeconds);
+    return;
+  }
+  constexpr int kBroadcasts = 5;
+  std::vector<double> delays;
+  for (int i = 0; i < kBroadcasts; ++i) {
+    double sent = clocks_.now_on_root_clock();
+    {
+      CommunicationWait wait("timing a broadcast for the window margin");
+      all_.broadcast(bytes_of(sent), kRoot);
+    }
+    const double delay = clocks_.now_on_root_clock() - sent;
+    const auto each = gather_on_root(delay, "gathering broadcast times");
+    if (!each.empty()) delays.push_back(*std::max_element(each.begin(), each.end()));
+  }
+  margin_.emplace(MarginController::initial(delays, last_sync_.round_trip_s));  // rank 0's counts
+}
+
+// Sizes the loop from single operations timed on every group: the slowest group's median.
+int RowRunner::size_loop(Batch* once) {
+  std::vector<double> probes;
+  for (int i = 0; i < settings_.loop.probes; ++i) {
+    double one_op = 0;
+    {
+      CommunicationWait wait("timing one operation");
+      all_.barrier();
+      if (once) one_op = run_timed(*once);
+    }
+    const auto each = gather_on_root(one_op, "gathering sample times");
+    if (each.empty()) continue;
+    double slowest = 0;
+    for (int member : run_.members) slowest = std::max(slowest, each[member]);
+    probes.push_back(slowest);
+  }
+  Order order;
+  if (all_.rank() == kRoot) order.value = ops_for(probes, settings_.loop);
+  return broadcast_order(order).value;
+}
+
+RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mode mode,
+                                                  StoppingState& stopping) {
+  Sampled sampled;
+  sampled.raw.nranks = static_cast<int>(run_.members.size());
+  auto batch = prepare(call, 1);
+  if (mode == Mode::bandwidth) {
+    sampled.ops_per_sample = size_loop(batch.get());
+    batch = prepare(call, sampled.ops_per_sample);
+  }
+  bool resized = mode == Mode::latency;
+  const auto started = std::chrono::steady_clock::now();
+  for (;;) {
+    double mine = 0;
+    {
+      CommunicationWait wait("a timed operation");
+      all_.barrier();
+      if (batch) mine = run_timed(*batch) / sampled.ops_per_sample;
+    }
+    const auto each = gather_on_root(mine, "gathering sample times");
+    Order order;
+    if (all_.rank() == kRoot) {
+      double slowest = 0;
+      for (int member : run_.members) {
+        slowest = std::max(slowest, each[member]);
+        sampled.raw.per_rank_seconds.push_back(each[member]);
+      }
+      sampled.slowest.push_back(slowest);
+      stopping.add(slowest);
+      note_sample_seconds(slowest * sampled.ops_per_sample);
+      std::optional<int> resize;
+      if (!resized && sampled.slowest.size() == std::size_t(settings_.loop.check_after))
+        resize = resized_loop(sampled.slowest, sampled.ops_per_sample, settings_.loop);
+      if (resize)
+        order = {Order::resize_loop, *resize};
+      else if (const auto reason = stopping.decide(seconds_since(started)))
+        order = {Order::stop, static_cast<std::int32_t>(*reason)};
+    }
+    order = broadcast_order(order);
+    if (order.command == Order::stop) {
+      sampled.reason = static_cast<StopReason>(order.value);
+      return sampled;
+    }
+    if (order.command == Order::resize_loop) {  // the samples so far had the wrong loop: redo
+      resized = true;
+      sampled.ops_per_sample = order.value;
+      sampled.slowest.clear();
+      sampled.raw.per_rank_seconds.clear();
+      stopping.restart();
+      batch = prepare(call, sampled.ops_per_sample);
+    }
+  }
+}
+
+RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
+                                                StoppingState& stopping) {
+  Sampled sampled;
+  sampled.start = SampleStart::window;
+  sampled.raw.nranks = static_cast<int>(run_.members.size());
+  const auto batch = prepare(call, 1);
+  const bool root = all_.rank() == kRoot;
+  const auto started = std::chrono::steady_clock::now();
+  // Rank 0's next word: a fresh model when the clocks' is too old, else a window.
+  const auto next = [&] {
+    if (clocks_.age_s() > ClockSync::kMaxModelAgeSeconds) return Order{Order::resynchronise};
+    return Order{Order::next_sample, 0, clocks_.now_on_root_clock() + margin_->margin_s()};
+  };
+  Order order = broadcast_order(root ? next() : Order{});
+  for (;;) {
+    if (order.command == Order::stop) break;
+    if (order.command == Order::resynchronise) {
+      synchronise_clocks();
+      order = broadcast_order(root ? next() : Order{});
+      continue;
+    }
+    WindowReport mine;
+    mine.slack_s = order.t0 - clocks_.now_on_root_clock();
+    if (batch) {
+      CommunicationWait wait("a timed operation");
+      const double start = clocks_.to_root(wait_until(clocks_.to_local(order.t0)));
+      const double elapsed = run_timed(*batch);
+      mine.start_lateness_s = start - order.t0;
+      mine.end_s = start + elapsed - order.t0;
+    }
+    const auto each = gather_on_root(mine, "gathering sample times");
+    if (root) {
+      std::vector<WindowReport> members;
+      for (int member : run_.members) members.push_back(each[member]);
+      const WindowVerdict verdict = judge_window(members);
+      margin_->record(verdict.valid);
+      if (verdict.valid) {
+        for (const auto& report : members) {
+          sampled.raw.per_rank_seconds.push_back(report.end_s);
+          sampled.raw.start_lateness_seconds.push_back(report.start_lateness_s);
+        }
+        sampled.slowest.push_back(verdict.time_s);
+        stopping.add(verdict.time_s);
+        note_sample_seconds(verdict.time_s);
+      } else {
+        ++sampled.invalid;
+      }
+      const auto reason = stopping.decide(seconds_since(started));
+      order = reason ? Order{Order::stop, static_cast<std::int32_t>(*reason)} : next();
+    }
+    order = broadcast_order(order);
+  }
+  sampled.reason = static_cast<StopReason>(order.value);
+  // Measuring the clocks again says how far they had drifted by the end of the point, and
+  // gives the next point a fresh model.
+  synchronise_clocks();
+  if (root) {
+    sampled.margin_s = margin_->margin_s();
+    sampled.clock_error_s = last_sync_.residual_s;
+  }
+  return sampled;
 }
 
 RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
@@ -155,36 +306,10 @@ RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
     CommunicationWait wait("a warm-up operation");
     run_timed(*warmups);  // waits for the warm-ups; their time is not kept
   }
-  Sampled sampled;
-  auto batch = prepare(call, 1);
-  if (mode == Mode::bandwidth) {
-    sampled.ops_per_sample = calibrate_loop(batch.get());
-    if (sampled.ops_per_sample > 1) batch = prepare(call, sampled.ops_per_sample);
-  }
-  sampled.raw.nranks = static_cast<int>(run_.members.size());
   StoppingState stopping(settings_.stopping, time_left_s);
-  const auto started = std::chrono::steady_clock::now();
-  for (;;) {
-    double mine = 0;
-    {
-      CommunicationWait wait("a timed operation");
-      all_.barrier();
-      if (batch) mine = run_timed(*batch) / sampled.ops_per_sample;
-    }
-    const double slowest = slowest_member_time(mine, &sampled.raw.per_rank_seconds);
-    int decision = kContinue;
-    if (all_.rank() == kRoot) {
-      sampled.slowest.push_back(slowest);
-      stopping.add(slowest);
-      if (const auto reason = stopping.decide(seconds_since(started)))
-        decision = static_cast<int>(*reason) + 1;
-    }
-    decision = decide_on_root(decision);
-    if (decision != kContinue) {
-      sampled.reason = static_cast<StopReason>(decision - 1);
-      return sampled;
-    }
-  }
+  if (mode == Mode::latency && settings_.latency_start == SampleStart::window)
+    return sample_in_windows(call, stopping);
+  return sample_from_barrier(call, mode, stopping);
 }
 
 std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional<double> time_left_s) {
@@ -211,6 +336,10 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       point.wrong = wrong;
       point.stop_reason = sampled.reason;
       point.ops_per_sample = sampled.ops_per_sample;
+      point.start = sampled.start;
+      point.invalid_samples = sampled.invalid;
+      point.window_margin_s = sampled.margin_s;
+      point.clock_error_s = sampled.clock_error_s;
       if (all_.rank() == kRoot) {
         point.summary = summarize(sampled.slowest);
         point.algbw_gbps = point.summary.median > 0

@@ -1,12 +1,17 @@
 #pragma once
 // Measures one row of the sweep (one collective, datatype, op and size) in every mode and
 // in-place variant: validation on untimed operations, warm-ups, then sampling until rank 0
-// decides to stop. Every rank calls it; results are complete on rank 0 only.
+// decides to stop. Latency samples start in windows of synchronised clocks (or at a barrier,
+// --sync barrier); bandwidth loops start at a barrier. Every rank calls it; results are
+// complete on rank 0 only.
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "benches/backends/communicator.h"
+#include "harness/measure/clock_sync.h"
+#include "harness/measure/loop_sizing.h"
+#include "harness/measure/start_window.h"
 #include "harness/plan/point.h"
 #include "harness/plan/sweep_plan.h"
 #include "harness/stats/stopping_rule.h"
@@ -22,9 +27,8 @@ struct MeasureSettings {
   int warmup_iters = 5;
   int check_iters = 1;
   StoppingRule stopping;
-  // A bandwidth-mode sample loops enough operations to last about this long.
-  double bandwidth_sample_s = 1e-3;
-  int max_ops_per_sample = 1000;
+  SampleStart latency_start = SampleStart::window;
+  LoopSizing loop;
 };
 
 // The communicators of one placement: every group runs its operations at once, on its own
@@ -50,15 +54,21 @@ class RowRunner {
 
  private:
   struct Sampled;
+  struct Order;
   double run_timed(Batch& batch);
   std::unique_ptr<Batch> prepare(const CollectiveCall& call, int count);  // null off the groups
   PatternRule pattern_rule(const CollectiveCall& call) const;
   void fill_input(const CollectiveCall& call);
   std::int64_t validate(const CollectiveCall& call);
   Sampled sample(const CollectiveCall& call, Mode mode, std::optional<double> time_left_s);
-  int calibrate_loop(Batch* once);
-  double slowest_member_time(double mine, std::vector<double>* member_times);
-  int decide_on_root(int decision);
+  Sampled sample_from_barrier(const CollectiveCall& call, Mode mode, StoppingState& stopping);
+  Sampled sample_in_windows(const CollectiveCall& call, StoppingState& stopping);
+  int size_loop(Batch* once);
+  void synchronise_clocks();
+  Order broadcast_order(Order order);
+  // Rank 0 gets every rank's value, in rank order of `all`; the others get nothing.
+  template <typename T>
+  std::vector<T> gather_on_root(const T& mine, const char* stage);
 
   Communicator& all_;
   Communicator* group_;
@@ -67,7 +77,9 @@ class RowRunner {
   std::unique_ptr<Buffer> send_;
   std::unique_ptr<Buffer> recv_;
   std::unique_ptr<Timer> timer_;
-  std::vector<double> gathered_;  // rank 0: one sample's time from every rank of `all`
+  ClockSync clocks_;
+  std::optional<MarginController> margin_;  // once the clocks were first synchronised
+  SyncOutcome last_sync_;                   // rank 0
 };
 
 }  // namespace collbench

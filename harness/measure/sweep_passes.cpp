@@ -59,6 +59,7 @@ MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass)
   settings.warmup_iters = config.warmup_iters;
   settings.check_iters = config.check_iters;
   settings.stopping = config.stopping;
+  settings.latency_start = config.latency_start;
   return settings;
 }
 

@@ -12,6 +12,20 @@ std::optional<Mode> parse_mode(std::string_view text) {
   return std::nullopt;
 }
 
+std::string_view name(SampleStart start) { return start == SampleStart::window ? "window" : "barrier"; }
+
+std::optional<SampleStart> parse_sample_start(std::string_view text) {
+  if (text == "window") return SampleStart::window;
+  if (text == "barrier") return SampleStart::barrier;
+  return std::nullopt;
+}
+
+bool converged(const PointResult& point) {
+  return (point.stop_reason == StopReason::converged ||
+          point.stop_reason == StopReason::fixed_count) &&
+         median_interval_covers(point.summary.samples);
+}
+
 std::string_view redop_label(const PointKey& key) {
   return uses_reduce_op(key.collective) ? name(key.op) : std::string_view("none");
 }

@@ -2,6 +2,7 @@
 // A point: one measured configuration, and what was measured there.
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,12 @@ namespace collbench {
 enum class Mode { latency, bandwidth };
 std::string_view name(Mode mode);
 std::optional<Mode> parse_mode(std::string_view text);
+
+// How a sample's operations start (DESIGN.md, "timing modes"): at one moment of synchronised
+// clocks, or when a barrier releases each rank (what OSU does, and every bandwidth loop).
+enum class SampleStart { window, barrier };
+std::string_view name(SampleStart start);
+std::optional<SampleStart> parse_sample_start(std::string_view text);
 
 struct PointKey;
 // "none" for collectives that reduce nothing, else the op's name.
@@ -42,14 +49,18 @@ struct PointKey {
 };
 
 // Sample matrix: samples[s * nranks + r] is rank r's time of sample s, in seconds.
+// With window starts, a rank's time is its operation's end minus t0 on the common clock, and
+// start_lateness_seconds (same shape) its start minus t0; empty for barrier starts.
 struct RawSamples {
   int nranks = 0;
   std::vector<double> per_rank_seconds;
+  std::vector<double> start_lateness_seconds;
   std::vector<int> world_ranks;  // column r of the matrix is this world rank
   std::size_t sample_count() const { return nranks ? per_rank_seconds.size() / nranks : 0; }
 };
 
 inline constexpr std::int64_t kNotChecked = -1;
+inline constexpr double kNotApplicable = std::numeric_limits<double>::quiet_NaN();
 
 struct PointResult {
   PointKey key;
@@ -59,8 +70,16 @@ struct PointResult {
   std::int64_t wrong = kNotChecked;  // wrong elements summed over ranks, or kNotChecked
   StopReason stop_reason = StopReason::converged;
   int ops_per_sample = 1;             // 1 in latency mode, the loop length in bandwidth mode
+  SampleStart start = SampleStart::barrier;
+  std::uint64_t invalid_samples = 0;  // window samples a rank reached late: left out, counted
+  double window_margin_s = kNotApplicable;  // window: rank 0's lead on t0 at the last sample
+  double clock_error_s = kNotApplicable;    // window: the clocks' residual error after the point
   std::vector<double> rank_median_seconds;  // per column of `samples`
   RawSamples samples;
 };
+
+// Whether the point reached what it was sampled for: its --target-ci, or its fixed count, with
+// enough samples for a 95% interval of the median. Every output marks the points that did not.
+bool converged(const PointResult& point);
 
 }  // namespace collbench

@@ -23,6 +23,12 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
   fields["samples"] = s.samples;
   fields["ops_per_sample"] = p.ops_per_sample;
   fields["stop_reason"] = name(p.stop_reason);
+  fields["converged"] = converged(p);
+  fields["ci_rel_halfwidth"] = relative_ci_halfwidth(s);  // null when there is no interval
+  fields["sync"] = name(p.start);
+  fields["invalid_samples"] = p.invalid_samples;
+  fields["window_margin_us"] = us(p.window_margin_s);  // null outside window starts
+  fields["clock_error_us"] = us(p.clock_error_s);
   fields["time_median_us"] = us(s.median);
   fields["time_ci_low_us"] = us(s.ci_low);
   fields["time_ci_high_us"] = us(s.ci_high);

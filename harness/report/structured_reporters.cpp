@@ -4,6 +4,7 @@
 #include <fmt/ostream.h>
 
 #include "benches/backends/tuning.h"
+#include "harness/report/convergence_mark.h"
 #include "harness/report/point_fields.h"
 
 namespace collbench {
@@ -56,18 +57,18 @@ void MarkdownReporter::row(std::span<const PointResult> points) {
   if (!header_written_) {
     fmt::print(out_,
                "| collective | type | redop | ranks | algorithm | protocol | size (B) | mode | "
-               "in place | median (us) | p99 (us) | busbw (GB/s) | #wrong |\n"
-               "|---|---|---|--:|---|---|--:|---|---|--:|--:|--:|--:|\n");
+               "in place | median (us) | p99 (us) | busbw (GB/s) | #wrong | ci |\n"
+               "|---|---|---|--:|---|---|--:|---|---|--:|--:|--:|--:|--:|\n");
     header_written_ = true;
   }
   for (const auto& p : points)
     fmt::print(out_,
-               "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:.3f} | {} |\n",
+               "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:.3f} | {} | {} |\n",
                name(p.key.collective), name(p.key.datatype), redop_label(p.key), p.key.nranks,
                or_auto(p.key.algorithm), or_auto(p.key.protocol), p.key.size_bytes,
                name(p.key.mode), p.key.in_place ? "yes" : "no",
                p.summary.median * 1e6, p.summary.p99 * 1e6, p.busbw_gbps,
-               p.wrong == kNotChecked ? "N/A" : fmt::format("{}", p.wrong));
+               p.wrong == kNotChecked ? "N/A" : fmt::format("{}", p.wrong), convergence_mark(p));
 }
 
 }  // namespace collbench

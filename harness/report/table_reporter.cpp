@@ -6,6 +6,7 @@
 #include <fmt/ostream.h>
 
 #include "benches/backends/tuning.h"
+#include "harness/report/convergence_mark.h"
 
 namespace collbench {
 namespace {
@@ -76,6 +77,9 @@ void TableReporter::open_section(const PointKey& key, std::span<const PointResul
     names += fmt::format("  {:>9}  {:>9}", "median", "p99");
     units += fmt::format("  {:>9}  {:>9}", "(us)", "(us)");
   }
+  labels += fmt::format("  {:>6}", "");
+  names += fmt::format("  {:>6}", "ci");
+  units += fmt::format("  {:>6}", "(95%)");
   fmt::print(out_, "# {:>10}  {:>12}  {:>8}  {:>6}  {:>4}{}\n", "", "", "", "", "", labels);
   fmt::print(out_, "# {:>10}  {:>12}  {:>8}  {:>6}  {:>4}{}\n", "size", "count", "type", "redop",
              "root", names);
@@ -113,7 +117,7 @@ void TableReporter::row(std::span<const PointResult> points) {
                                  time_text(lat->summary.p99))
                    : fmt::format("  {:>9}  {:>9}", "-", "-");
   }
-  fmt::print(out_, "{}{}\n", line, latency);
+  fmt::print(out_, "{}{}  {:>6}\n", line, latency, convergence_mark(points));
   out_.flush();
 }
 

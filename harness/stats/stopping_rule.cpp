@@ -59,8 +59,11 @@ std::optional<StopReason> StoppingState::decide(double elapsed_s) const {
       median_is_tight(sorted_, rule_.target_ci)) {
     return StopReason::converged;
   }
+  // The sweep's --time-limit is a hard wall (a Slurm window); --max-time yields to
+  // --min-samples, since a point without enough samples for an interval means nothing.
   if (time_left_s_ && elapsed_s >= *time_left_s_) return StopReason::time_limit;
-  if (adaptive && elapsed_s >= rule_.max_time_s) return StopReason::max_time;
+  if (adaptive && elapsed_s >= rule_.max_time_s && samples() >= rule_.min_samples)
+    return StopReason::max_time;
   return std::nullopt;
 }
 

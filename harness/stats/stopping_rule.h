@@ -1,5 +1,7 @@
 #pragma once
 // When to stop sampling a point: decided on rank 0 from the slowest-rank sample times.
+// Precedence: a fixed count (-n); the target interval, once --min-samples and --min-time are
+// met; the sweep's --time-limit; --max-time, but never before --min-samples.
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -25,6 +27,8 @@ class StoppingState {
   void add(double sample_s);
   std::optional<StopReason> decide(double elapsed_s) const;
   std::size_t samples() const { return sorted_.size(); }
+  // Forgets the samples (their loop was resized); the clock keeps running.
+  void restart() { sorted_.clear(); }
 
  private:
   StoppingRule rule_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <numeric>
 
@@ -87,6 +88,14 @@ MedianInterval median_interval_of_sorted(std::span<const double> sorted) {
   if (rank == 0) return {.low = sorted.front(), .high = sorted.back(), .covers = false};
   // [x_(l), x_(n+1-l)] with 1-based order statistics.
   return {.low = sorted[rank - 1], .high = sorted[sorted.size() - rank], .covers = true};
+}
+
+bool median_interval_covers(std::size_t n) { return n > 0 && median_interval_rank(n) > 0; }
+
+double relative_ci_halfwidth(const Summary& s) {
+  if (!median_interval_covers(s.samples) || s.median <= 0)
+    return std::numeric_limits<double>::infinity();
+  return std::max(s.median - s.ci_low, s.ci_high - s.median) / s.median;
 }
 
 Summary summarize(std::span<const double> values) {

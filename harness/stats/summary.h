@@ -33,6 +33,11 @@ struct MedianInterval {
 // 95% confidence interval of the median from order statistics: [x_(l), x_(n+1-l)] with the
 // largest l for which P(Binomial(n, 1/2) < l) <= 2.5%. Needs no assumption on the distribution.
 MedianInterval median_interval_of_sorted(std::span<const double> sorted);
+// Whether n samples are enough for that interval to reach 95% coverage (n >= 6).
+bool median_interval_covers(std::size_t n);
+
+// The interval's wider side relative to the median; infinite without a covering interval.
+double relative_ci_halfwidth(const Summary& summary);
 
 Summary summarize(std::span<const double> values);
 

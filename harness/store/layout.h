@@ -19,13 +19,15 @@ inline constexpr const char* kTopology = "topology";
 inline constexpr const char* kPoints = "points";
 inline constexpr const char* kRankMedians = "rank_median_us";
 inline constexpr const char* kSamples = "samples";
+inline constexpr const char* kStartLateness = "start_lateness";
 
 inline constexpr const char* kUnits = "units";
 inline constexpr const char* kDims = "dims";
 inline constexpr const char* kPointId = "point_id";
 inline constexpr const char* kWorldRanks = "world_ranks";
 
-// The samples of point 42 are /samples/000042, so names sort in point order.
+// The samples of point 42 are /samples/000042 (its start lateness /start_lateness/000042), so
+// names sort in point order.
 inline std::string samples_name(std::int64_t point_id) { return fmt::format("{:06d}", point_id); }
 
 }  // namespace collbench::layout

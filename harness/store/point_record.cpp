@@ -45,6 +45,7 @@ h5::Handle build_point_row_type() {
   insert("algorithm", offsetof(PointRow, algorithm), tuning_text.get());
   insert("protocol", offsetof(PointRow, protocol), tuning_text.get());
   insert("mode", offsetof(PointRow, mode), name_text.get());
+  insert("sync", offsetof(PointRow, sync), name_text.get());
   insert("stop_reason", offsetof(PointRow, stop_reason), name_text.get());
   insert("nranks", offsetof(PointRow, nranks), H5T_NATIVE_INT32);
   insert("in_place", offsetof(PointRow, in_place), H5T_NATIVE_INT8);
@@ -52,6 +53,9 @@ h5::Handle build_point_row_type() {
   insert("count", offsetof(PointRow, count), H5T_NATIVE_UINT64);
   insert("samples", offsetof(PointRow, samples), H5T_NATIVE_UINT64);
   insert("ops_per_sample", offsetof(PointRow, ops_per_sample), H5T_NATIVE_INT32);
+  insert("invalid_samples", offsetof(PointRow, invalid_samples), H5T_NATIVE_UINT64);
+  insert("window_margin_us", offsetof(PointRow, window_margin_us), H5T_NATIVE_DOUBLE);
+  insert("clock_error_us", offsetof(PointRow, clock_error_us), H5T_NATIVE_DOUBLE);
   insert("time_median_us", offsetof(PointRow, time_median_us), H5T_NATIVE_DOUBLE);
   insert("time_min_us", offsetof(PointRow, time_min_us), H5T_NATIVE_DOUBLE);
   insert("time_p5_us", offsetof(PointRow, time_p5_us), H5T_NATIVE_DOUBLE);
@@ -83,6 +87,7 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   store_name(key.algorithm, row.algorithm, "algorithm");
   store_name(key.protocol, row.protocol, "protocol");
   store_name(name(key.mode), row.mode, "mode");
+  store_name(name(point.start), row.sync, "sync");
   store_name(name(point.stop_reason), row.stop_reason, "stop_reason");
   row.nranks = key.nranks;
   row.in_place = key.in_place ? 1 : 0;
@@ -90,6 +95,9 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   row.count = key.count;
   row.samples = summary.samples;
   row.ops_per_sample = point.ops_per_sample;
+  row.invalid_samples = point.invalid_samples;
+  row.window_margin_us = point.window_margin_s * kMicrosecondsPerSecond;
+  row.clock_error_us = point.clock_error_s * kMicrosecondsPerSecond;
   row.time_median_us = summary.median * kMicrosecondsPerSecond;
   row.time_min_us = summary.min * kMicrosecondsPerSecond;
   row.time_p5_us = summary.p5 * kMicrosecondsPerSecond;
@@ -126,6 +134,13 @@ PointResult from_point_row(const PointRow& row) {
   key.count = row.count;
   summary.samples = row.samples;
   point.ops_per_sample = row.ops_per_sample;
+  // Files before schema 4 have no sync column: their samples all started at a barrier.
+  if (row.sync[0] != '\0') point.start = parse_name(parse_sample_start, row.sync, "sync");
+  point.invalid_samples = row.invalid_samples;
+  if (point.start == SampleStart::window) {
+    point.window_margin_s = row.window_margin_us / kMicrosecondsPerSecond;
+    point.clock_error_s = row.clock_error_us / kMicrosecondsPerSecond;
+  }
   summary.median = row.time_median_us / kMicrosecondsPerSecond;
   summary.min = row.time_min_us / kMicrosecondsPerSecond;
   summary.p5 = row.time_p5_us / kMicrosecondsPerSecond;

@@ -22,6 +22,7 @@ struct PointRow {
   char algorithm[32];  // empty: the library chose (schema 3; empty when read from older files)
   char protocol[32];
   char mode[16];
+  char sync[16];  // how samples started: window, barrier (schema 4; empty in older files)
   char stop_reason[16];
   std::int32_t nranks;
   std::int8_t in_place;
@@ -29,6 +30,9 @@ struct PointRow {
   std::uint64_t count;
   std::uint64_t samples;
   std::int32_t ops_per_sample;
+  std::uint64_t invalid_samples;  // schema 4
+  double window_margin_us;        // schema 4; NaN outside window starts
+  double clock_error_us;          // schema 4; NaN outside window starts
   double time_median_us;
   double time_min_us;
   double time_p5_us;
@@ -53,7 +57,8 @@ PointResult from_point_row(const PointRow& row);
 // The memory layout of PointRow, built once; files store it packed.
 hid_t point_row_type();
 
-// Columns of /points that files of an older schema version lack (read as empty strings).
-inline constexpr std::string_view kPointColumnsSinceSchema3[] = {"algorithm", "protocol"};
+// Columns of /points that files of an older schema version lack (read as zeros: empty strings).
+inline constexpr std::string_view kPointColumnsSinceSchema3[] = {
+    "algorithm", "protocol", "sync", "invalid_samples", "window_margin_us", "clock_error_us"};
 
 }  // namespace collbench

@@ -13,9 +13,10 @@
 
 namespace collbench {
 
-// 2: /fits, /families, /crossovers; 3: algorithm and protocol columns. Older versions read,
+// 2: /fits, /families, /crossovers; 3: algorithm and protocol columns; 4: window starts (sync,
+// invalid_samples, window_margin_us, clock_error_us, /start_lateness). Older versions read,
 // their missing columns as empty strings.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 inline constexpr const char* kSchemaName = "collbench-results";
 
 struct RankTopology {

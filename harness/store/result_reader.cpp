@@ -105,10 +105,21 @@ RankMedians read_rank_medians(hid_t root) {
   return medians;
 }
 
+std::vector<double> read_seconds(hid_t dataset, std::size_t columns, const std::string& name) {
+  const std::vector<hsize_t> dims = h5::extent(dataset);
+  if (dims.size() != 2 || dims[1] != columns)
+    throw std::runtime_error(fmt::format("{}: shape does not match world_ranks", name));
+  std::vector<double> seconds(dims[0] * dims[1]);
+  if (!seconds.empty()) h5::read_all(dataset, H5T_NATIVE_DOUBLE, seconds.data());
+  for (double& value : seconds) value /= kMicrosecondsPerSecond;
+  return seconds;
+}
+
 // The sample matrix's columns say which world ranks took part, so rank medians are read through
-// them even when the samples themselves are not wanted.
-void read_samples(hid_t samples_group, std::int64_t point_id, bool with_samples,
-                  PointResult& point) {
+// them even when the samples themselves are not wanted. Files before schema 4 have no
+// /start_lateness (`lateness_group` < 0).
+void read_samples(hid_t samples_group, hid_t lateness_group, std::int64_t point_id,
+                  bool with_samples, PointResult& point) {
   const std::string name = layout::samples_name(point_id);
   if (!h5::link_exists(samples_group, name)) return;
   const h5::Handle dataset = h5::open_dataset(samples_group, name);
@@ -116,13 +127,12 @@ void read_samples(hid_t samples_group, std::int64_t point_id, bool with_samples,
   samples.world_ranks = h5::read_int_list_attribute(dataset.get(), layout::kWorldRanks);
   samples.nranks = static_cast<int>(samples.world_ranks.size());
   if (!with_samples) return;
-  const std::vector<hsize_t> dims = h5::extent(dataset.get());
-  if (dims.size() != 2 || dims[1] != samples.world_ranks.size())
-    throw std::runtime_error(fmt::format("samples/{}: shape does not match world_ranks", name));
-  samples.per_rank_seconds.resize(dims[0] * dims[1]);
-  if (samples.per_rank_seconds.empty()) return;
-  h5::read_all(dataset.get(), H5T_NATIVE_DOUBLE, samples.per_rank_seconds.data());
-  for (double& value : samples.per_rank_seconds) value /= kMicrosecondsPerSecond;
+  samples.per_rank_seconds =
+      read_seconds(dataset.get(), samples.world_ranks.size(), "samples/" + name);
+  if (lateness_group < 0 || !h5::link_exists(lateness_group, name)) return;
+  const h5::Handle lateness = h5::open_dataset(lateness_group, name);
+  samples.start_lateness_seconds =
+      read_seconds(lateness.get(), samples.world_ranks.size(), "start_lateness/" + name);
 }
 
 // The row appended when a run was killed may be half-written: the table grown but the row's
@@ -137,10 +147,14 @@ std::vector<PointResult> read_points(hid_t root, bool with_samples, bool complet
   if (!complete && !rows.empty() && torn(rows.back(), rows.size() - 1)) rows.pop_back();
   const RankMedians medians = read_rank_medians(root);
   const h5::Handle samples_group = h5::open_group(root, layout::kSamples);
+  const h5::Handle lateness_group = h5::link_exists(root, layout::kStartLateness)
+                                        ? h5::open_group(root, layout::kStartLateness)
+                                        : h5::Handle();
   std::vector<PointResult> points;
   for (hsize_t index = 0; index < rows.size(); ++index) {
     PointResult point = from_point_row(rows[index]);
-    read_samples(samples_group.get(), rows[index].point_id, with_samples, point);
+    read_samples(samples_group.get(), lateness_group.get(), rows[index].point_id, with_samples,
+                 point);
     for (int world_rank : point.samples.world_ranks)
       point.rank_median_seconds.push_back(medians.at(index, world_rank) / kMicrosecondsPerSecond);
     points.push_back(std::move(point));

@@ -34,6 +34,9 @@ void check_shape(const PointResult& point) {
       (ranks == 0 && !samples.per_rank_seconds.empty()))
     throw std::invalid_argument(
         "point samples: world_ranks and per_rank_seconds do not match nranks");
+  if (!samples.start_lateness_seconds.empty() &&
+      samples.start_lateness_seconds.size() != samples.per_rank_seconds.size())
+    throw std::invalid_argument("point start lateness: one per sample and rank expected");
   if (point.rank_median_seconds.size() != ranks)
     throw std::invalid_argument("point rank medians: one per column of the samples expected");
   if (std::any_of(samples.world_ranks.begin(), samples.world_ranks.end(),
@@ -82,11 +85,14 @@ struct ResultWriter::Impl {
   h5::Handle points;
   h5::Handle rank_medians;
   h5::Handle samples;
+  h5::Handle start_lateness;
   hsize_t points_written = 0;
   hsize_t world_size = 0;  // columns of rank_median_us
 
   void create_layout();
   void write_samples(const RawSamples& raw, std::int64_t point_id);
+  void write_matrix(hid_t group, const std::vector<double>& seconds, const RawSamples& raw,
+                    std::int64_t point_id);
   void append_rank_medians(const PointResult& point);
   void append_row(const PointRow& row);
   void widen_rank_medians(hsize_t columns);
@@ -117,18 +123,28 @@ void ResultWriter::Impl::create_layout() {
 
   samples =
       h5::create_compact_group(root, layout::kSamples, kSamplesCompactLinks, kSamplesNameLength);
+  start_lateness = h5::create_compact_group(root, layout::kStartLateness, kSamplesCompactLinks,
+                                            kSamplesNameLength);
 }
 
-void ResultWriter::Impl::write_samples(const RawSamples& raw, std::int64_t point_id) {
-  const std::vector<double> microseconds = in_microseconds(raw.per_rank_seconds);
+// A [sample x rank] matrix of `raw`'s shape, in microseconds, named by the point.
+void ResultWriter::Impl::write_matrix(hid_t group, const std::vector<double>& seconds,
+                                      const RawSamples& raw, std::int64_t point_id) {
+  const std::vector<double> microseconds = in_microseconds(seconds);
   const h5::Handle dataset =
-      h5::create_dataset(samples.get(), layout::samples_name(point_id), H5T_IEEE_F64LE,
+      h5::create_dataset(group, layout::samples_name(point_id), H5T_IEEE_F64LE,
                          samples_layout(raw.sample_count(), raw.nranks));
   if (!microseconds.empty()) h5::write_all(dataset.get(), H5T_NATIVE_DOUBLE, microseconds.data());
   h5::write_string_attribute(dataset.get(), layout::kUnits, "us");
   h5::write_string_attribute(dataset.get(), layout::kDims, "sample,rank");
   h5::write_int_attribute(dataset.get(), layout::kPointId, point_id);
   h5::write_int_list_attribute(dataset.get(), layout::kWorldRanks, raw.world_ranks);
+}
+
+void ResultWriter::Impl::write_samples(const RawSamples& raw, std::int64_t point_id) {
+  write_matrix(samples.get(), raw.per_rank_seconds, raw, point_id);
+  if (!raw.start_lateness_seconds.empty())
+    write_matrix(start_lateness.get(), raw.start_lateness_seconds, raw, point_id);
 }
 
 void ResultWriter::Impl::widen_rank_medians(hsize_t columns) {

@@ -95,6 +95,7 @@ PointResult point(CollectiveKind kind, Mode mode, std::size_t size, double busbw
   p.key.size_bytes = size;
   p.busbw_gbps = busbw;
   p.algbw_gbps = busbw;  // 2 ranks, allreduce: factor 1
+  p.summary.samples = 25;
   p.summary.median = static_cast<double>(size) / (busbw * 1e9);
   p.summary.ci_low = p.summary.median * (1 - ci_rel);
   p.summary.ci_high = p.summary.median * (1 + ci_rel);
@@ -163,6 +164,22 @@ TEST(CheckVerdicts, WrongElementsFailHoweverFast) {
   const auto v = judge_rule(busbw_rule(1), points, nullptr);
   EXPECT_EQ(v.verdict, Verdict::fail);
   EXPECT_NE(v.message.find("3 wrong elements"), std::string::npos);
+}
+
+// A point that stopped (--max-time, --time-limit) before it had a 95% interval shows a
+// zero-width one; it must never pass on it.
+TEST(CheckVerdicts, APointWithoutAnIntervalNeverPasses) {
+  auto p = point(CollectiveKind::allreduce, Mode::bandwidth, 1024, 100, 0);
+  p.summary.samples = 1;
+  p.stop_reason = StopReason::max_time;
+  const std::vector<PointResult> points{p};
+  const auto v = judge_rule(busbw_rule(1), points, nullptr);
+  EXPECT_EQ(v.verdict, Verdict::warn);
+  EXPECT_NE(v.message.find("1 samples give no 95% interval"), std::string::npos) << v.message;
+  EXPECT_EQ(judge_rule(busbw_rule(200), points, nullptr).verdict, Verdict::fail);
+  p.summary.samples = 6;  // the smallest sample with a 95% interval of the median
+  const std::vector<PointResult> enough{p};
+  EXPECT_EQ(judge_rule(busbw_rule(1), enough, nullptr).verdict, Verdict::pass);
 }
 
 TEST(CheckVerdicts, LatencyIsTheMedianInMicroseconds) {

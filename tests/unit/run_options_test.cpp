@@ -69,7 +69,10 @@ TEST(Resolve, Defaults) {
   EXPECT_TRUE(config.rank_counts.empty());
   EXPECT_EQ(config.warmup_iters, 5);
   EXPECT_EQ(config.check_iters, 1);
-  EXPECT_EQ(config.timeout_s, 0.0);
+  // The watchdog is on by default and grows with the slowest sample; latency starts in windows.
+  EXPECT_EQ(config.watchdog.timeout_s, kDefaultWatchdogSeconds);
+  EXPECT_TRUE(config.watchdog.grows_with_samples);
+  EXPECT_EQ(config.latency_start, SampleStart::window);
   EXPECT_EQ(config.stopping.min_samples, 10u);
   EXPECT_DOUBLE_EQ(config.stopping.target_ci, 0.01);
   EXPECT_FALSE(config.stopping.fixed_samples.has_value());
@@ -442,6 +445,8 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
   EXPECT_EQ(options.out, "r.h5");
   EXPECT_EQ(options.cuda_graph_launches, 2);
   EXPECT_EQ(options.timeout_s, 30.0);
+  EXPECT_EQ(resolve(options, "mpi").watchdog.timeout_s, 30.0);
+  EXPECT_FALSE(resolve(options, "mpi").watchdog.grows_with_samples);
   EXPECT_EQ(options.backend, "nccl");
   EXPECT_EQ(options.min_samples, 4);
   EXPECT_DOUBLE_EQ(options.target_ci, 0.02);
@@ -476,6 +481,14 @@ TEST(RunOptionsCli, NonNumericFactorIsRejectedByTheParser) {
   EXPECT_THROW(parse_args({"-f", "two"}), CLI::ParseError);
   EXPECT_THROW(parse_args({"-n", "many"}), CLI::ParseError);
   EXPECT_THROW(parse_args({"--no-such-flag"}), CLI::ParseError);
+}
+
+TEST(RunOptionsCli, SyncChoosesHowLatencySamplesStart) {
+  EXPECT_EQ(resolve(parse_args({"--sync", "barrier"}), "mpi").latency_start, SampleStart::barrier);
+  EXPECT_EQ(resolve(parse_args({"--sync", "window"}), "mpi").latency_start, SampleStart::window);
+  RunOptions options;
+  options.sync = "skew";
+  EXPECT_CONTAINS(usage_error(options), "--sync: unknown value 'skew'");
 }
 
 }  // namespace

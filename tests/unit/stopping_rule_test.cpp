@@ -194,6 +194,19 @@ TEST(StoppingState, TimeLimitWinsATie) {
   EXPECT_EQ(outcome.reason, StopReason::time_limit);
 }
 
+// A point stopped by --max-time with fewer samples than --min-samples has no interval; the
+// minimum wins (the sweep's --time-limit still ends it: see above).
+TEST(StoppingState, MaxTimeWaitsForMinSamples) {
+  StoppingState state(adaptive_rule(5, 0, 0.01, 0.05), std::nullopt);
+  state.add(1.0);  // one slow sample, far past --max-time
+  EXPECT_EQ(state.decide(1.0), std::nullopt);
+  for (int i = 0; i < 3; ++i) state.add(1.0 + 0.5 * i);
+  EXPECT_EQ(state.decide(4.0), std::nullopt);
+  state.add(0.5);
+  EXPECT_EQ(state.decide(4.5), StopReason::max_time);
+  EXPECT_EQ(state.samples(), 5u);
+}
+
 TEST(StoppingState, NeverStopsBeforeOneSample) {
   const StoppingRule adaptive = adaptive_rule(0, 0, 0.01, 0);
   const StoppingRule fixed = fixed_rule(1);

@@ -142,13 +142,14 @@ TEST(TableReporter, DataLinesHaveNcclTestsFieldsInOrder) {
   const std::string text = render(allreduce_rows());
   const auto rows = data_lines(text);
   ASSERT_EQ(rows.size(), 3u) << text;
-  // size count type redop root | time algbw busbw #wrong | latency median p99
+  // size count type redop root | time algbw busbw #wrong | latency median p99 | ci
   const std::vector<std::vector<std::string>> expected{
-      {"1024", "256", "float", "sum", "-1", "10.25", "0.10", "0.15", "0", "12.50", "20.25"},
+      {"1024", "256", "float", "sum", "-1", "10.25", "0.10", "0.15", "0", "12.50", "20.25",
+       "1.0%"},
       {"1048576", "262144", "float", "sum", "-1", "100.00", "10.49", "15.73", "0", "150.50",
-       "180.75"},
+       "180.75", "1.0%"},
       {"67108864", "16777216", "float", "sum", "-1", "200000", "0.34", "0.50", "0", "250000",
-       "300000"},
+       "300000", "1.0%"},
   };
   EXPECT_EQ(rows, expected) << text;
 }
@@ -162,7 +163,7 @@ TEST(TableReporter, ColumnHeaderNamesTheFieldsInOrder) {
       found = true;
       EXPECT_EQ(fields, (std::vector<std::string>{"#", "size", "count", "type", "redop", "root",
                                                   "time", "algbw", "busbw", "#wrong", "median",
-                                                  "p99"}))
+                                                  "p99", "ci"}))
           << line;
     }
   }
@@ -199,7 +200,7 @@ TEST(TableReporter, UncheckedPointsPrintNA) {
   const auto rows = data_lines(text);
   ASSERT_EQ(rows.size(), 3u);
   for (const auto& row : rows) {
-    ASSERT_EQ(row.size(), 11u);
+    ASSERT_EQ(row.size(), 12u);
     EXPECT_EQ(row[8], "N/A");
   }
   const auto oob = lines_starting(text, "# Out of bounds values");
@@ -226,9 +227,9 @@ TEST(TableReporter, InPlaceAddsASecondGroupOfFourColumns) {
   EXPECT_EQ(lines[0], (std::vector<std::string>{"4096", "1024", "float", "sum", "-1",
                                                  "16.00", "0.26", "0.38", "0",      // out of place
                                                  "18.00", "0.23", "0.34", "N/A",    // in place
-                                                 "20.00", "30.00", "22.00", "33.00"}))
+                                                 "20.00", "30.00", "22.00", "33.00", "1.0%"}))
       << text;
-  EXPECT_EQ(lines[1].size(), 17u);
+  EXPECT_EQ(lines[1].size(), 18u);
   EXPECT_EQ(lines[1][9], "36.00");
 
   // The header has two time/algbw/busbw/#wrong groups.
@@ -238,7 +239,7 @@ TEST(TableReporter, InPlaceAddsASecondGroupOfFourColumns) {
       EXPECT_EQ(fields, (std::vector<std::string>{"#", "size", "count", "type", "redop", "root",
                                                   "time", "algbw", "busbw", "#wrong", "time",
                                                   "algbw", "busbw", "#wrong", "median", "p99",
-                                                  "median", "p99"}));
+                                                  "median", "p99", "ci"}));
     }
   }
   // nccl-tests averages the bus bandwidth over both groups.
@@ -264,7 +265,28 @@ TEST(TableReporter, BandwidthOnlyLeavesLatencyColumnsEmpty) {
   const auto rows = data_lines(text);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"1024", "256", "float", "sum", "-1", "10.00",
-                                                "0.10", "0.15", "0", "-", "-"}));
+                                                "0.10", "0.15", "0", "-", "-", "1.0%"}));
+}
+
+// The trailing column shows the widest interval of the row and marks a point that stopped short
+// of its target, so that nccl-tests' 13 fields stay where scrapers expect them.
+TEST(TableReporter, UnconvergedPointsAreMarkedInTheLastColumn) {
+  const auto AR = CollectiveKind::allreduce;
+  auto converged_bw = point(AR, 1024, 256, Mode::bandwidth, false, 10e-6, 12e-6, 0.1, 0.15, 0);
+  auto wide = point(AR, 1024, 256, Mode::latency, false, 20e-6, 90e-6, 0.05, 0.08, 0);
+  wide.stop_reason = StopReason::max_time;
+  wide.summary.ci_low = 10e-6;
+  wide.summary.ci_high = 41e-6;  // +105% of the median
+  auto few = point(AR, 2048, 512, Mode::latency, false, 20e-6, 30e-6, 0.1, 0.15, 0);
+  few.stop_reason = StopReason::time_limit;
+  few.summary.samples = 3;  // no 95% interval
+  auto unmarked = point(AR, 4096, 1024, Mode::latency, false, 20e-6, 30e-6, 0.2, 0.3, 0);
+  const auto rows = data_lines(render({{converged_bw, wide}, {few}, {unmarked}}));
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].back(), "105%!");
+  EXPECT_EQ(rows[1].back(), "-!");
+  EXPECT_EQ(rows[2].back(), "1.0%");
+  for (const auto& row : rows) EXPECT_EQ(row.size(), 12u);
 }
 
 TEST(TableReporter, LatencyOnlyStandsInForTheHeadline) {
@@ -274,7 +296,7 @@ TEST(TableReporter, LatencyOnlyStandsInForTheHeadline) {
   const auto rows = data_lines(text);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"1024", "256", "float", "sum", "-1", "14.00",
-                                                "0.07", "0.11", "0", "14.00", "19.00"}));
+                                                "0.07", "0.11", "0", "14.00", "19.00", "1.0%"}));
 }
 
 TEST(TableReporter, OneSectionAndFooterPerCollective) {
@@ -354,7 +376,7 @@ TEST(TableReporter, EachTuningGetsACommentLineBeforeItsRows) {
   for (std::size_t i = data[3]; i < data[5]; ++i) EXPECT_FALSE(lines[i].starts_with("# nccl")) << i;
 
   // nccl-tests' column shape is unchanged.
-  for (const auto& row : data_lines(text)) EXPECT_EQ(row.size(), 11u);
+  for (const auto& row : data_lines(text)) EXPECT_EQ(row.size(), 12u);
   // Each tuning has its own footer: its bus bandwidth is not averaged with another's.
   EXPECT_EQ(lines_starting(text, "# Avg bus bandwidth").size(), 3u) << text;
   EXPECT_EQ(lines_starting(text, "# Out of bounds values").size(), 3u) << text;
@@ -390,7 +412,7 @@ TEST(TableReporter, ReducedPrecisionTypesAndAvgKeepTheColumns) {
   ASSERT_EQ(lines.size(), 4u) << text;
   const std::vector<std::string> names{"half", "bfloat16", "f8e4m3", "f8e5m2"};
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    ASSERT_EQ(lines[i].size(), 11u) << text;
+    ASSERT_EQ(lines[i].size(), 12u) << text;
     EXPECT_EQ(lines[i][2], names[i]);
     EXPECT_EQ(lines[i][3], "avg");
   }
@@ -408,7 +430,9 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
   const std::vector<std::string> expected_header{
       "backend",        "collective",     "datatype",       "redop",           "placement",
       "algorithm",      "protocol",       "nranks",         "mode",           "in_place",       "size_bytes",      "count",
-      "samples",        "ops_per_sample", "stop_reason",    "time_median_us",  "time_ci_low_us",
+      "samples",        "ops_per_sample", "stop_reason",    "converged",       "ci_rel_halfwidth",
+      "sync",           "invalid_samples", "window_margin_us", "clock_error_us", "time_median_us",
+      "time_ci_low_us",
       "time_ci_high_us", "time_min_us",   "time_p5_us",     "time_p95_us",     "time_p99_us",
       "time_max_us",    "time_mean_us",   "time_stddev_us", "algbw_GBps",      "busbw_GBps",
       "wrong"};
@@ -437,6 +461,10 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
     EXPECT_EQ(cells[column("samples")], "25");
     EXPECT_EQ(cells[column("ops_per_sample")], std::to_string(p.ops_per_sample));
     EXPECT_EQ(cells[column("stop_reason")], std::string(name(p.stop_reason)));
+    EXPECT_EQ(cells[column("converged")], "true");
+    EXPECT_NEAR(std::stod(cells[column("ci_rel_halfwidth")]), 0.01, 1e-12);
+    EXPECT_EQ(cells[column("sync")], "barrier");
+    EXPECT_EQ(cells[column("window_margin_us")], "null");  // not a window start
     EXPECT_NEAR(std::stod(cells[column("time_median_us")]), p.summary.median * 1e6,
                 1e-9 * p.summary.median * 1e6);
     EXPECT_NEAR(std::stod(cells[column("time_p99_us")]), p.summary.p99 * 1e6,

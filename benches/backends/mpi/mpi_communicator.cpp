@@ -49,6 +49,8 @@ class SteadyTimer final : public Timer {
   std::chrono::steady_clock::time_point start_;
 };
 
+constexpr int kControlTag = 7301;
+
 int count_arg(std::size_t count) {
   if (count > static_cast<std::size_t>(INT32_MAX))
     throw std::runtime_error("MPI backend: count exceeds INT_MAX elements");
@@ -105,21 +107,32 @@ std::size_t MpiCommunicator::in_place_result_offset(const CollectiveCall& call) 
 
 void MpiCommunicator::barrier() { check(MPI_Barrier(comm_), "MPI_Barrier"); }
 
-void MpiCommunicator::broadcast(std::span<std::byte> data, int root) {
+void MpiCommunicator::broadcast_bytes(std::span<std::byte> data, int root) {
   check(MPI_Bcast(data.data(), count_arg(data.size()), MPI_BYTE, root, comm_), "MPI_Bcast");
 }
 
-void MpiCommunicator::gather(std::span<const std::byte> mine, std::span<std::byte> all,
-                             int root) {
+void MpiCommunicator::gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all,
+                                   int root) {
   check(MPI_Gather(mine.data(), count_arg(mine.size()), MPI_BYTE, all.data(),
                    count_arg(mine.size()), MPI_BYTE, root, comm_),
         "MPI_Gather");
 }
 
-long long MpiCommunicator::sum_over_ranks(long long value) {
-  long long total = 0;
-  check(MPI_Allreduce(&value, &total, 1, MPI_LONG_LONG, MPI_SUM, comm_), "MPI_Allreduce");
-  return total;
+void MpiCommunicator::sum_int64(std::span<std::int64_t> values) {
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), count_arg(values.size()), MPI_INT64_T, MPI_SUM,
+                      comm_),
+        "MPI_Allreduce");
+}
+
+void MpiCommunicator::send_bytes(std::span<const std::byte> data, int peer) {
+  check(MPI_Send(data.data(), count_arg(data.size()), MPI_BYTE, peer, kControlTag, comm_),
+        "MPI_Send");
+}
+
+void MpiCommunicator::receive_bytes(std::span<std::byte> data, int peer) {
+  check(MPI_Recv(data.data(), count_arg(data.size()), MPI_BYTE, peer, kControlTag, comm_,
+                 MPI_STATUS_IGNORE),
+        "MPI_Recv");
 }
 
 std::unique_ptr<Communicator> MpiCommunicator::split(int color, int key) {

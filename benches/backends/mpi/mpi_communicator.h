@@ -22,11 +22,15 @@ class MpiCommunicator final : public Communicator {
   std::size_t in_place_result_offset(const CollectiveCall& call) const override;
 
   void barrier() override;
-  void broadcast(std::span<std::byte> data, int root) override;
-  void gather(std::span<const std::byte> mine, std::span<std::byte> all, int root) override;
-  long long sum_over_ranks(long long value) override;
   std::unique_ptr<Communicator> split(int color, int key) override;
   std::unique_ptr<Communicator> split_node() override;
+
+ protected:
+  void broadcast_bytes(std::span<std::byte> data, int root) override;
+  void gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all, int root) override;
+  void sum_int64(std::span<std::int64_t> values) override;
+  void send_bytes(std::span<const std::byte> data, int peer) override;
+  void receive_bytes(std::span<std::byte> data, int peer) override;
 
  private:
   MPI_Comm comm_;

@@ -250,7 +250,7 @@ void NcclCommunicator::reserve_control(std::size_t bytes) {
 
 void NcclCommunicator::barrier() { sum_over_ranks(0); }
 
-void NcclCommunicator::broadcast(std::span<std::byte> data, int root) {
+void NcclCommunicator::broadcast_bytes(std::span<std::byte> data, int root) {
   reserve_control(data.size());
   std::memcpy(control_host_, data.data(), data.size());
   check(cudaMemcpyAsync(control_device_, control_host_, data.size(), cudaMemcpyHostToDevice, stream_),
@@ -263,7 +263,8 @@ void NcclCommunicator::broadcast(std::span<std::byte> data, int root) {
   std::memcpy(data.data(), control_host_, data.size());
 }
 
-void NcclCommunicator::gather(std::span<const std::byte> mine, std::span<std::byte> all, int root) {
+void NcclCommunicator::gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all,
+                                    int root) {
   // An allgather: NCCL has no gather, and the few bytes cost the same either way.
   const std::size_t total = mine.size() * std::size_t(size_);
   reserve_control(total + mine.size());
@@ -278,19 +279,39 @@ void NcclCommunicator::gather(std::span<const std::byte> mine, std::span<std::by
   if (rank_ == root) std::memcpy(all.data(), control_host_, total);
 }
 
-long long NcclCommunicator::sum_over_ranks(long long value) {
-  reserve_control(sizeof(value));
-  std::memcpy(control_host_, &value, sizeof(value));
-  check(cudaMemcpyAsync(control_device_, control_host_, sizeof(value), cudaMemcpyHostToDevice, stream_),
+void NcclCommunicator::sum_int64(std::span<std::int64_t> values) {
+  const std::size_t bytes = values.size_bytes();
+  reserve_control(bytes);
+  std::memcpy(control_host_, values.data(), bytes);
+  check(cudaMemcpyAsync(control_device_, control_host_, bytes, cudaMemcpyHostToDevice, stream_),
         "cudaMemcpyAsync");
-  check(ncclAllReduce(control_device_, control_device_, 1, ncclInt64, ncclSum, comm_, stream_),
+  check(ncclAllReduce(control_device_, control_device_, values.size(), ncclInt64, ncclSum, comm_,
+                      stream_),
         "ncclAllReduce");
-  check(cudaMemcpyAsync(control_host_, control_device_, sizeof(value), cudaMemcpyDeviceToHost, stream_),
+  check(cudaMemcpyAsync(control_host_, control_device_, bytes, cudaMemcpyDeviceToHost, stream_),
         "cudaMemcpyAsync");
   wait();
-  long long total = 0;
-  std::memcpy(&total, control_host_, sizeof(total));
-  return total;
+  std::memcpy(values.data(), control_host_, bytes);
+}
+
+void NcclCommunicator::send_bytes(std::span<const std::byte> data, int peer) {
+  reserve_control(data.size());
+  std::memcpy(control_host_, data.data(), data.size());
+  check(cudaMemcpyAsync(control_device_, control_host_, data.size(), cudaMemcpyHostToDevice,
+                        stream_),
+        "cudaMemcpyAsync");
+  check(ncclSend(control_device_, data.size(), ncclUint8, peer, comm_, stream_), "ncclSend");
+  wait();
+}
+
+void NcclCommunicator::receive_bytes(std::span<std::byte> data, int peer) {
+  reserve_control(data.size());
+  check(ncclRecv(control_device_, data.size(), ncclUint8, peer, comm_, stream_), "ncclRecv");
+  check(cudaMemcpyAsync(control_host_, control_device_, data.size(), cudaMemcpyDeviceToHost,
+                        stream_),
+        "cudaMemcpyAsync");
+  wait();
+  std::memcpy(data.data(), control_host_, data.size());
 }
 
 std::unique_ptr<Communicator> NcclCommunicator::split(int color, int key) {

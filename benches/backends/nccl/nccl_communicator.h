@@ -31,9 +31,6 @@ class NcclCommunicator final : public Communicator {
                             std::size_t offset_bytes) override;
 
   void barrier() override;
-  void broadcast(std::span<std::byte> data, int root) override;
-  void gather(std::span<const std::byte> mine, std::span<std::byte> all, int root) override;
-  long long sum_over_ranks(long long value) override;
   std::unique_ptr<Communicator> split(int color, int key) override;
   // Ranks with the same NCCL host identity (NCCL_HOSTID, else the host name): with
   // --virtual-nodes every rank is a node of its own, as NCCL sees it.
@@ -42,6 +39,13 @@ class NcclCommunicator final : public Communicator {
   // Waits for the stream, polling NCCL's asynchronous errors; throws CommunicationFault.
   void wait();
   cudaStream_t stream() const { return stream_; }
+
+ protected:
+  void broadcast_bytes(std::span<std::byte> data, int root) override;
+  void gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all, int root) override;
+  void sum_int64(std::span<std::int64_t> values) override;
+  void send_bytes(std::span<const std::byte> data, int peer) override;
+  void receive_bytes(std::span<std::byte> data, int peer) override;
 
  private:
   // Device and pinned host scratch of at least `bytes` each, for the control plane.

@@ -1,0 +1,40 @@
+#include "harness/measure/start_window.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "harness/stats/summary.h"
+
+namespace collbench {
+
+WindowVerdict judge_window(std::span<const WindowReport> members) {
+  WindowVerdict verdict;
+  for (const WindowReport& report : members) {
+    verdict.time_s = std::max(verdict.time_s, report.end_s);
+    if (report.slack_s < 0) ++verdict.late_ranks;
+  }
+  verdict.valid = verdict.late_ranks == 0;
+  return verdict;
+}
+
+double MarginController::initial(std::span<const double> broadcast_delays_s,
+                                 double clock_uncertainty_s) {
+  std::vector<double> sorted(broadcast_delays_s.begin(), broadcast_delays_s.end());
+  std::sort(sorted.begin(), sorted.end());
+  const double median = sorted.empty() ? 0 : percentile_of_sorted(sorted, 50);
+  return std::clamp(4 * median + clock_uncertainty_s, kMinimumSeconds, kMaximumSeconds);
+}
+
+MarginController::MarginController(double margin_s)
+    : margin_s_(std::clamp(margin_s, kMinimumSeconds, kMaximumSeconds)) {}
+
+void MarginController::record(bool valid) {
+  recent_.push_back(valid);
+  if (recent_.size() > kRecent) recent_.pop_front();
+  if (static_cast<std::size_t>(std::count(recent_.begin(), recent_.end(), false)) < kWidenAfter)
+    return;
+  margin_s_ = std::min(2 * margin_s_, kMaximumSeconds);
+  recent_.clear();
+}
+
+}  // namespace collbench

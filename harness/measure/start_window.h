@@ -1,0 +1,48 @@
+#pragma once
+// A latency sample that starts every rank at one moment of a common clock (DESIGN.md, "timing
+// modes"): rank 0 names t0 a margin ahead, every rank waits for t0 on its model of rank 0's
+// clock, runs one operation, and reports when it arrived, started and ended. The sample is the
+// latest end minus t0; a rank that learnt of t0 only after t0 had passed makes it invalid.
+#include <cstddef>
+#include <deque>
+#include <span>
+
+namespace collbench {
+
+// One rank's view of one sample, on rank 0's clock, relative to t0.
+struct WindowReport {
+  double slack_s = 0;           // t0 minus the moment it learnt t0: negative means late
+  double start_lateness_s = 0;  // its operation's start minus t0
+  double end_s = 0;             // its operation's end minus t0
+};
+
+struct WindowVerdict {
+  bool valid = true;
+  double time_s = 0;  // the latest end
+  int late_ranks = 0;
+};
+
+WindowVerdict judge_window(std::span<const WindowReport> members);
+
+// The lead rank 0 gives t0. It starts from what a broadcast takes and doubles whenever invalid
+// samples become frequent: a margin costs idle time between samples, never time in them.
+class MarginController {
+ public:
+  static constexpr double kMinimumSeconds = 10e-6;
+  static constexpr double kMaximumSeconds = 1.0;
+  static constexpr std::size_t kRecent = 20;      // samples remembered
+  static constexpr std::size_t kWidenAfter = 2;   // invalid ones among them that widen it
+
+  // Four times the median broadcast delay plus the clocks' uncertainty, at least the minimum.
+  static double initial(std::span<const double> broadcast_delays_s, double clock_uncertainty_s);
+
+  explicit MarginController(double margin_s);
+  double margin_s() const { return margin_s_; }
+  void record(bool valid);
+
+ private:
+  double margin_s_;
+  std::deque<bool> recent_;
+};
+
+}  // namespace collbench

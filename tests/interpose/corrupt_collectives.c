@@ -1,0 +1,53 @@
+/* Test-only PMPI interposer (LD_PRELOAD): a fabric that damages data. On the job's last rank,
+ * flips one byte of every collective's result (MPI_Bcast, MPI_Allreduce, MPI_Allgather,
+ * MPI_Reduce_scatter_block, and MPI_Gather where that rank is the root). Built by the tests. */
+#include <mpi.h>
+
+static int last_rank(void) {
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  return rank == size - 1;
+}
+
+static void flip(void *buffer, int count) {
+  if (count > 0 && buffer && last_rank()) ((unsigned char *)buffer)[0] ^= 0x5A;
+}
+
+int MPI_Bcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  const int result = PMPI_Bcast(buffer, count, type, root, comm);
+  flip(buffer, count);
+  return result;
+}
+
+int MPI_Allreduce(const void *send, void *recv, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm) {
+  const int result = PMPI_Allreduce(send, recv, count, type, op, comm);
+  flip(recv, count);
+  return result;
+}
+
+int MPI_Allgather(const void *send, int send_count, MPI_Datatype send_type, void *recv,
+                  int recv_count, MPI_Datatype recv_type, MPI_Comm comm) {
+  const int result =
+      PMPI_Allgather(send, send_count, send_type, recv, recv_count, recv_type, comm);
+  flip(recv, recv_count);
+  return result;
+}
+
+int MPI_Reduce_scatter_block(const void *send, void *recv, int count, MPI_Datatype type,
+                             MPI_Op op, MPI_Comm comm) {
+  const int result = PMPI_Reduce_scatter_block(send, recv, count, type, op, comm);
+  flip(recv, count);
+  return result;
+}
+
+int MPI_Gather(const void *send, int send_count, MPI_Datatype send_type, void *recv,
+               int recv_count, MPI_Datatype recv_type, int root, MPI_Comm comm) {
+  const int result =
+      PMPI_Gather(send, send_count, send_type, recv, recv_count, recv_type, root, comm);
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  if (rank == root) flip(recv, recv_count);
+  return result;
+}

@@ -1,0 +1,54 @@
+#include "harness/measure/start_window.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace collbench {
+namespace {
+
+TEST(StartWindow, TheSampleIsTheLatestEnd) {
+  const std::vector<WindowReport> ranks{{5e-6, 20e-9, 1.1e-6}, {4e-6, 30e-9, 1.4e-6},
+                                        {6e-6, 10e-9, 0.9e-6}};
+  const WindowVerdict verdict = judge_window(ranks);
+  EXPECT_TRUE(verdict.valid);
+  EXPECT_DOUBLE_EQ(verdict.time_s, 1.4e-6);
+  EXPECT_EQ(verdict.late_ranks, 0);
+}
+
+TEST(StartWindow, ARankThatLearntT0AfterItPassedInvalidatesTheSample) {
+  const std::vector<WindowReport> ranks{{5e-6, 0, 1e-6}, {-2e-6, 2e-6, 3e-6}, {-1e-9, 0, 1e-6}};
+  const WindowVerdict verdict = judge_window(ranks);
+  EXPECT_FALSE(verdict.valid);
+  EXPECT_EQ(verdict.late_ranks, 2);
+}
+
+TEST(StartWindow, InitialMarginFollowsTheBroadcastTime) {
+  const std::vector<double> delays{3e-6, 5e-6, 4e-6, 90e-6, 4e-6};  // one broadcast was slow
+  EXPECT_DOUBLE_EQ(MarginController::initial(delays, 2e-6), 4 * 4e-6 + 2e-6);
+  EXPECT_DOUBLE_EQ(MarginController::initial(std::vector<double>{0.1e-6}, 0),
+                   MarginController::kMinimumSeconds);
+  EXPECT_DOUBLE_EQ(MarginController::initial(std::vector<double>{5.0}, 0),
+                   MarginController::kMaximumSeconds);
+}
+
+TEST(StartWindow, FrequentLateRanksWidenTheMarginAndRareOnesDoNot) {
+  MarginController margin(10e-6);
+  // One invalid sample in each stretch of kRecent is tolerated.
+  for (int stretch = 0; stretch < 5; ++stretch) {
+    margin.record(false);
+    for (std::size_t i = 1; i < MarginController::kRecent; ++i) margin.record(true);
+  }
+  EXPECT_DOUBLE_EQ(margin.margin_s(), 10e-6);
+  margin.record(false);
+  margin.record(true);
+  margin.record(false);  // the second within kRecent
+  EXPECT_DOUBLE_EQ(margin.margin_s(), 20e-6);
+  margin.record(false);  // the count restarts after widening
+  EXPECT_DOUBLE_EQ(margin.margin_s(), 20e-6);
+  for (int i = 0; i < 100; ++i) margin.record(false);
+  EXPECT_DOUBLE_EQ(margin.margin_s(), MarginController::kMaximumSeconds);
+}
+
+}  // namespace
+}  // namespace collbench
