@@ -3,6 +3,7 @@ that h5py opens, and exits 3 (or the launcher's own code) naming what failed."""
 import os
 import pathlib
 import random
+import re
 import signal
 import subprocess
 import time
@@ -121,5 +122,8 @@ def test_hung_rank_times_out_with_exit_3(tmp_path):
             pass
     assert code == 3, stderr
     assert "timeout" in stderr and "rank 0" in stderr
+    # The message names the wait and the point: "(-T) in <stage> at <point>".
+    assert re.search(r"\(-T\) in [a-z][a-z0-9' -]+ at (allreduce|allgather|reduce_scatter) ",
+                     stderr), stderr
     points, _ = finished_points(out)
     assert points >= rows
