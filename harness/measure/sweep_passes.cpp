@@ -120,12 +120,16 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
   for (const SweepPass& pass : passes) {
     // A pinned tuning needs communicators of its own: NCCL reads it when one is created.
     std::unique_ptr<Communicator> tuned;
-    if (!(pass.tuning == Tuning{})) tuned = backend.tuned_world(pass.tuning);
-    Communicator& all = tuned ? *tuned : world;
     std::unique_ptr<Communicator> split;
+    {
+      CommunicationWait wait("creating the pass's communicators");
+      if (!(pass.tuning == Tuning{})) tuned = backend.tuned_world(pass.tuning);
+    }
+    Communicator& all = tuned ? *tuned : world;
     Communicator* group = &all;
     if (pass.layout.groups.size() != 1 || pass.layout.group_size != all.size()) {
       const int color = pass.layout.group_of(all.rank());
+      CommunicationWait wait("creating the pass's communicators");
       split = all.split(color < 0 ? Communicator::kNoColor : color, all.rank());
       group = split.get();
     }

@@ -76,6 +76,14 @@ def test_table_agrees_with_the_file(sweep):
         assert root == "-1" and wrong == "0"
         assert float(time_us) == pytest.approx(point["time_median_us"], abs=0.006)
         assert float(busbw) == pytest.approx(point["busbw_GBps"], abs=0.006)
+        # The last field marks a row whose points did not all reach their interval.
+        same_row = points[(points["size_bytes"] == point["size_bytes"]) &
+                          (points["collective"] == point["collective"]) &
+                          (points["datatype"] == point["datatype"]) &
+                          (points["redop"] == point["redop"])]
+        stopped_short = any(text(p["stop_reason"]) not in ("converged", "fixed_count") or
+                            p["samples"] < 6 for p in same_row)
+        assert row[-1].endswith("!") == stopped_short, (row, same_row["stop_reason"])
 
 
 def test_report_prints_the_same_table(sweep):
