@@ -1,9 +1,11 @@
 #include "local_launcher.h"
 
+#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
@@ -83,12 +85,12 @@ std::map<std::string, std::string> rank_environment(const LocalLaunch& launch,
   variables["COLLBENCH_NRANKS"] = std::to_string(launch.nranks);
   variables["COLLBENCH_LOCAL_RANK"] = std::to_string(rank);
   variables["COLLBENCH_LOCAL_SIZE"] = std::to_string(launch.nranks);
-  if (launch.virtual_nodes) {
-    // A distinct host id makes NCCL treat each rank as another node, so it uses the network
-    // transport instead of shared memory or P2P; an interface the user chose is kept.
-    variables["NCCL_HOSTID"] = fmt::format("collbench-vnode-{}", rank);
-    variables.emplace("NCCL_SOCKET_IFNAME", "lo");
-  }
+  // The ranks are all on this machine: NCCL's bootstrap and socket transport stay on loopback
+  // (an interface the user chose is kept) instead of probing for a network it does not need.
+  variables.emplace("NCCL_SOCKET_IFNAME", "lo");
+  // A distinct host id makes NCCL treat each rank as another node, so it uses the network
+  // transport instead of shared memory or P2P.
+  if (launch.virtual_nodes) variables["NCCL_HOSTID"] = fmt::format("collbench-vnode-{}", rank);
   return variables;
 }
 
@@ -106,7 +108,10 @@ class CStringArray {
   std::vector<char*> pointers_;
 };
 
-// Returns the rank's pid, or 0 after saying why it could not be started.
+// Returns the rank's pid, or 0 after saying why it could not be started. The rank gets SIGKILL
+// when this process dies, so that a launcher killed from outside (a test's timeout, a job
+// step's end) leaves no rank behind holding the GPU. fork, not posix_spawn, because only the
+// child can ask for that; a pipe closed by a successful exec carries a failed exec's errno back.
 pid_t spawn_rank(const LocalLaunch& launch, const std::map<std::string, std::string>& environment,
                  int rank) {
   std::vector<std::string> assignments;
@@ -114,10 +119,26 @@ pid_t spawn_rank(const LocalLaunch& launch, const std::map<std::string, std::str
     assignments.push_back(name + "=" + value);
   const CStringArray argv(launch.arguments);
   const CStringArray envp(std::move(assignments));
-  pid_t pid = 0;
-  // glibc's posix_spawn reports a failed exec here, not as a child exiting 127.
-  const int error =
-      posix_spawn(&pid, launch.executable.c_str(), nullptr, nullptr, argv.data(), envp.data());
+  int exec_error[2];
+  if (pipe2(exec_error, O_CLOEXEC) != 0) return 0;
+  const pid_t launcher = getpid();
+  const pid_t pid = fork();
+  if (pid == 0) {  // only async-signal-safe calls until exec
+    close(exec_error[0]);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != launcher) _exit(kExitFault);  // the launcher died before prctl
+    execve(launch.executable.c_str(), argv.data(), envp.data());
+    const int error = errno;
+    [[maybe_unused]] auto written = write(exec_error[1], &error, sizeof(error));
+    _exit(kExitFault);
+  }
+  close(exec_error[1]);
+  int error = pid < 0 ? errno : 0;
+  if (pid > 0 && read(exec_error[0], &error, sizeof(error)) == sizeof(error))
+    waitpid(pid, nullptr, 0);
+  else if (pid > 0)
+    error = 0;
+  close(exec_error[0]);
   if (error == 0) return pid;
   fmt::print(stderr, "collbench: cannot start rank {}: {}: {}\n", rank,
              launch.executable.string(), std::strerror(error));

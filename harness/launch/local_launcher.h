@@ -15,8 +15,8 @@ struct LocalLaunch {
   int nranks = 1;
   // Added to, and overriding, the environment every child inherits from this process.
   std::map<std::string, std::string> environment;
-  // Each rank gets its own NCCL host id and talks over loopback sockets, so one machine
-  // stands in for a cluster of nodes.
+  // Each rank gets its own NCCL host id, so one machine stands in for a cluster of nodes.
+  // Every rank talks over loopback sockets (NCCL_SOCKET_IFNAME=lo unless set) either way.
   bool virtual_nodes = false;
 };
 
@@ -24,7 +24,7 @@ struct LocalLaunch {
 inline constexpr std::chrono::seconds kRankTerminationGrace{5};
 
 // Starts the ranks and waits for them; SIGINT and SIGTERM sent to this process are passed on to
-// them. The first rank to fail ends the others. Returns 0 when every rank exits 0, else the
+// them, and a rank is killed (SIGKILL) when this process dies. The first rank to fail ends the others. Returns 0 when every rank exits 0, else the
 // exit code of the first rank that failed, or 3 when it was killed by a signal or could not be
 // started. Throws std::invalid_argument when nranks < 1.
 int run_local_ranks(const LocalLaunch& launch);

@@ -91,8 +91,18 @@ def mps(gpu):
 
 
 def collbench(args, timeout=RUN_TIMEOUT_S):
-    return subprocess.run([str(BINARY), *args], capture_output=True, text=True, timeout=timeout,
-                          cwd=ROOT)
+    """Runs collbench in a process group of its own: on a timeout the whole group is killed, so
+    no rank lives on as an MPS client into the next test."""
+    process = subprocess.Popen([str(BINARY), *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 
 def run_local(nranks, args, out, timeout=RUN_TIMEOUT_S):

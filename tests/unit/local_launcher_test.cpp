@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -145,13 +146,49 @@ TEST(RunLocalRanks, VirtualNodesKeepASocketInterfaceTheParentChose) {
     EXPECT_EQ(read_file(dir.path() / rank), "collbench-vnode-" + rank + " eth7\n");
 }
 
-TEST(RunLocalRanks, WithoutVirtualNodesNcclIsLeftAlone) {
+// The ranks share one machine, so NCCL's sockets stay on loopback; its host id is left alone.
+TEST(RunLocalRanks, WithoutVirtualNodesRanksStillTalkOverLoopback) {
   TempDir dir;
   ScopedEnvironment env;
   env.set("NCCL_HOSTID", std::nullopt);
   env.set("NCCL_SOCKET_IFNAME", std::nullopt);
   EXPECT_EQ(run_local_ranks(shell_ranks(2, kWriteNcclVariables, dir)), 0);
-  for (const char* rank : {"0", "1"}) EXPECT_EQ(read_file(dir.path() / rank), "unset unset\n");
+  for (const char* rank : {"0", "1"}) EXPECT_EQ(read_file(dir.path() / rank), "unset lo\n");
+}
+
+bool alive(pid_t pid) { return kill(pid, 0) == 0; }
+
+// A launcher killed from outside (SIGKILL: no handler runs) takes its ranks with it.
+TEST(RunLocalRanks, RanksDieWithTheirLauncher) {
+  TempDir dir;
+  const auto launch = shell_ranks(3, R"(echo $$ > "$TEST_DIR/$COLLBENCH_RANK"; exec sleep 60)", dir);
+  const pid_t launcher = fork();
+  ASSERT_GE(launcher, 0);
+  if (launcher == 0) _exit(run_local_ranks(launch));
+  std::vector<pid_t> ranks;
+  const auto started = Clock::now();
+  while (ranks.size() < 3 && seconds_since(started) < 10) {
+    ranks.clear();
+    for (const std::string rank : {"0", "1", "2"}) {
+      const std::string pid = read_file(dir.path() / rank);
+      if (!pid.empty()) ranks.push_back(std::stoi(pid));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_EQ(ranks.size(), 3u);
+  for (pid_t rank : ranks) EXPECT_TRUE(alive(rank)) << rank;
+  kill(launcher, SIGKILL);
+  waitpid(launcher, nullptr, 0);
+  // The ranks were the launcher's children; with it gone they are reparented and reaped by
+  // init (or this test's subreaper), so "gone" is what kill(pid, 0) sees once reaped.
+  const auto killed = Clock::now();
+  bool any_alive = true;
+  while (any_alive && seconds_since(killed) < 5) {
+    any_alive = false;
+    for (pid_t rank : ranks) any_alive = any_alive || alive(rank);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_FALSE(any_alive);
 }
 
 TEST(RunLocalRanks, AFailingRankEndsTheOthersAndGivesItsExitCode) {
