@@ -91,7 +91,7 @@ void Communicator::receive(std::span<std::byte> data, int peer) {
         "a message of {} bytes from rank {} arrived with a wrong checksum", data.size(), peer));
 }
 
-std::unique_ptr<Communicator> Backend::tuned_world(const Tuning&) {
+std::unique_ptr<Communicator> Backend::tuned_split(const Tuning&, int, int) {
   throw std::invalid_argument("the " + name() + " backend has no algorithm or protocol choice");
 }
 

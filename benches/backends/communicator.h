@@ -148,9 +148,10 @@ class Backend {
   virtual std::map<std::string, std::string> provenance() const { return {}; }
   // Empty for host backends.
   virtual DeviceDescription device() const { return {}; }
-  // A communicator over the world's ranks whose library uses this algorithm and protocol.
-  // Collective. Throws std::invalid_argument where the library has no such knobs.
-  virtual std::unique_ptr<Communicator> tuned_world(const Tuning& tuning);
+  // world().split(color, key), with the library using this algorithm and protocol on the new
+  // communicator. Collective over the world. Throws std::invalid_argument where the library
+  // has no such knobs.
+  virtual std::unique_ptr<Communicator> tuned_split(const Tuning& tuning, int color, int key);
   // Stops communication in flight (ncclCommAbort) so a hung job can end; called from the
   // watchdog thread, once, just before the process exits.
   virtual void abort_communication() noexcept {}

@@ -90,7 +90,6 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
   const std::string start_utc = utc_now_iso8601();
   Communicator& world = backend.world();
   const bool root = world.rank() == kRoot;
-  install_fault_guard(fmt::format("rank {} on {}", world.rank(), this_host()), config.watchdog);
   set_fault_abort_hook([&backend] { backend.abort_communication(); });
   const DeviceDescription device = backend.device();
   const JobTopology topology = [&] {
@@ -194,9 +193,14 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
     return kExitUsage;
   }
 
+  // The watchdog covers the library's start too: a communicator that never forms (a peer that
+  // never arrives, a wrong interface) must not hang the job.
+  install_fault_guard(fmt::format("rank {} on {}", launcher_rank().value_or(0), this_host()),
+                      config.watchdog);
   std::unique_ptr<Backend> backend;
   std::vector<std::string> support_notes;
   try {
+    CommunicationWait wait("starting the backend (the library's communicator set-up)");
     backend = start_backend(config.backend, BackendOptions{config.cuda_graphs});
     support_notes = fit_to_backend(config, *backend);
   } catch (const BackendUnavailable& error) {

@@ -116,35 +116,43 @@ std::vector<SweepPass> plan_passes(const RunConfig& config, const Backend& backe
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
                 const TimeLeft& time_left, const RowDone& row_done,
                 std::vector<std::string>& notes) {
+  // The control plane (barriers, sample times, decisions) always runs on the untuned world: a
+  // pinned algorithm may lack what it needs (NCCL's Tree has no broadcast or allgather).
   Communicator& world = backend.world();
   for (const SweepPass& pass : passes) {
-    // A pinned tuning needs communicators of its own: NCCL reads it when one is created.
-    std::unique_ptr<Communicator> tuned;
+    const bool tuned = !(pass.tuning == Tuning{});
+    const bool whole_world =
+        pass.layout.groups.size() == 1 && pass.layout.group_size == world.size();
     std::unique_ptr<Communicator> split;
-    {
+    Communicator* group = &world;
+    if (tuned || !whole_world) {
+      // A pinned tuning needs communicators of its own: NCCL reads it when one is created.
+      const int color = whole_world ? 0 : pass.layout.group_of(world.rank());
+      const int joined = color < 0 ? Communicator::kNoColor : color;
       CommunicationWait wait("creating the pass's communicators");
-      if (!(pass.tuning == Tuning{})) tuned = backend.tuned_world(pass.tuning);
-    }
-    Communicator& all = tuned ? *tuned : world;
-    Communicator* group = &all;
-    if (pass.layout.groups.size() != 1 || pass.layout.group_size != all.size()) {
-      const int color = pass.layout.group_of(all.rank());
-      CommunicationWait wait("creating the pass's communicators");
-      split = all.split(color < 0 ? Communicator::kNoColor : color, all.rank());
+      split = tuned ? backend.tuned_split(pass.tuning, joined, world.rank())
+                    : world.split(joined, world.rank());
       group = split.get();
     }
-    const GroupRun run{&all, group, pass.layout.group_size, members_of(pass.layout)};
+    const GroupRun run{&world, group, pass.layout.group_size, members_of(pass.layout)};
     std::unique_ptr<RowRunner> runner;
+    std::string failure;
     try {  // the first call tells whether the library can run this tuning here
       runner = std::make_unique<RowRunner>(run, measure_settings(config, pass), pass.plan,
                                            pass.rows.front().collective);
     } catch (const CommunicationFault& error) {
       if (!tuned) throw;
-      notes.push_back(fmt::format("{} cannot run here ({}); skipped", describe(pass.tuning),
-                                  error.what()));
-      continue;
+      failure = error.what();
     }
-    if (!sweep(*runner, all, pass, config, time_left, row_done, notes)) return;
+    if (tuned) {  // ranks outside the groups made no first call: every rank skips, or none
+      CommunicationWait wait("agreeing whether the tuning runs here");
+      if (world.sum_over_ranks(!failure.empty()) > 0) {
+        notes.push_back(fmt::format("{} cannot run here ({}); skipped", describe(pass.tuning),
+                                    failure.empty() ? "on another rank" : failure));
+        continue;
+      }
+    }
+    if (!sweep(*runner, world, pass, config, time_left, row_done, notes)) return;
   }
 }
 

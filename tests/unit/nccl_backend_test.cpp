@@ -127,7 +127,7 @@ TEST_F(NcclBackend, ControlPlaneAndSplitsWorkOnOneRank) {
   comm().gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(&all, 1)), 0);
   EXPECT_EQ(all, 2.5);
   EXPECT_EQ(comm().split_node()->size(), 1);
-  EXPECT_EQ(backend_->tuned_world(Tuning{"Ring", "Simple"})->size(), 1);
+  EXPECT_EQ(backend_->tuned_split(Tuning{"Ring", "Simple"}, 0, 0)->size(), 1);
 }
 
 TEST_F(NcclBackend, ProvenanceNamesTheLibraryRuntimeAndGpu) {

@@ -142,10 +142,12 @@ class NcclBackend final : public Backend {
     return description;
   }
 
-  std::unique_ptr<Communicator> tuned_world(const Tuning& tuning) override {
+  // NCCL reads NCCL_ALGO and NCCL_PROTO (a plain getenv) whenever it creates a communicator,
+  // the split included.
+  std::unique_ptr<Communicator> tuned_split(const Tuning& tuning, int color, int key) override {
     const ScopedVariable algorithm("NCCL_ALGO", tuning.algorithm);
     const ScopedVariable protocol("NCCL_PROTO", tuning.protocol);
-    return world_->split(0, world_->rank());
+    return world_->split(color, key);
   }
 
   void abort_communication() noexcept override { nccl::abort_all_communicators(); }

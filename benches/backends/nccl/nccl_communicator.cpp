@@ -24,14 +24,17 @@ std::mutex g_live_mutex;
 std::vector<ncclComm_t> g_live;
 bool g_aborted = false;
 
+// Device memory whose every copy and fill runs on the communicator's stream: kernels and NCCL
+// run there, and a non-blocking stream is not ordered against the legacy one.
 class DeviceBuffer final : public Buffer {
  public:
-  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+  DeviceBuffer(std::size_t bytes, cudaStream_t stream) : bytes_(bytes), stream_(stream) {
     if (cudaMalloc(&data_, std::max<std::size_t>(bytes, 1)) != cudaSuccess) {
       cudaGetLastError();  // clear the sticky-free allocation error
       throw std::bad_alloc();
     }
-    check(cudaMemset(data_, 0, bytes), "cudaMemset");
+    check(cudaMemsetAsync(data_, 0, bytes, stream_), "cudaMemsetAsync");
+    check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
   }
   ~DeviceBuffer() override { cudaFree(data_); }
   DeviceBuffer(const DeviceBuffer&) = delete;
@@ -40,19 +43,22 @@ class DeviceBuffer final : public Buffer {
   std::byte* data() override { return static_cast<std::byte*>(data_); }
   std::size_t bytes() const override { return bytes_; }
   void upload(std::span<const std::byte> host, std::size_t offset_bytes) override {
-    check(cudaMemcpy(static_cast<std::byte*>(data_) + offset_bytes, host.data(), host.size(),
-                     cudaMemcpyHostToDevice),
-          "cudaMemcpy to the device");
+    check(cudaMemcpyAsync(static_cast<std::byte*>(data_) + offset_bytes, host.data(), host.size(),
+                          cudaMemcpyHostToDevice, stream_),
+          "cudaMemcpyAsync to the device");
+    check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
   }
   void download(std::span<std::byte> host, std::size_t offset_bytes) const override {
-    check(cudaMemcpy(host.data(), static_cast<const std::byte*>(data_) + offset_bytes,
-                     host.size(), cudaMemcpyDeviceToHost),
-          "cudaMemcpy from the device");
+    check(cudaMemcpyAsync(host.data(), static_cast<const std::byte*>(data_) + offset_bytes,
+                          host.size(), cudaMemcpyDeviceToHost, stream_),
+          "cudaMemcpyAsync from the device");
+    check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
   }
 
  private:
   void* data_ = nullptr;
   std::size_t bytes_;
+  cudaStream_t stream_;
 };
 
 // GPU time between two events on the communication stream.
@@ -153,7 +159,7 @@ NcclCommunicator::~NcclCommunicator() {
 }
 
 std::unique_ptr<Buffer> NcclCommunicator::allocate(std::size_t bytes) {
-  return std::make_unique<DeviceBuffer>(bytes);
+  return std::make_unique<DeviceBuffer>(bytes, stream_);
 }
 
 std::unique_ptr<Timer> NcclCommunicator::make_timer() { return std::make_unique<EventTimer>(*this); }
