@@ -64,6 +64,8 @@ class NcclBackend final : public Backend {
       device_ = placement_.local_rank % devices;
       nccl::check(cudaSetDevice(device_), "cudaSetDevice");
       nccl::check(cudaGetDeviceProperties(&properties_, device_), "cudaGetDeviceProperties");
+      mps_ = nccl::mps_enabled(device_);
+      nccl::require_mps_when_shared(placement_.local_size, devices, device_);
       const ncclUniqueId id = nccl::share_unique_id(placement_);
       ncclComm_t comm = nullptr;
       nccl::check(ncclCommInitRank(&comm, placement_.nranks, id, placement_.rank),
@@ -124,6 +126,7 @@ class NcclBackend final : public Backend {
             {"gpu_name", properties_.name},
             {"gpu_compute_capability", fmt::format("{}.{}", properties_.major, properties_.minor)},
             {"cuda_graphs", options_.cuda_graphs ? "yes" : "no"},
+            {"cuda_mps", mps_ ? "yes" : "no"},
             {"bootstrap", placement_.mpi ? "mpi" : "local launcher (--np)"}};
   }
 
@@ -162,6 +165,7 @@ class NcclBackend final : public Backend {
   NcclOptions options_;
   nccl::RankPlacement placement_;
   int device_ = 0;
+  bool mps_ = false;
   cudaDeviceProp properties_{};
   std::unique_ptr<nccl::NcclCommunicator> world_;
 };

@@ -98,6 +98,22 @@ int usable_device_count(int ranks_on_host) {
   return devices;
 }
 
+bool mps_enabled(int device) {
+  int enabled = 0;
+  return cudaDeviceGetAttribute(&enabled, cudaDevAttrMpsEnabled, device) == cudaSuccess &&
+         enabled != 0;
+}
+
+void require_mps_when_shared(int ranks_on_host, int devices, int device) {
+  if (ranks_on_host <= devices || mps_enabled(device)) return;
+  throw BackendUnavailable(fmt::format(
+      "{} ranks share {} GPU{} on this host, but this rank's context on GPU {} is not an MPS "
+      "client, though {} exists (a stale pipe of a daemon that is gone?): the ranks would "
+      "time-slice the GPU. Restart MPS: `echo quit | nvidia-cuda-mps-control; "
+      "nvidia-cuda-mps-control -d`",
+      ranks_on_host, devices, devices == 1 ? "" : "s", device, mps_control_pipe().string()));
+}
+
 std::map<std::string, std::string> local_launch_environment(int nranks, bool virtual_nodes) {
   const int devices = usable_device_count(nranks);
   if (nranks > devices && !virtual_nodes)
@@ -105,8 +121,8 @@ std::map<std::string, std::string> local_launch_environment(int nranks, bool vir
         "{} ranks on {} GPU{}: NCCL refuses two ranks of one communicator on one GPU; add "
         "--virtual-nodes to make each rank a node of its own",
         nranks, devices, devices == 1 ? "" : "s"));
-  // The bootstrap root listens in this process: on loopback, like the virtual nodes it serves.
-  if (virtual_nodes) setenv("NCCL_SOCKET_IFNAME", "lo", /*overwrite=*/0);
+  // The bootstrap root listens in this process: on loopback, like the ranks it serves.
+  setenv("NCCL_SOCKET_IFNAME", "lo", /*overwrite=*/0);
   ncclUniqueId id{};
   check(ncclGetUniqueId(&id), "ncclGetUniqueId");
   return {{kUniqueIdVariable, encode_unique_id(id)}};
