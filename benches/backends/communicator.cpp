@@ -47,8 +47,8 @@ std::uint64_t Communicator::count_wrong(const PatternRule& rule, const Buffer& r
 }
 
 void Communicator::broadcast(std::span<std::byte> data, int root) {
-  std::vector<std::byte> message(data.size() + kChecksumBytes);
-  if (rank() == root) seal(data, message);
+  std::vector<std::byte> message =
+      rank() == root ? seal(data) : std::vector<std::byte>(data.size() + kChecksumBytes);
   broadcast_bytes(message, root);
   if (rank() != root && !unseal(message, data))
     throw ControlCorruption(fmt::format(
@@ -56,9 +56,8 @@ void Communicator::broadcast(std::span<std::byte> data, int root) {
 }
 
 void Communicator::gather(std::span<const std::byte> mine, std::span<std::byte> all, int root) {
-  const std::size_t sealed_bytes = mine.size() + kChecksumBytes;
-  std::vector<std::byte> sealed(sealed_bytes);
-  seal(mine, sealed);
+  const std::vector<std::byte> sealed = seal(mine);
+  const std::size_t sealed_bytes = sealed.size();
   std::vector<std::byte> messages(rank() == root ? sealed_bytes * std::size_t(size()) : 0);
   gather_bytes(sealed, messages, root);
   if (rank() != root) return;
@@ -78,9 +77,7 @@ long long Communicator::sum_over_ranks(long long value) {
 }
 
 void Communicator::send(std::span<const std::byte> data, int peer) {
-  std::vector<std::byte> message(data.size() + kChecksumBytes);
-  seal(data, message);
-  send_bytes(message, peer);
+  send_bytes(seal(data), peer);
 }
 
 void Communicator::receive(std::span<std::byte> data, int peer) {

@@ -9,6 +9,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "benches/collectives/collective.h"
 #include "benches/backends/tuning.h"
@@ -109,6 +110,28 @@ class Communicator {
   // Point to point, between two ranks of this communicator (clock synchronisation).
   void send(std::span<const std::byte> data, int peer);
   void receive(std::span<std::byte> data, int peer);
+
+  // The same for one value of a trivially copyable type; gather_values is empty off the root.
+  template <typename T>
+  void broadcast_value(T& value, int root) {
+    broadcast(std::as_writable_bytes(std::span(&value, 1)), root);
+  }
+  template <typename T>
+  std::vector<T> gather_values(const T& mine, int root) {
+    std::vector<T> all(rank() == root ? size() : 0);
+    gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(all)), root);
+    return all;
+  }
+  template <typename T>
+  void send_value(const T& value, int peer) {
+    send(std::as_bytes(std::span(&value, 1)), peer);
+  }
+  template <typename T>
+  T receive_value(int peer) {
+    T value{};
+    receive(std::as_writable_bytes(std::span(&value, 1)), peer);
+    return value;
+  }
   // Collective over this communicator; a rank passing kNoColor joins none and gets nullptr.
   static constexpr int kNoColor = -1;
   virtual std::unique_ptr<Communicator> split(int color, int key) = 0;

@@ -22,10 +22,12 @@ std::uint64_t checksum(std::span<const std::byte> data) {
   return hash;
 }
 
-void seal(std::span<const std::byte> data, std::span<std::byte> sealed) {
-  std::copy(data.begin(), data.end(), sealed.begin());
+std::vector<std::byte> seal(std::span<const std::byte> data) {
+  std::vector<std::byte> sealed(data.begin(), data.end());
   const std::uint64_t sum = checksum(data);
-  std::memcpy(sealed.data() + data.size(), &sum, kChecksumBytes);
+  const auto* sum_bytes = reinterpret_cast<const std::byte*>(&sum);
+  sealed.insert(sealed.end(), sum_bytes, sum_bytes + kChecksumBytes);
+  return sealed;
 }
 
 bool unseal(std::span<const std::byte> sealed, std::span<std::byte> data) {

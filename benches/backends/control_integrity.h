@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace collbench {
 
@@ -13,8 +14,8 @@ inline constexpr std::size_t kChecksumBytes = sizeof(std::uint64_t);
 // FNV-1a, 64 bits: each step is a bijection of the state, so any one changed byte changes it.
 std::uint64_t checksum(std::span<const std::byte> data);
 
-// `sealed` (data.size() + kChecksumBytes bytes) receives the data followed by its checksum.
-void seal(std::span<const std::byte> data, std::span<std::byte> sealed);
+// The data followed by its checksum (data.size() + kChecksumBytes bytes).
+std::vector<std::byte> seal(std::span<const std::byte> data);
 // Copies a sealed message's data out; false, leaving `data` untouched, when the checksum does not
 // match.
 bool unseal(std::span<const std::byte> sealed, std::span<std::byte> data);

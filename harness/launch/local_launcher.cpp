@@ -119,8 +119,13 @@ pid_t spawn_rank(const LocalLaunch& launch, const std::map<std::string, std::str
     assignments.push_back(name + "=" + value);
   const CStringArray argv(launch.arguments);
   const CStringArray envp(std::move(assignments));
+  const auto cannot_start = [&](int error) {
+    fmt::print(stderr, "collbench: cannot start rank {}: {}: {}\n", rank,
+               launch.executable.string(), std::strerror(error));
+    return pid_t{0};
+  };
   int exec_error[2];
-  if (pipe2(exec_error, O_CLOEXEC) != 0) return 0;
+  if (pipe2(exec_error, O_CLOEXEC) != 0) return cannot_start(errno);
   const pid_t launcher = getpid();
   const pid_t pid = fork();
   if (pid == 0) {  // only async-signal-safe calls until exec
@@ -132,17 +137,13 @@ pid_t spawn_rank(const LocalLaunch& launch, const std::map<std::string, std::str
     [[maybe_unused]] auto written = write(exec_error[1], &error, sizeof(error));
     _exit(kExitFault);
   }
-  close(exec_error[1]);
   int error = pid < 0 ? errno : 0;
+  close(exec_error[1]);
+  // End of file: the exec went through. Four bytes: its errno, and a child to reap.
   if (pid > 0 && read(exec_error[0], &error, sizeof(error)) == sizeof(error))
     waitpid(pid, nullptr, 0);
-  else if (pid > 0)
-    error = 0;
   close(exec_error[0]);
-  if (error == 0) return pid;
-  fmt::print(stderr, "collbench: cannot start rank {}: {}: {}\n", rank,
-             launch.executable.string(), std::strerror(error));
-  return 0;
+  return error == 0 ? pid : cannot_start(error);
 }
 
 struct RankEnd {

@@ -24,9 +24,10 @@ struct LocalLaunch {
 inline constexpr std::chrono::seconds kRankTerminationGrace{5};
 
 // Starts the ranks and waits for them; SIGINT and SIGTERM sent to this process are passed on to
-// them, and a rank is killed (SIGKILL) when this process dies. The first rank to fail ends the others. Returns 0 when every rank exits 0, else the
-// exit code of the first rank that failed, or 3 when it was killed by a signal or could not be
-// started. Throws std::invalid_argument when nranks < 1.
+// them, and a rank is killed (SIGKILL) when this process dies. The first rank to fail ends the
+// others. Returns 0 when every rank exits 0, else the exit code of the first rank that failed,
+// or 3 when it was killed by a signal or could not be started. Throws std::invalid_argument
+// when nranks < 1.
 int run_local_ranks(const LocalLaunch& launch);
 
 // argv with the launcher's own flags removed: "--np N", "--np=N", "--virtual-nodes".

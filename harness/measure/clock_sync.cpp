@@ -12,24 +12,12 @@ namespace {
 
 constexpr int kRoot = 0;
 
-template <typename T>
-std::span<const std::byte> bytes_in(const T& value) {
-  return std::as_bytes(std::span(&value, 1));
-}
-
-template <typename T>
-std::span<std::byte> bytes_out(T& value) {
-  return std::as_writable_bytes(std::span(&value, 1));
-}
-
 }  // namespace
 
 void ClockSync::serve(int peer) {
   for (int i = 0; i < kPingPongs; ++i) {
-    double ping = 0;
-    comm_.receive(bytes_out(ping), peer);
-    const double now = steady_seconds();
-    comm_.send(bytes_in(now), peer);
+    comm_.receive_value<double>(peer);
+    comm_.send_value(steady_seconds(), peer);
   }
 }
 
@@ -37,8 +25,8 @@ ClockFitpoint ClockSync::play_with_root() {
   std::array<PingPong, kPingPongs> exchanges;
   for (PingPong& exchange : exchanges) {
     exchange.sent_s = steady_seconds();
-    comm_.send(bytes_in(exchange.sent_s), kRoot);
-    comm_.receive(bytes_out(exchange.root_s), kRoot);
+    comm_.send_value(exchange.sent_s, kRoot);
+    exchange.root_s = comm_.receive_value<double>(kRoot);
     exchange.received_s = steady_seconds();
   }
   return best_fitpoint(exchanges);
@@ -56,16 +44,13 @@ SyncOutcome ClockSync::synchronise() {
     model_.add(fitpoint);
   }
   synced_at_ = steady_seconds();
-  std::vector<std::array<double, 2>> all(comm_.rank() == kRoot ? comm_.size() : 0);
-  comm_.gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)), kRoot);
+  const auto all = comm_.gather_values(mine, kRoot);
   SyncOutcome outcome;
   if (comm_.rank() != kRoot) return outcome;
+  // fmax skips NaN, so ranks without an earlier model (and rank 0 itself) do not count.
   outcome.residual_s = comm_.size() > 1 ? kNone : 0;
   for (const auto& [residual, round_trip] : all) {
-    if (!std::isnan(residual))
-      outcome.residual_s = std::isnan(outcome.residual_s)
-                               ? std::abs(residual)
-                               : std::max(outcome.residual_s, std::abs(residual));
+    outcome.residual_s = std::fmax(outcome.residual_s, std::abs(residual));
     outcome.round_trip_s = std::max(outcome.round_trip_s, round_trip);
   }
   return outcome;

@@ -20,10 +20,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::span<std::byte> bytes_of(auto& value) {
-  return std::as_writable_bytes(std::span(&value, 1));
-}
-
 std::vector<double> column_medians(const RawSamples& raw) {
   std::vector<double> medians(raw.nranks);
   std::vector<double> column(raw.sample_count());
@@ -123,43 +119,50 @@ std::int64_t RowRunner::validate(const CollectiveCall& call) {
 }
 
 template <typename T>
-std::vector<T> RowRunner::gather_on_root(const T& mine, const char* stage) {
-  std::vector<T> all(all_.rank() == kRoot ? all_.size() : 0);
-  CommunicationWait wait(stage);
-  all_.gather(std::as_bytes(std::span(&mine, 1)), std::as_writable_bytes(std::span(all)), kRoot);
-  return all;
+std::vector<T> RowRunner::gather_members(const T& mine, const char* stage) {
+  std::vector<T> all;
+  {
+    CommunicationWait wait(stage);
+    all = all_.gather_values(mine, kRoot);
+  }
+  std::vector<T> members;
+  if (!all.empty())
+    for (int member : run_.members) members.push_back(all[member]);
+  return members;
 }
 
 RowRunner::Order RowRunner::broadcast_order(Order order) {
   CommunicationWait wait("receiving rank 0's word on the next sample");
-  all_.broadcast(bytes_of(order), kRoot);
+  all_.broadcast_value(order, kRoot);
   return order;
 }
 
-// Synchronises the clocks, and the first time also measures what a broadcast takes, for the
-// margin of the windows (every rank takes part; rank 0's margin is the one used).
 void RowRunner::synchronise_clocks() {
   {
     CommunicationWait wait("synchronising clocks");
     last_sync_ = clocks_.synchronise();
   }
-  if (margin_ || all_.size() == 1) {
-    if (!margin_) margin_.emplace(MarginController::kMinimumSeconds);
-    return;
-  }
+  if (!margin_) margin_.emplace(initial_margin());
+}
+
+// The windows' first margin, from what a broadcast takes to reach the slowest rank. Every rank
+// takes part; rank 0's result is the one used.
+double RowRunner::initial_margin() {
+  if (all_.size() == 1) return MarginController::kMinimumSeconds;
   constexpr int kBroadcasts = 5;
   std::vector<double> delays;
   for (int i = 0; i < kBroadcasts; ++i) {
     double sent = clocks_.now_on_root_clock();
     {
       CommunicationWait wait("timing a broadcast for the window margin");
-      all_.broadcast(bytes_of(sent), kRoot);
+      all_.broadcast_value(sent, kRoot);
     }
     const double delay = clocks_.now_on_root_clock() - sent;
-    const auto each = gather_on_root(delay, "gathering broadcast times");
+    CommunicationWait wait("gathering broadcast times");
+    const auto each = all_.gather_values(delay, kRoot);
     if (!each.empty()) delays.push_back(*std::max_element(each.begin(), each.end()));
   }
-  margin_.emplace(MarginController::initial(delays, last_sync_.round_trip_s));  // rank 0's counts
+  return MarginController::initial(delays, last_sync_.round_trip_s);
 }
 
 // Sizes the loop from single operations timed on every group: the slowest group's median.
@@ -172,11 +175,8 @@ int RowRunner::size_loop(Batch* once) {
       all_.barrier();
       if (once) one_op = run_timed(*once);
     }
-    const auto each = gather_on_root(one_op, "gathering sample times");
-    if (each.empty()) continue;
-    double slowest = 0;
-    for (int member : run_.members) slowest = std::max(slowest, each[member]);
-    probes.push_back(slowest);
+    const auto each = gather_members(one_op, "gathering sample times");
+    if (!each.empty()) probes.push_back(*std::max_element(each.begin(), each.end()));
   }
   Order order;
   if (all_.rank() == kRoot) order.value = ops_for(probes, settings_.loop);
@@ -201,14 +201,12 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
       all_.barrier();
       if (batch) mine = run_timed(*batch) / sampled.ops_per_sample;
     }
-    const auto each = gather_on_root(mine, "gathering sample times");
+    const auto each = gather_members(mine, "gathering sample times");
     Order order;
     if (all_.rank() == kRoot) {
-      double slowest = 0;
-      for (int member : run_.members) {
-        slowest = std::max(slowest, each[member]);
-        sampled.raw.per_rank_seconds.push_back(each[member]);
-      }
+      const double slowest = *std::max_element(each.begin(), each.end());
+      sampled.raw.per_rank_seconds.insert(sampled.raw.per_rank_seconds.end(), each.begin(),
+                                          each.end());
       sampled.slowest.push_back(slowest);
       stopping.add(slowest);
       note_sample_seconds(slowest * sampled.ops_per_sample);
@@ -261,15 +259,15 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
     mine.slack_s = order.t0 - clocks_.now_on_root_clock();
     if (batch) {
       CommunicationWait wait("a timed operation");
-      const double start = clocks_.to_root(wait_until(clocks_.to_local(order.t0)));
+      // Nothing between the moment and the operation: the clock reading is converted after.
+      const double local_start = wait_until(clocks_.to_local(order.t0));
       const double elapsed = run_timed(*batch);
+      const double start = clocks_.to_root(local_start);
       mine.start_lateness_s = start - order.t0;
       mine.end_s = start + elapsed - order.t0;
     }
-    const auto each = gather_on_root(mine, "gathering sample times");
+    const auto members = gather_members(mine, "gathering sample times");
     if (root) {
-      std::vector<WindowReport> members;
-      for (int member : run_.members) members.push_back(each[member]);
       const WindowVerdict verdict = judge_window(members);
       margin_->record(verdict.valid);
       if (verdict.valid) {

@@ -64,11 +64,13 @@ class RowRunner {
   Sampled sample_from_barrier(const CollectiveCall& call, Mode mode, StoppingState& stopping);
   Sampled sample_in_windows(const CollectiveCall& call, StoppingState& stopping);
   int size_loop(Batch* once);
+  // Synchronises the clocks; the first time, also sizes the windows' margin.
   void synchronise_clocks();
+  double initial_margin();
   Order broadcast_order(Order order);
-  // Rank 0 gets every rank's value, in rank order of `all`; the others get nothing.
+  // Rank 0 gets the values of the ranks that run (run_.members, in order); the others nothing.
   template <typename T>
-  std::vector<T> gather_on_root(const T& mine, const char* stage);
+  std::vector<T> gather_members(const T& mine, const char* stage);
 
   Communicator& all_;
   Communicator* group_;

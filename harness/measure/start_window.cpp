@@ -1,7 +1,6 @@
 #include "harness/measure/start_window.h"
 
 #include <algorithm>
-#include <vector>
 
 #include "harness/stats/summary.h"
 
@@ -19,9 +18,7 @@ WindowVerdict judge_window(std::span<const WindowReport> members) {
 
 double MarginController::initial(std::span<const double> broadcast_delays_s,
                                  double clock_uncertainty_s) {
-  std::vector<double> sorted(broadcast_delays_s.begin(), broadcast_delays_s.end());
-  std::sort(sorted.begin(), sorted.end());
-  const double median = sorted.empty() ? 0 : percentile_of_sorted(sorted, 50);
+  const double median = summarize(broadcast_delays_s).median;  // 0 when there are none
   return std::clamp(4 * median + clock_uncertainty_s, kMinimumSeconds, kMaximumSeconds);
 }
 

@@ -78,7 +78,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
     int go = !left || *left > 0;  // rank 0's clock decides for everyone
     {
       CommunicationWait wait("rank 0's go-ahead for the next row");
-      world.broadcast(std::as_writable_bytes(std::span(&go, 1)), kRoot);
+      world.broadcast_value(go, kRoot);
     }
     const auto points = go ? runner.measure(row, left) : std::vector<PointResult>{};
     if (!points.empty()) row_done(points, row);

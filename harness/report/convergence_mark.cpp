@@ -17,7 +17,7 @@ std::string percent(double fraction) {
 }  // namespace
 
 std::string convergence_mark(const PointResult& point) {
-  return percent(relative_ci_halfwidth(point.summary)) + (converged(point) ? "" : "!");
+  return convergence_mark(std::span(&point, 1));
 }
 
 std::string convergence_mark(std::span<const PointResult> points) {

@@ -57,8 +57,9 @@ PointResult from_point_row(const PointRow& row);
 // The memory layout of PointRow, built once; files store it packed.
 hid_t point_row_type();
 
-// Columns of /points that files of an older schema version lack (read as zeros: empty strings).
-inline constexpr std::string_view kPointColumnsSinceSchema3[] = {
+// Columns of /points that files of an older schema version lack (read as zeros: empty strings):
+// algorithm and protocol since schema 3, the rest since 4.
+inline constexpr std::string_view kPointColumnsAddedAfterSchema2[] = {
     "algorithm", "protocol", "sync", "invalid_samples", "window_margin_us", "clock_error_us"};
 
 }  // namespace collbench

@@ -143,7 +143,7 @@ bool torn(const PointRow& row, std::size_t index) {
 
 std::vector<PointResult> read_points(hid_t root, bool with_samples, bool complete) {
   std::vector<PointRow> rows =
-      read_table<PointRow>(root, layout::kPoints, point_row_type(), kPointColumnsSinceSchema3);
+      read_table<PointRow>(root, layout::kPoints, point_row_type(), kPointColumnsAddedAfterSchema2);
   if (!complete && !rows.empty() && torn(rows.back(), rows.size() - 1)) rows.pop_back();
   const RankMedians medians = read_rank_medians(root);
   const h5::Handle samples_group = h5::open_group(root, layout::kSamples);

@@ -11,7 +11,7 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import QUICK, ROOT, run_mpi, text
+from conftest import BINARY, QUICK, ROOT, environment, run_mpi, text
 
 INTERPOSE = ROOT / "tests" / "interpose"
 SMALL = ["-b", "8", "-e", "1K", "-f", "4"]
@@ -31,20 +31,14 @@ def interposer(tmp_path_factory):
     return build
 
 
-def preloaded(library, **settings):
-    """mpirun flags that load `library` into every rank with COLLBENCH_TEST_* settings."""
-    flags = {"LD_PRELOAD": str(library), **{f"COLLBENCH_TEST_{k}": str(v)
-                                            for k, v in settings.items()}}
-    return flags
-
-
 def run_preloaded(np_, args, library, timeout=300, **settings):
-    env = preloaded(library, **settings)
-    exported = [flag for name in env for flag in ("-x", name)]
-    command = ["mpirun", "-np", str(np_), *exported]
-    from conftest import BINARY, environment
-    return subprocess.run([*command, str(BINARY), *args], capture_output=True, text=True,
-                          timeout=timeout, env=environment(env), cwd=ROOT)
+    """collbench under mpirun, `library` preloaded into every rank (not into mpirun, which does
+    not link MPI) with the COLLBENCH_TEST_* settings it reads."""
+    variables = {"LD_PRELOAD": library, **{f"COLLBENCH_TEST_{k}": v for k, v in settings.items()}}
+    exported = [flag for name, value in variables.items() for flag in ("-x", f"{name}={value}")]
+    return subprocess.run(["mpirun", "-np", str(np_), *exported, str(BINARY), *args],
+                          capture_output=True, text=True, timeout=timeout, env=environment(),
+                          cwd=ROOT)
 
 
 def points_of(path):

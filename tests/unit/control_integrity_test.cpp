@@ -17,8 +17,8 @@ std::vector<std::byte> message(std::size_t size) {
 
 TEST(ControlIntegrity, ASealedMessageOpensIntact) {
   const auto data = message(24);
-  std::vector<std::byte> sealed(data.size() + kChecksumBytes);
-  seal(data, sealed);
+  const auto sealed = seal(data);
+  ASSERT_EQ(sealed.size(), data.size() + kChecksumBytes);
   std::vector<std::byte> opened(data.size());
   ASSERT_TRUE(unseal(sealed, opened));
   EXPECT_EQ(opened, data);
@@ -28,8 +28,7 @@ TEST(ControlIntegrity, ASealedMessageOpensIntact) {
 // flip pattern, is caught.
 TEST(ControlIntegrity, EveryOneByteCorruptionIsCaught) {
   const auto data = message(16);
-  std::vector<std::byte> sealed(data.size() + kChecksumBytes);
-  seal(data, sealed);
+  const auto sealed = seal(data);
   std::vector<std::byte> opened(data.size(), std::byte{0});
   for (std::size_t at = 0; at < sealed.size(); ++at)
     for (int pattern = 1; pattern < 256; ++pattern) {

@@ -65,7 +65,7 @@ class NcclBackend final : public Backend {
       nccl::check(cudaSetDevice(device_), "cudaSetDevice");
       nccl::check(cudaGetDeviceProperties(&properties_, device_), "cudaGetDeviceProperties");
       mps_ = nccl::mps_enabled(device_);
-      nccl::require_mps_when_shared(placement_.local_size, devices, device_);
+      nccl::require_mps_when_shared(placement_.local_size, devices, device_, mps_);
       const ncclUniqueId id = nccl::share_unique_id(placement_);
       ncclComm_t comm = nullptr;
       nccl::check(ncclCommInitRank(&comm, placement_.nranks, id, placement_.rank),

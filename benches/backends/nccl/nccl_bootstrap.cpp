@@ -104,8 +104,8 @@ bool mps_enabled(int device) {
          enabled != 0;
 }
 
-void require_mps_when_shared(int ranks_on_host, int devices, int device) {
-  if (ranks_on_host <= devices || mps_enabled(device)) return;
+void require_mps_when_shared(int ranks_on_host, int devices, int device, bool mps) {
+  if (ranks_on_host <= devices || mps) return;
   throw BackendUnavailable(fmt::format(
       "{} ranks share {} GPU{} on this host, but this rank's context on GPU {} is not an MPS "
       "client, though {} exists (a stale pipe of a daemon that is gone?): the ranks would "

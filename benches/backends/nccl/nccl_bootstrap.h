@@ -38,9 +38,9 @@ int usable_device_count(int ranks_on_host);
 // Whether contexts on `device` are shared through CUDA MPS, as the driver says (a control pipe
 // on disk may be stale).
 bool mps_enabled(int device);
-// Throws BackendUnavailable when more ranks than GPUs share this host without MPS. Call after
-// the device is chosen: the attribute is read from this rank's own context.
-void require_mps_when_shared(int ranks_on_host, int devices, int device);
+// Throws BackendUnavailable when more ranks than GPUs share this host and `mps`, what
+// mps_enabled said of this rank's device once it was chosen, is false.
+void require_mps_when_shared(int ranks_on_host, int devices, int device, bool mps);
 
 // The environment for `run --np N` children: a fresh unique id.
 std::map<std::string, std::string> local_launch_environment(int nranks, bool virtual_nodes);

@@ -210,11 +210,8 @@ std::uint64_t NcclCommunicator::count_wrong(const PatternRule& rule, const Buffe
   // Buffer::data() is non-const for the library calls; counting only reads.
   auto& readable = const_cast<Buffer&>(result);
   enqueue_count_wrong(rule, readable.data() + offset_bytes, counter, stream_);
-  check(cudaMemcpyAsync(control_host_, counter, sizeof(*counter), cudaMemcpyDeviceToHost, stream_),
-        "cudaMemcpyAsync");
-  wait();
   unsigned long long wrong = 0;
-  std::memcpy(&wrong, control_host_, sizeof(wrong));
+  std::memcpy(&wrong, stage_out(control_device_, sizeof(wrong)), sizeof(wrong));
   return wrong;
 }
 
@@ -256,17 +253,25 @@ void NcclCommunicator::reserve_control(std::size_t bytes) {
 
 void NcclCommunicator::barrier() { sum_over_ranks(0); }
 
-void NcclCommunicator::broadcast_bytes(std::span<std::byte> data, int root) {
-  reserve_control(data.size());
-  std::memcpy(control_host_, data.data(), data.size());
-  check(cudaMemcpyAsync(control_device_, control_host_, data.size(), cudaMemcpyHostToDevice, stream_),
+void NcclCommunicator::stage_in(std::span<const std::byte> host, std::byte* device) {
+  std::memcpy(control_host_, host.data(), host.size());
+  check(cudaMemcpyAsync(device, control_host_, host.size(), cudaMemcpyHostToDevice, stream_),
         "cudaMemcpyAsync");
-  check(ncclBroadcast(control_device_, control_device_, data.size(), ncclUint8, root, comm_, stream_),
-        "ncclBroadcast");
-  check(cudaMemcpyAsync(control_host_, control_device_, data.size(), cudaMemcpyDeviceToHost, stream_),
+}
+
+const std::byte* NcclCommunicator::stage_out(const std::byte* device, std::size_t bytes) {
+  check(cudaMemcpyAsync(control_host_, device, bytes, cudaMemcpyDeviceToHost, stream_),
         "cudaMemcpyAsync");
   wait();
-  std::memcpy(data.data(), control_host_, data.size());
+  return control_host_;
+}
+
+void NcclCommunicator::broadcast_bytes(std::span<std::byte> data, int root) {
+  reserve_control(data.size());
+  stage_in(data, control_device_);
+  check(ncclBroadcast(control_device_, control_device_, data.size(), ncclUint8, root, comm_, stream_),
+        "ncclBroadcast");
+  std::memcpy(data.data(), stage_out(control_device_, data.size()), data.size());
 }
 
 void NcclCommunicator::gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all,
@@ -275,37 +280,25 @@ void NcclCommunicator::gather_bytes(std::span<const std::byte> mine, std::span<s
   const std::size_t total = mine.size() * std::size_t(size_);
   reserve_control(total + mine.size());
   std::byte* in = control_device_ + total;
-  std::memcpy(control_host_, mine.data(), mine.size());
-  check(cudaMemcpyAsync(in, control_host_, mine.size(), cudaMemcpyHostToDevice, stream_),
-        "cudaMemcpyAsync");
+  stage_in(mine, in);
   check(ncclAllGather(in, control_device_, mine.size(), ncclUint8, comm_, stream_), "ncclAllGather");
-  check(cudaMemcpyAsync(control_host_, control_device_, total, cudaMemcpyDeviceToHost, stream_),
-        "cudaMemcpyAsync");
-  wait();
-  if (rank_ == root) std::memcpy(all.data(), control_host_, total);
+  const std::byte* gathered = stage_out(control_device_, total);
+  if (rank_ == root) std::memcpy(all.data(), gathered, total);
 }
 
 void NcclCommunicator::sum_int64(std::span<std::int64_t> values) {
   const std::size_t bytes = values.size_bytes();
   reserve_control(bytes);
-  std::memcpy(control_host_, values.data(), bytes);
-  check(cudaMemcpyAsync(control_device_, control_host_, bytes, cudaMemcpyHostToDevice, stream_),
-        "cudaMemcpyAsync");
+  stage_in(std::as_bytes(values), control_device_);
   check(ncclAllReduce(control_device_, control_device_, values.size(), ncclInt64, ncclSum, comm_,
                       stream_),
         "ncclAllReduce");
-  check(cudaMemcpyAsync(control_host_, control_device_, bytes, cudaMemcpyDeviceToHost, stream_),
-        "cudaMemcpyAsync");
-  wait();
-  std::memcpy(values.data(), control_host_, bytes);
+  std::memcpy(values.data(), stage_out(control_device_, bytes), bytes);
 }
 
 void NcclCommunicator::send_bytes(std::span<const std::byte> data, int peer) {
   reserve_control(data.size());
-  std::memcpy(control_host_, data.data(), data.size());
-  check(cudaMemcpyAsync(control_device_, control_host_, data.size(), cudaMemcpyHostToDevice,
-                        stream_),
-        "cudaMemcpyAsync");
+  stage_in(data, control_device_);
   check(ncclSend(control_device_, data.size(), ncclUint8, peer, comm_, stream_), "ncclSend");
   wait();
 }
@@ -313,11 +306,7 @@ void NcclCommunicator::send_bytes(std::span<const std::byte> data, int peer) {
 void NcclCommunicator::receive_bytes(std::span<std::byte> data, int peer) {
   reserve_control(data.size());
   check(ncclRecv(control_device_, data.size(), ncclUint8, peer, comm_, stream_), "ncclRecv");
-  check(cudaMemcpyAsync(control_host_, control_device_, data.size(), cudaMemcpyDeviceToHost,
-                        stream_),
-        "cudaMemcpyAsync");
-  wait();
-  std::memcpy(data.data(), control_host_, data.size());
+  std::memcpy(data.data(), stage_out(control_device_, data.size()), data.size());
 }
 
 std::unique_ptr<Communicator> NcclCommunicator::split(int color, int key) {
@@ -335,16 +324,12 @@ std::unique_ptr<Communicator> NcclCommunicator::split_node() {
   const std::size_t total = kIdBytes * std::size_t(size_);
   reserve_control(total + kIdBytes);
   std::byte* in = control_device_ + total;
-  std::memcpy(control_host_, mine.data(), kIdBytes);
-  check(cudaMemcpyAsync(in, control_host_, kIdBytes, cudaMemcpyHostToDevice, stream_),
-        "cudaMemcpyAsync");
+  stage_in(std::as_bytes(std::span(mine)), in);
   check(ncclAllGather(in, control_device_, kIdBytes, ncclUint8, comm_, stream_), "ncclAllGather");
-  check(cudaMemcpyAsync(control_host_, control_device_, total, cudaMemcpyDeviceToHost, stream_),
-        "cudaMemcpyAsync");
-  wait();
+  const std::byte* identities = stage_out(control_device_, total);
   int color = rank_;  // the first rank with this identity names the node
   for (int r = 0; r < size_; ++r)
-    if (std::memcmp(control_host_ + std::size_t(r) * kIdBytes, mine.data(), kIdBytes) == 0) {
+    if (std::memcmp(identities + std::size_t(r) * kIdBytes, mine.data(), kIdBytes) == 0) {
       color = r;
       break;
     }

@@ -50,6 +50,10 @@ class NcclCommunicator final : public Communicator {
  private:
   // Device and pinned host scratch of at least `bytes` each, for the control plane.
   void reserve_control(std::size_t bytes);
+  // Host bytes to `device` scratch through the pinned buffer, enqueued on the stream.
+  void stage_in(std::span<const std::byte> host, std::byte* device);
+  // `bytes` of device scratch into the pinned buffer once the stream is done; returns it.
+  const std::byte* stage_out(const std::byte* device, std::size_t bytes);
 
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
