@@ -23,7 +23,8 @@ struct Watchdog {
 // `who` names this process in messages, e.g. "rank 2 on node07".
 void install_fault_guard(const std::string& who, const Watchdog& watchdog);
 
-// A sample's duration (a whole loop in bandwidth mode), for the default watchdog's floor.
+// How long this rank waited for one sample (a whole loop in bandwidth mode, the slowest group
+// included), for the default watchdog's floor. Called on every rank.
 void note_sample_seconds(double seconds);
 
 // While one lives, a signal or the watchdog waits for it to end before exiting.

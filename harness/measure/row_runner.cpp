@@ -195,6 +195,7 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
   bool resized = mode == Mode::latency;
   const auto started = std::chrono::steady_clock::now();
   for (;;) {
+    const double iteration_start = steady_seconds();
     double mine = 0;
     {
       CommunicationWait wait("a timed operation");
@@ -202,6 +203,8 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
       if (batch) mine = run_timed(*batch) / sampled.ops_per_sample;
     }
     const auto each = gather_members(mine, "gathering sample times");
+    // Every rank, in a group or not, waits about this long for a sample: the watchdog's floor.
+    note_sample_seconds(steady_seconds() - iteration_start);
     Order order;
     if (all_.rank() == kRoot) {
       const double slowest = *std::max_element(each.begin(), each.end());
@@ -209,7 +212,6 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
                                           each.end());
       sampled.slowest.push_back(slowest);
       stopping.add(slowest);
-      note_sample_seconds(slowest * sampled.ops_per_sample);
       std::optional<int> resize;
       if (!resized && sampled.slowest.size() == std::size_t(settings_.loop.check_after))
         resize = resized_loop(sampled.slowest, sampled.ops_per_sample, settings_.loop);
@@ -255,6 +257,7 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
       order = broadcast_order(root ? next() : Order{});
       continue;
     }
+    const double iteration_start = steady_seconds();
     WindowReport mine;
     mine.slack_s = order.t0 - clocks_.now_on_root_clock();
     if (batch) {
@@ -267,6 +270,7 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
       mine.end_s = start + elapsed - order.t0;
     }
     const auto members = gather_members(mine, "gathering sample times");
+    note_sample_seconds(steady_seconds() - iteration_start);
     if (root) {
       const WindowVerdict verdict = judge_window(members);
       margin_->record(verdict.valid);
@@ -277,7 +281,6 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
         }
         sampled.slowest.push_back(verdict.time_s);
         stopping.add(verdict.time_s);
-        note_sample_seconds(verdict.time_s);
       } else {
         ++sampled.invalid;
       }
