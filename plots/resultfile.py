@@ -6,7 +6,7 @@ import h5py
 import numpy as np
 
 SCHEMA = "collbench-results"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # The columns that name a curve: every size of one of these is one line in a figure and one fit.
 CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorithm", "protocol",

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "benches/collectives/collective.h"
+#include "benches/backends/library_choice.h"
 #include "benches/backends/tuning.h"
 #include "benches/collectives/pattern_rule.h"
 #include "benches/datatype.h"
@@ -100,6 +101,10 @@ class Communicator {
   virtual void fill_input(const PatternRule& rule, Buffer& send, std::size_t offset_bytes);
   virtual std::uint64_t count_wrong(const PatternRule& rule, const Buffer& result,
                                     std::size_t offset_bytes);
+
+  // What the library chose for its launches of `call` from `send` since the last ask, by its
+  // own account (the most frequent choice); empty where the library does not say.
+  virtual LibraryChoice library_choice(const CollectiveCall&, Buffer&) { return {}; }
 
   // Control plane, on host memory, never timed. Every message carries a checksum and every sum
   // a twin (backends/control_integrity.h): a damaged one throws ControlCorruption.

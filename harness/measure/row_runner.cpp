@@ -137,6 +137,12 @@ RowRunner::Order RowRunner::broadcast_order(Order order) {
   return order;
 }
 
+LibraryChoice RowRunner::library_choice(const CollectiveCall& call) {
+  const LibraryChoice mine = group_ ? group_->library_choice(call, *send_) : LibraryChoice{};
+  const auto members = gather_members(mine, "gathering the library's choices");
+  return members.empty() ? LibraryChoice{} : members.front();
+}
+
 void RowRunner::synchronise_clocks() {
   {
     CommunicationWait wait("synchronising clocks");
@@ -328,6 +334,7 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       std::optional<double> left;
       if (time_left_s) left = *time_left_s - seconds_since(row_started);
       Sampled sampled = sample(call, mode, left);
+      const LibraryChoice chosen = library_choice(call);
 
       PointResult point;
       point.key = PointKey{settings_.backend, row.collective, row.datatype, row.op,
@@ -341,6 +348,7 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       point.invalid_samples = sampled.invalid;
       point.window_margin_s = sampled.margin_s;
       point.clock_error_s = sampled.clock_error_s;
+      point.chosen = chosen;
       if (all_.rank() == kRoot) {
         point.summary = summarize(sampled.slowest);
         point.algbw_gbps = point.summary.median > 0

@@ -68,6 +68,8 @@ class RowRunner {
   void synchronise_clocks();
   double initial_margin();
   Order broadcast_order(Order order);
+  // Rank 0 gets the first running rank's account of what the library chose for `call`.
+  LibraryChoice library_choice(const CollectiveCall& call);
   // Rank 0 gets the values of the ranks that run (run_.members, in order); the others nothing.
   template <typename T>
   std::vector<T> gather_members(const T& mine, const char* stage);

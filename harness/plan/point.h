@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "benches/backends/library_choice.h"
 #include "benches/collective_kind.h"
 #include "benches/datatype.h"
 #include "harness/stats/stop_reason.h"
@@ -74,6 +75,7 @@ struct PointResult {
   std::uint64_t invalid_samples = 0;  // window samples a rank reached late: left out, counted
   double window_margin_s = kNotApplicable;  // window: rank 0's lead on t0 at the last sample
   double clock_error_s = kNotApplicable;    // window: the clocks' residual error after the point
+  LibraryChoice chosen;  // what the library chose, by its own account; empty where it did not say
   std::vector<double> rank_median_seconds;  // per column of `samples`
   RawSamples samples;
 };

@@ -15,6 +15,9 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
   fields["placement"] = p.key.placement;
   fields["algorithm"] = p.key.algorithm;  // empty: the library chose
   fields["protocol"] = p.key.protocol;
+  fields["chosen_algorithm"] = choice_name(p.chosen.algorithm);  // empty: the library did not say
+  fields["chosen_protocol"] = choice_name(p.chosen.protocol);
+  fields["chosen_channels"] = p.chosen.channels;
   fields["nranks"] = p.key.nranks;
   fields["mode"] = name(p.key.mode);
   fields["in_place"] = p.key.in_place;

@@ -44,6 +44,11 @@ h5::Handle build_point_row_type() {
   insert("placement", offsetof(PointRow, placement), name_text.get());
   insert("algorithm", offsetof(PointRow, algorithm), tuning_text.get());
   insert("protocol", offsetof(PointRow, protocol), tuning_text.get());
+  static_assert(sizeof(PointRow::chosen_algorithm) == sizeof(PointRow::chosen_protocol));
+  const h5::Handle choice_text = h5::fixed_string_type(sizeof(PointRow::chosen_algorithm));
+  insert("chosen_algorithm", offsetof(PointRow, chosen_algorithm), choice_text.get());
+  insert("chosen_protocol", offsetof(PointRow, chosen_protocol), choice_text.get());
+  insert("chosen_channels", offsetof(PointRow, chosen_channels), H5T_NATIVE_INT32);
   insert("mode", offsetof(PointRow, mode), name_text.get());
   insert("sync", offsetof(PointRow, sync), name_text.get());
   insert("stop_reason", offsetof(PointRow, stop_reason), name_text.get());
@@ -86,6 +91,9 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   store_name(key.placement, row.placement, "placement");
   store_name(key.algorithm, row.algorithm, "algorithm");
   store_name(key.protocol, row.protocol, "protocol");
+  store_name(choice_name(point.chosen.algorithm), row.chosen_algorithm, "chosen_algorithm");
+  store_name(choice_name(point.chosen.protocol), row.chosen_protocol, "chosen_protocol");
+  row.chosen_channels = point.chosen.channels;
   store_name(name(key.mode), row.mode, "mode");
   store_name(name(point.start), row.sync, "sync");
   store_name(name(point.stop_reason), row.stop_reason, "stop_reason");
@@ -126,6 +134,9 @@ PointResult from_point_row(const PointRow& row) {
   key.placement = h5::load_fixed_string(row.placement);
   key.algorithm = h5::load_fixed_string(row.algorithm);
   key.protocol = h5::load_fixed_string(row.protocol);
+  store_choice_name(h5::load_fixed_string(row.chosen_algorithm), point.chosen.algorithm);
+  store_choice_name(h5::load_fixed_string(row.chosen_protocol), point.chosen.protocol);
+  point.chosen.channels = row.chosen_channels;
   key.mode = parse_name(parse_mode, row.mode, "mode");
   point.stop_reason = parse_name(parse_stop_reason, row.stop_reason, "stop_reason");
   key.nranks = row.nranks;

@@ -21,6 +21,9 @@ struct PointRow {
   char placement[16];
   char algorithm[32];  // empty: the library chose (schema 3; empty when read from older files)
   char protocol[32];
+  char chosen_algorithm[16];  // the library's own account of its choice (schema 5; empty if none)
+  char chosen_protocol[16];
+  std::int32_t chosen_channels;  // 0 when not reported
   char mode[16];
   char sync[16];  // how samples started: window, barrier (schema 4; empty in older files)
   char stop_reason[16];
@@ -58,8 +61,10 @@ PointResult from_point_row(const PointRow& row);
 hid_t point_row_type();
 
 // Columns of /points that files of an older schema version lack (read as zeros: empty strings):
-// algorithm and protocol since schema 3, the rest since 4.
+// algorithm and protocol since schema 3, sync to clock_error_us since 4, the chosen_ ones since 5.
 inline constexpr std::string_view kPointColumnsAddedAfterSchema2[] = {
-    "algorithm", "protocol", "sync", "invalid_samples", "window_margin_us", "clock_error_us"};
+    "algorithm",       "protocol",         "sync",           "invalid_samples",
+    "window_margin_us", "clock_error_us",  "chosen_algorithm", "chosen_protocol",
+    "chosen_channels"};
 
 }  // namespace collbench

@@ -14,9 +14,10 @@
 namespace collbench {
 
 // 2: /fits, /families, /crossovers; 3: algorithm and protocol columns; 4: window starts (sync,
-// invalid_samples, window_margin_us, clock_error_us, /start_lateness). Older versions read,
-// their missing columns as empty strings.
-inline constexpr int kSchemaVersion = 4;
+// invalid_samples, window_margin_us, clock_error_us, /start_lateness); 5: the library's own
+// account of its choice (chosen_algorithm, chosen_protocol, chosen_channels). Older versions
+// read, their missing columns as empty strings and zeros.
+inline constexpr int kSchemaVersion = 5;
 inline constexpr const char* kSchemaName = "collbench-results";
 
 struct RankTopology {

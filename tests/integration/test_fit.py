@@ -25,7 +25,7 @@ def fitted(request, tmp_path_factory):
 def test_run_stores_fits_and_prints_one_line_per_curve(fitted):
     _, out, result = fitted
     with h5py.File(out, "r") as f:
-        assert f.attrs["schema_version"] == 4
+        assert f.attrs["schema_version"] == 5
         fits = f["fits"][()]
         modes = {text(m) for m in f["points"]["mode"]}
     assert {text(m) for m in fits["mode"]} == modes

@@ -122,7 +122,7 @@ def test_provenance_and_topology(sweep):
     nranks, out, _ = sweep
     with h5py.File(out, "r") as f:
         assert f.attrs["schema"] == "collbench-results"
-        assert f.attrs["schema_version"] == 4
+        assert f.attrs["schema_version"] == 5
         assert f.attrs["backend"] == "mpi"
         assert "Open MPI" in f.attrs["backend_version"]
         assert "--out" in f.attrs["command_line"]
@@ -133,6 +133,11 @@ def test_provenance_and_topology(sweep):
         assert all(text(h) for h in topology["host"])
         env = dict(f["environment"].attrs)
         assert env["OMPI_COMM_WORLD_SIZE"] == str(nranks)
+        # Open MPI does not say which algorithm it chose: the columns are there, and empty.
+        points = f["points"][()]
+        assert set(points["chosen_algorithm"]) == {b""}
+        assert set(points["chosen_protocol"]) == {b""}
+        assert set(points["chosen_channels"]) == {0}
 
 
 def test_done_when_command():

@@ -139,6 +139,9 @@ std::vector<PointResult> example_points() {
                                     {2, 3}, 3, 2e-6);
   intra.stop_reason = StopReason::max_time;
   intra.ops_per_sample = 50;
+  store_choice_name("RING", intra.chosen.algorithm);
+  store_choice_name("LL128", intra.chosen.protocol);
+  intra.chosen.channels = 8;
 
   // Enough samples for the chunked, compressed layout; columns not in world-rank order.
   PointResult inter = example_point({.backend = "ucx",
@@ -174,6 +177,9 @@ void expect_same_point(const PointResult& expected, const PointResult& actual, b
   EXPECT_EQ(want.count, got.count);
   EXPECT_EQ(want.algorithm, got.algorithm);
   EXPECT_EQ(want.protocol, got.protocol);
+  EXPECT_EQ(choice_name(expected.chosen.algorithm), choice_name(actual.chosen.algorithm));
+  EXPECT_EQ(choice_name(expected.chosen.protocol), choice_name(actual.chosen.protocol));
+  EXPECT_EQ(expected.chosen.channels, actual.chosen.channels);
 
   // Stored in microseconds, so seconds come back within rounding.
   EXPECT_EQ(expected.summary.samples, actual.summary.samples);
@@ -311,12 +317,15 @@ void drop_columns(hid_t file, const char* name, const std::vector<std::string>& 
   if (rows) h5::write_all(table.get(), older.get(), data.data());
 }
 
-// What collbench wrote at schema_version 2: no algorithm or protocol columns anywhere.
+// What collbench wrote at schema_version 2: no algorithm or protocol columns anywhere, nor the
+// library's chosen ones.
 void make_schema_2(const fs::path& path) {
   const h5::Handle file = h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "H5Fopen");
   for (const char* table : {"points", "fits", "families", "crossovers"})
     if (h5::link_exists(file.get(), table))
-      drop_columns(file.get(), table, {"algorithm", "protocol"});
+      drop_columns(file.get(), table,
+                   {"algorithm", "protocol", "chosen_algorithm", "chosen_protocol",
+                    "chosen_channels"});
   h5::write_int_attribute(file.get(), "schema_version", 2);
 }
 
@@ -445,6 +454,7 @@ TEST_F(ResultFileTest, ReadsSchema2FileWithoutTuningColumns) {
     SCOPED_TRACE("point " + std::to_string(i));
     points[i].key.algorithm.clear();  // the library chose: all a schema-2 file can say
     points[i].key.protocol.clear();
+    points[i].chosen = {};
     expect_same_point(points[i], result.points[i], true);
   }
   ASSERT_TRUE(result.models);

@@ -429,7 +429,8 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
   const auto header = split_on(lines[0], ',');
   const std::vector<std::string> expected_header{
       "backend",        "collective",     "datatype",       "redop",           "placement",
-      "algorithm",      "protocol",       "nranks",         "mode",           "in_place",       "size_bytes",      "count",
+      "algorithm",      "protocol",       "chosen_algorithm", "chosen_protocol", "chosen_channels",
+      "nranks",         "mode",           "in_place",       "size_bytes",      "count",
       "samples",        "ops_per_sample", "stop_reason",    "converged",       "ci_rel_halfwidth",
       "sync",           "invalid_samples", "window_margin_us", "clock_error_us", "time_median_us",
       "time_ci_low_us",

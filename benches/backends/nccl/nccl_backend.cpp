@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "choice_recorder.h"
 #include "nccl_bootstrap.h"
 #include "nccl_check.h"
 #include "nccl_communicator.h"
@@ -66,6 +67,9 @@ class NcclBackend final : public Backend {
       nccl::check(cudaGetDeviceProperties(&properties_, device_), "cudaGetDeviceProperties");
       mps_ = nccl::mps_enabled(device_);
       nccl::require_mps_when_shared(placement_.local_size, devices, device_, mps_);
+      // NCCL reports its choices to the built-in plugin, unless the user named a profiler of
+      // their own, or none.
+      setenv("NCCL_PROFILER_PLUGIN", nccl::kBuiltInProfiler, /*overwrite=*/0);
       const ncclUniqueId id = nccl::share_unique_id(placement_);
       ncclComm_t comm = nullptr;
       nccl::check(ncclCommInitRank(&comm, placement_.nranks, id, placement_.rank),
@@ -127,7 +131,8 @@ class NcclBackend final : public Backend {
             {"gpu_compute_capability", fmt::format("{}.{}", properties_.major, properties_.minor)},
             {"cuda_graphs", options_.cuda_graphs ? "yes" : "no"},
             {"cuda_mps", mps_ ? "yes" : "no"},
-            {"bootstrap", placement_.mpi ? "mpi" : "local launcher (--np)"}};
+            {"bootstrap", placement_.mpi ? "mpi" : "local launcher (--np)"},
+            {"nccl_profiler", profiler_text()}};
   }
 
   DeviceDescription device() const override {
@@ -156,6 +161,13 @@ class NcclBackend final : public Backend {
   void abort_communication() noexcept override { nccl::abort_all_communicators(); }
 
  private:
+  static std::string profiler_text() {
+    if (nccl::profiled_communicators() > 0) return "collbench: algorithm, protocol and channels per point";
+    const char* setting = std::getenv("NCCL_PROFILER_PLUGIN");
+    return fmt::format("not loaded (NCCL_PROFILER_PLUGIN={}): no chosen algorithm recorded",
+                       setting ? setting : "");
+  }
+
   void abort_job(int exit_code) override {
     nccl::abort_all_communicators();
     // Without MPI the local launcher ends the other ranks when this one exits.

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "choice_recorder.h"
 #include "nccl_check.h"
 #include "pattern_kernels.h"
 
@@ -189,6 +190,11 @@ void NcclCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& 
             "ncclReduceScatter");
       return;
   }
+}
+
+// Every launch above passes shape.count to NCCL and sends from inside `send`.
+LibraryChoice NcclCommunicator::library_choice(const CollectiveCall& call, Buffer& send) {
+  return take_choice(send.data(), send.bytes(), call.shape.count);
 }
 
 std::unique_ptr<Batch> NcclCommunicator::prepare(const CollectiveCall& call, Buffer& send,

@@ -29,6 +29,8 @@ class NcclCommunicator final : public Communicator {
   void fill_input(const PatternRule& rule, Buffer& send, std::size_t offset_bytes) override;
   std::uint64_t count_wrong(const PatternRule& rule, const Buffer& result,
                             std::size_t offset_bytes) override;
+  // From the profiler plugin built into collbench (choice_recorder.h).
+  LibraryChoice library_choice(const CollectiveCall& call, Buffer& send) override;
 
   void barrier() override;
   std::unique_ptr<Communicator> split(int color, int key) override;
