@@ -1,6 +1,7 @@
 """The NCCL backend on a real GPU: several ranks on one GPU (`--np N --virtual-nodes`, CUDA MPS
-running), validation of every datatype and op, latencies against reference/gpu-testbed.md, a hung
-rank, and pinned NCCL algorithms and protocols.
+running), validation of every datatype and op, NCCL's own account of its choices (the built-in
+profiler plugin), latency beside nccl-tests on the same ranks (when NCCL_TESTS_DIR names a build
+of it), a hung rank, and pinned NCCL algorithms and protocols.
 
 Run by ci/gpu-check, which builds with NCCL, starts MPS and points COLLBENCH at the binary. On a
 host without a GPU every test is skipped ("needs a GPU: ..."). Results are read back through
@@ -8,6 +9,7 @@ host without a GPU every test is skipped ("needs a GPU: ..."). Results are read 
 checks that open the file directly skip visibly without it."""
 import csv
 import io
+import json
 import os
 import pathlib
 import re
@@ -30,10 +32,12 @@ ALL_OPS = {"sum", "prod", "min", "max", "avg"}
 EXACT_LIMIT = {"half": 1 << 11, "float": 1 << 24, "double": 1 << 53, "bfloat16": 1 << 8,
                "f8e4m3": 1 << 4, "f8e5m2": 1 << 3, "int8": 127, "uint8": 255}
 
-# reference/gpu-testbed.md: float sum allreduce, out of place, CUDA events, MPS, virtual nodes.
-REFERENCE_US = {2: {8: 24.7, 4096: 43.2, 262144: 220.0, 2097152: 855.0},
-                4: {8: 48.6, 4096: 113.9, 262144: 445.0, 2097152: 1442.0}}
-TOLERANCE = 0.25
+# nccl-tests' build folder (built with MPI=1), for the side-by-side latency check.
+NCCL_TESTS_DIR = os.environ.get("NCCL_TESTS_DIR", "")
+# A gross error (time-sliced GPU, a unit off by 1000, a stalled rank) lies far outside this band
+# of collbench's median over nccl-tests' median per iteration; the GPU-run issue measures the
+# ratios themselves.
+SIDE_BY_SIDE_BAND = (0.5, 2.0)
 
 # Every run gets a wall-clock limit; these runs take seconds on an H200.
 RUN_TIMEOUT_S = 120
@@ -203,32 +207,82 @@ def test_provenance_names_the_gpu_and_libraries(validated):
         assert attrs.get(key), f"provenance attribute {key} missing or empty"
     assert attrs["bootstrap"] == "local launcher (--np)"
     assert attrs["cuda_graphs"] == ("yes" if "-G" in extra else "no")
+    assert attrs["nccl_profiler"].startswith("collbench"), attrs["nccl_profiler"]
     assert len(topology) == nranks
     assert all(row["gpu_name"] and row["gpu_bus_id"] for row in topology)
 
 
-# (b) Latency against the reference table.
-@pytest.mark.parametrize("nranks", sorted(REFERENCE_US))
-def test_latency_matches_the_reference(nranks, tmp_path, mps):
+def test_nccl_reports_its_choice_at_every_point(validated):
+    name, nranks, extra, out, _ = validated
+    if nranks < 2:
+        pytest.skip("one rank: NCCL copies locally and chooses no algorithm")
+    rows = points(out)
+    unreported = [r for r in rows if not r["chosen_algorithm"] or not r["chosen_protocol"]
+                  or int(r["chosen_channels"]) < 1]
+    assert not unreported, f"{len(unreported)} points without NCCL's choice, e.g. {unreported[:2]}"
+    print(f"{name}: " + ", ".join(sorted({f"{r['chosen_algorithm']}/{r['chosen_protocol']}"
+                                          for r in rows})))
+
+
+# (b) Latency beside nccl-tests, on the same ranks of the same GPU.
+def nccl_tests_median_us(nranks, sizes, tmp_path):
+    """nccl-tests' all_reduce_perf on `nranks` ranks of this GPU, each its own NCCL host as
+    collbench's virtual nodes are: the median per-iteration time (`-z 3 -I 1 -a 3`: CUDA events
+    around each iteration, the slowest rank's) per size, from its JSON report."""
+    binary = pathlib.Path(NCCL_TESTS_DIR) / "all_reduce_perf"
+    report = tmp_path / f"nccl-tests-np{nranks}.json"
+    # Each rank its own NCCL_HOSTID, and all on device 0.
+    per_rank = 'NCCL_HOSTID="nccl-tests-$OMPI_COMM_WORLD_RANK" exec "$0" "$@"'
+    command = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(nranks),
+               "-x", "NCCL_SOCKET_IFNAME=lo", "-x", "NCCL_TESTS_DEVICE=0",
+               "sh", "-c", per_rank, str(binary), "-b", str(min(sizes)), "-e", str(max(sizes)),
+               "-f", "8", "-d", "float", "-o", "sum", "-n", "200", "-w", "20", "-c", "0",
+               "-z", "3", "-I", "1", "-a", "3", "-J", str(report)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, start_new_session=True)
+    try:
+        output, _ = process.communicate(timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
+    assert process.returncode == 0, f"nccl-tests exit {process.returncode}:\n{output[-4000:]}"
+    results = json.loads(report.read_text())["results"]
+    median = {}
+    for r in results:
+        per_iteration = r.get("out_of_place_per_iter") or {}
+        median[int(r["size"])] = float(per_iteration.get("p50_us", r["out_of_place"]["time"]))
+    return median
+
+
+@pytest.mark.parametrize("nranks", [2, 4])
+def test_latency_beside_nccl_tests(nranks, tmp_path, mps):
+    if not NCCL_TESTS_DIR or not (pathlib.Path(NCCL_TESTS_DIR) / "all_reduce_perf").is_file():
+        pytest.skip("set NCCL_TESTS_DIR to a build of nccl-tests (MPI=1) to run it beside collbench")
+    if shutil.which("mpirun") is None:
+        pytest.skip("nccl-tests needs mpirun, which is not installed here")
+    sizes = [8, 64, 512, 4096, 32768, 262144, 2097152]
     out = tmp_path / "latency.h5"
     run_local(nranks, ["--ops", "allreduce", "-d", "float", "-o", "sum", "--mode", "latency",
-                       "-b", "8", "-e", "2M", "-f", "8", "-w", "5", "--min-time", "0.05",
+                       "-b", "8", "-e", "2M", "-f", "8", "-w", "20", "--min-time", "0.05",
                        "--max-time", "0.5", "--no-fit"], out)
-    measured = {int(r["size_bytes"]): float(r["time_median_us"]) for r in points(out)
-                if r["in_place"] == "false" and r["mode"] == "latency"}
-    lines = [f"allreduce float sum, latency mode, {nranks} ranks on one GPU (virtual nodes, MPS)",
-             f"{'bytes':>10} {'reference us':>13} {'measured us':>12} {'ratio':>7}  verdict"]
+    ours = {int(r["size_bytes"]): float(r["time_median_us"]) for r in points(out)
+            if r["in_place"] == "false" and r["mode"] == "latency"}
+    theirs = nccl_tests_median_us(nranks, sizes, tmp_path)
+    low, high = SIDE_BY_SIDE_BAND
+    lines = [f"allreduce float sum, {nranks} ranks on one GPU: collbench latency-mode median over"
+             f" nccl-tests -z 3 -I 1 -a 3 median",
+             f"{'bytes':>10} {'collbench us':>13} {'nccl-tests us':>14} {'ratio':>7}"]
     off = []
-    for size, reference in sorted(REFERENCE_US[nranks].items()):
-        got = measured.get(size)
-        ratio = got / reference if got else float("nan")
-        ok = got is not None and abs(ratio - 1) <= TOLERANCE
-        if not ok:
+    for size in sizes:
+        mine, other = ours.get(size), theirs.get(size)
+        ratio = mine / other if mine and other else float("nan")
+        if not low <= ratio <= high:
             off.append(size)
-        lines.append(f"{size:>10} {reference:>13.1f} {got if got else float('nan'):>12.1f} "
-                     f"{ratio:>7.2f}  {'ok' if ok else f'OFF by more than {TOLERANCE:.0%}'}")
+        lines.append(f"{size:>10} {mine or float('nan'):>13.1f} {other or float('nan'):>14.1f}"
+                     f" {ratio:>7.2f}")
     print("\n".join(lines))
-    assert not off, "\n".join(lines)
+    assert not off, f"outside {SIDE_BY_SIDE_BAND} at {off}:\n" + "\n".join(lines)
 
 
 # (d) Pinned NCCL algorithms and protocols: one curve per combination, plus NCCL's own choice.
@@ -250,7 +304,34 @@ def test_pinned_algorithms_and_protocols(tmp_path, mps):
     assert set(combinations) == expected, f"measured {sorted(combinations)}\n{notes}"
     for combination, measured in combinations.items():
         assert sorted(measured) == sizes, combination
+    # NCCL's own account agrees with the pin (NCCL_ALGO "Ring" is reported as "RING"): the pin
+    # reached the communicator the points ran on.
+    for r in rows:
+        assert r["chosen_algorithm"], r
+        if r["algorithm"]:
+            assert r["chosen_algorithm"] == r["algorithm"].upper(), r
+        if r["protocol"]:
+            assert r["chosen_protocol"] == r["protocol"].upper(), r
     assert all(int(r["wrong"]) == 0 for r in rows)
+
+
+def test_pinned_tree_on_a_subset_keeps_control_plane_and_pin(tmp_path, mps):
+    """Tree cannot broadcast or gather, so the control plane must stay on the untuned world;
+    the 2-rank subset is a split of it that must keep the pin; allgather has no Tree, and all
+    four ranks must agree to skip it."""
+    out = tmp_path / "tree-subset.h5"
+    result = run_local(4, ["--ops", "allreduce,allgather", "-d", "float", "-o", "sum",
+                           "--mode", "latency", "--ranks", "2", "-b", "8", "-e", "64K", "-f", "64",
+                           "-n", "3", "-w", "1", "-c", "1", "--nccl-algo", "Tree",
+                           "--nccl-proto", "Simple", "--no-fit"], out)
+    rows = points(out)
+    assert rows and {r["collective"] for r in rows} == {"allreduce"}, rows
+    for r in rows:
+        assert int(r["nranks"]) == 2 and r["placement"] == "packed", r
+        assert (r["algorithm"], r["protocol"]) == ("Tree", "Simple"), r
+        assert (r["chosen_algorithm"], r["chosen_protocol"]) == ("TREE", "SIMPLE"), r
+        assert int(r["wrong"]) == 0, r
+    assert re.search(r"# note:.*Tree.*has no allgather", result.stdout), result.stdout[-2000:]
 
 
 # (c) A hung rank. Last in the file: a stopped rank leaves work on the GPU that MPS must clean up.
