@@ -110,9 +110,10 @@ def collbench(args, timeout=RUN_TIMEOUT_S):
 
 
 def run_local(nranks, args, out, timeout=RUN_TIMEOUT_S):
-    """`collbench run --backend nccl --np N --virtual-nodes ...`, asserted to exit 0."""
+    """`collbench run --backend nccl --np N --virtual-nodes -T 60 ...`, asserted to exit 0: a
+    hang ends within a minute, with its rank named, rather than at the test's timeout."""
     result = collbench(["run", "--backend", "nccl", "--np", str(nranks), "--virtual-nodes",
-                        *args, "--out", str(out)], timeout=timeout)
+                        "-T", "60", *args, "--out", str(out)], timeout=timeout)
     assert result.returncode == 0, (f"exit {result.returncode}\n--- stdout (tail)\n"
                                     f"{result.stdout[-4000:]}\n--- stderr\n{result.stderr[-4000:]}")
     return result
