@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   fit->add_flag("--holdout", fit_options.holdout,
                 "also fit every other size alone and report the error on the sizes left out");
+  fit->add_flag("--segments", fit_options.segments,
+                "also print every segment of every curve (the table; JSON always has them)");
 
   ReportOptions report_options;
   auto* report = app.add_subcommand("report", "print a stored run again");

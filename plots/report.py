@@ -1,5 +1,6 @@
-"""One self-contained HTML page: provenance, nccl-tests-like points table, fits, crossovers and
-the figures inline (SVG) or as base64 PNG, so it can be mailed or attached to a ticket."""
+"""One self-contained HTML page: provenance, nccl-tests-like points table, each curve's headline
+(its crossover n½, alpha, bandwidth, misfit), the segments behind it, crossovers and the figures
+inline (SVG) or as base64 PNG, so it can be mailed or attached to a ticket."""
 import base64
 import html
 
@@ -53,6 +54,32 @@ def _points_sections(result):
             ["size (B)", "count", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
              "#wrong", "latency median (us)", "latency p99 (us)"], rows))
     return "".join(out)
+
+
+def _headlines(result):
+    h = result.headlines
+    if not h:
+        return ("<p>No headlines in this file (no fits, or fitted before schema 5); run "
+                "<code>collbench fit FILE</code>.</p>")
+    rows = []
+    for i in range(len(h["collective"])):
+        position = ("below the smallest size" if h["half_size_ci_high_bytes"][i] < h["min_size_bytes"][i]
+                    else "beyond the largest size" if h["half_size_ci_low_bytes"][i] > h["max_size_bytes"][i]
+                    else "")
+        falls = (f"falls from {_g(h['peak_bandwidth_GBps'][i], 3)} GB/s above "
+                 f"{format_size(h['bandwidth_falls_at_bytes'][i])}"
+                 if h["bandwidth_falls_at_bytes"][i] else "")
+        rows.append([f"{h['collective'][i]} · {h['datatype'][i]} · {h['placement'][i]} · "
+                     f"{h['nranks'][i]} ranks", h["mode"][i],
+                     f"{format_size(h['half_size_bytes'][i])} [{format_size(h['half_size_ci_low_bytes'][i])}, "
+                     f"{format_size(h['half_size_ci_high_bytes'][i])}] {position}",
+                     f"{_g(h['alpha_us'][i])} [{_g(h['alpha_ci_low_us'][i])}, {_g(h['alpha_ci_high_us'][i])}]",
+                     f"{_g(h['bandwidth_GBps'][i])} [{_g(1 / h['beta_ci_high_ns_per_byte'][i])}, "
+                     f"{_g(1 / h['beta_ci_low_ns_per_byte'][i])}] {falls}",
+                     f"{100 * h['misfit_median_rel_error'][i]:.1f}%",
+                     "yes" if h["trusted"][i] else f"no: {h['flags'][i]}"])
+    return _table(["curve", "mode", "n½: latency dominates below [95% CI]", "alpha (us) [95% CI]",
+                   "bandwidth (GB/s) [95% CI]", "misfit", "trusted"], rows)
 
 
 def _fits(result):
@@ -114,7 +141,8 @@ img,svg{{max-width:100%;height:auto}}</style></head><body>
 <h1>{html.escape(title)}</h1>
 <h2 id="provenance">Provenance</h2>{_table(["item", "value"], provenance)}
 <h2 id="points">Points</h2>{_points_sections(result)}
-<h2 id="fits">Fits</h2>{_fits(result)}
+<h2 id="headlines">Crossover per curve</h2>{_headlines(result)}
+<h2 id="fits">Segments</h2>{_fits(result)}
 <h2 id="crossovers">Crossovers</h2>{_crossovers(result)}
 <h2 id="figures">Figures</h2>{"".join(_figure_html(n, fmt, c) for n, c in figures)}
 </body></html>

@@ -1,4 +1,4 @@
-"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-3)."""
+"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-5)."""
 import dataclasses
 import pathlib
 
@@ -25,6 +25,7 @@ class ResultFile:
     topology: dict        # column -> array, one row per world rank
     rank_median_us: np.ndarray   # [point row, world rank]
     fits: dict            # empty dict when the file has no fits
+    headlines: dict       # one row per fitted curve (schema 5); empty before
     families: dict
     crossovers: dict
     environment: dict
@@ -101,6 +102,8 @@ def load(path):
             topology=_table(f["topology"]) if "topology" in f else {},
             rank_median_us=medians[:len(keep)][keep] if len(medians) else medians,
             fits=_table(f["fits"]) if "fits" in f and len(f["fits"]) else {},
+            headlines=(_table(f["headlines"])
+                       if "headlines" in f and len(f["headlines"]) else {}),
             families=_table(f["families"]) if "families" in f and len(f["families"]) else {},
             crossovers=(_table(f["crossovers"])
                         if "crossovers" in f and len(f["crossovers"]) else {}),

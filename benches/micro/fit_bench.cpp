@@ -50,7 +50,7 @@ void BM_FitPiecewise(benchmark::State& state) {
 }
 BENCHMARK(BM_FitPiecewise)->Arg(24)->Arg(40)->Unit(benchmark::kMicrosecond);
 
-// 24 sizes × 50 samples, 200 replicates: the cost of one curve's intervals.
+// 24 sizes × 50 samples, 200 replicates (each fitted afresh): one curve's intervals.
 void BM_BootstrapIntervals(benchmark::State& state) {
   const NoisyCurve curve = noisy_curve(24, 50);
   const PiecewiseFit fit = fit_piecewise(curve.sizes, curve.medians);

@@ -40,19 +40,22 @@ Measured measure_point(Metric metric, const PointResult& point) {
   return m;
 }
 
-// The segments a fit rule judges: without a size range, the first (alpha: the small-message
-// latency) or the last (bandwidth: the asymptote); with one, every segment it overlaps.
-std::vector<const SegmentReport*> segments_of(const Rule& rule, const CurveFit& curve) {
-  std::vector<const SegmentReport*> chosen;
+// What a fit rule judges: without a size range, the headline (the first segment's alpha and
+// the last one's beta in files fitted before it existed); with one, every segment it overlaps.
+std::vector<SegmentReport> segments_of(const Rule& rule, const CurveFit& curve) {
+  std::vector<SegmentReport> chosen;
   if (curve.segments.empty()) return chosen;
   if (rule.selection.sizes.any()) {
-    chosen.push_back(rule.threshold.metric == Metric::alpha ? &curve.segments.front()
-                                                             : &curve.segments.back());
+    if (curve.headline)
+      chosen.push_back(headline_segment(curve));
+    else
+      chosen.push_back(rule.threshold.metric == Metric::alpha ? curve.segments.front()
+                                                               : curve.segments.back());
     return chosen;
   }
   for (const auto& segment : curve.segments)
     if (rule.selection.sizes.overlaps({segment.min_size_bytes, segment.max_size_bytes}))
-      chosen.push_back(&segment);
+      chosen.push_back(segment);
   return chosen;
 }
 
@@ -79,14 +82,18 @@ Measured measure_segment(Metric metric, const CurveFit& curve, const SegmentRepo
   return m;
 }
 
-// Flags that make the judged parameter unusable. "not significant" is left out: it says the
-// interval reaches zero, which the interval test already weighs.
+// Flags that make the judged parameter unusable: those that name it, and those that name
+// neither parameter (a misfit, too few sizes: about both). "not significant" is left out: it
+// says the interval reaches zero, which the interval test already weighs.
 std::vector<std::string> trust_flags(Metric metric, const SegmentReport& segment) {
   const std::string parameter = metric == Metric::alpha ? "alpha" : "beta";
+  const std::string other = metric == Metric::alpha ? "beta" : "alpha";
   std::vector<std::string> flags;
-  for (const auto& flag : segment.flags)
-    if (flag.find(parameter) != std::string::npos && flag.find("not significant") == std::string::npos)
-      flags.push_back(flag);
+  for (const auto& flag : segment.flags) {
+    const bool about_it = flag.find(parameter) != std::string::npos ||
+                          flag.find(other) == std::string::npos;
+    if (about_it && flag.find("not significant") == std::string::npos) flags.push_back(flag);
+  }
   return flags;
 }
 
@@ -137,11 +144,11 @@ std::vector<Item> fit_items(const Rule& rule, const ModelReport& models) {
       items.push_back(std::move(item));
       continue;
     }
-    for (const SegmentReport* segment : segments_of(rule, curve)) {
-      Item item{measure_segment(rule.threshold.metric, curve, *segment), {}};
+    for (const SegmentReport& segment : segments_of(rule, curve)) {
+      Item item{measure_segment(rule.threshold.metric, curve, segment), {}};
       item.judgement = judge_value(rule.threshold, item.measured.value, item.measured.low,
                                    item.measured.high);
-      const auto flags = trust_flags(rule.threshold.metric, *segment);
+      const auto flags = trust_flags(rule.threshold.metric, segment);
       if (!flags.empty() && severity(item.judgement.verdict) < severity(Verdict::warn))
         item.judgement = {Verdict::warn,
                           fmt::format("fit not trusted: {}", fmt::join(flags, "; ")),

@@ -44,7 +44,7 @@ int fit_command(const FitCommandOptions& options) {
     if (options.format == "json")
       std::cout << model_json(report).dump(2) << '\n';
     else
-      print_model_table(std::cout, report);
+      print_model_table(std::cout, report, options.segments);
     return kExitOk;
   } catch (const UsageError& error) {
     fmt::print(stderr, "collbench fit: {}\n", error.what());

@@ -10,6 +10,7 @@ struct FitCommandOptions {
   std::vector<std::string> crossover_sizes;
   int bootstrap_replicates = 200;
   bool holdout = false;
+  bool segments = false;  // the table shows each curve's segments under its headline
 };
 
 // `collbench fit FILE.h5`: fits every curve, prints the models and stores them in the file.

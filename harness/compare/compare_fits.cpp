@@ -22,9 +22,12 @@ bool usable(const SegmentReport& segment, FitParameter parameter) {
 
 std::optional<FitSide> side_of(const CurveFit& curve, FitParameter parameter) {
   if (curve.segments.empty()) return std::nullopt;
-  // Latency from the small sizes, bandwidth from the large ones.
-  const SegmentReport& segment =
-      parameter == FitParameter::alpha ? curve.segments.front() : curve.segments.back();
+  // Latency from the small sizes, bandwidth from the large ones: the headline, or in files
+  // fitted before it existed the first and last segments.
+  const SegmentReport segment =
+      curve.headline ? headline_segment(curve)
+      : parameter == FitParameter::alpha ? curve.segments.front()
+                                          : curve.segments.back();
   FitSide side;
   side.value = parameter == FitParameter::alpha ? segment.alpha_s : segment.beta_s_per_byte;
   side.ci = parameter == FitParameter::alpha ? segment.alpha_ci : segment.beta_ci;

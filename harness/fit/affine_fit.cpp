@@ -36,11 +36,26 @@ void check_arguments(std::span<const double> sizes, std::span<const double> time
     throw std::invalid_argument("fit_affine: sizes are all equal");
 }
 
-// Least squares of T = alpha + beta·n weighted by robustness_i / T_i², i.e. on relative error.
-// Centring n on its weighted mean makes the 2x2 normal system diagonal, so nothing is solved
-// and nothing cancels, whether sizes are 8 bytes or a gigabyte.
+// Least squares of T = beta·n, weighted as below.
+Line weighted_proportion(std::span<const double> sizes, std::span<const double> times,
+                         std::span<const double> robustness) {
+  double size_squares = 0;
+  double products = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const double weight = robustness[i] / (times[i] * times[i]);
+    size_squares += weight * sizes[i] * sizes[i];
+    products += weight * sizes[i] * times[i];
+  }
+  return Line{0, products / size_squares};
+}
+
+// Least squares of T = alpha + beta·n weighted by robustness_i / T_i², i.e. on relative error;
+// through the origin when `through_origin`. Centring n on its weighted mean makes the 2x2
+// normal system diagonal, so nothing is solved and nothing cancels, whether sizes are 8 bytes
+// or a gigabyte.
 Line weighted_line(std::span<const double> sizes, std::span<const double> times,
-                   std::span<const double> robustness) {
+                   std::span<const double> robustness, bool through_origin) {
+  if (through_origin) return weighted_proportion(sizes, times, robustness);
   double weight_sum = 0;
   double mean_size = 0;
   double mean_time = 0;
@@ -106,17 +121,16 @@ bool settled(std::span<const double> sizes, std::span<const double> times, const
 }
 
 AffineFit fit_huber(std::span<const double> sizes, std::span<const double> times,
-                    std::optional<double> given_scale) {
-  check_arguments(sizes, times);
+                    std::optional<double> given_scale, bool through_origin) {
   std::vector<double> robustness(sizes.size(), 1.0);
   std::vector<double> residuals(sizes.size());
-  Line line = weighted_line(sizes, times, robustness);
+  Line line = weighted_line(sizes, times, robustness, through_origin);
   for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
     relative_residuals(sizes, times, line, residuals);
     const double threshold = huber_threshold(residuals, given_scale);
     for (std::size_t i = 0; i < sizes.size(); ++i)
       robustness[i] = std::min(1.0, threshold / std::abs(residuals[i]));
-    const Line next = weighted_line(sizes, times, robustness);
+    const Line next = weighted_line(sizes, times, robustness, through_origin);
     const bool done = settled(sizes, times, line, next);
     line = next;
     if (done) break;
@@ -126,6 +140,7 @@ AffineFit fit_huber(std::span<const double> sizes, std::span<const double> times
   const double threshold = huber_threshold(residuals, given_scale);
   AffineFit fit;
   fit.alpha_s = line.alpha;
+  fit.alpha_at_bound = through_origin;
   fit.beta_s_per_byte = line.beta;
   double squares = 0;
   for (double residual : residuals) {
@@ -139,13 +154,21 @@ AffineFit fit_huber(std::span<const double> sizes, std::span<const double> times
 
 }  // namespace
 
+// The best line, or the best proportion where that line's intercept is negative.
+AffineFit fit_bounded(std::span<const double> sizes, std::span<const double> times,
+                      std::optional<double> given_scale) {
+  check_arguments(sizes, times);
+  const AffineFit free = fit_huber(sizes, times, given_scale, false);
+  return free.alpha_s >= 0 ? free : fit_huber(sizes, times, given_scale, true);
+}
+
 AffineFit fit_affine(std::span<const double> sizes, std::span<const double> times) {
-  return fit_huber(sizes, times, std::nullopt);
+  return fit_bounded(sizes, times, std::nullopt);
 }
 
 AffineFit fit_affine(std::span<const double> sizes, std::span<const double> times,
                      double relative_scale) {
-  return fit_huber(sizes, times, relative_scale);
+  return fit_bounded(sizes, times, relative_scale);
 }
 
 }  // namespace collbench

@@ -1,14 +1,17 @@
 #pragma once
 // T(n) = alpha + beta·n on one range of sizes: weighted least squares on relative error with a
 // Huber loss (iteratively reweighted), so that the smallest sizes count as much as the largest
-// and a stray median does not drag the line.
+// and a stray median does not drag the line. A latency term is never negative: where the best
+// line would cross zero above n = 0 (a range whose bandwidth falls with size), the fit is
+// T = beta·n instead, alpha 0 at its bound.
 #include <cstddef>
 #include <span>
 
 namespace collbench {
 
 struct AffineFit {
-  double alpha_s = 0;          // intercept: the latency term, seconds
+  double alpha_s = 0;          // intercept: the latency term, seconds (>= 0)
+  bool alpha_at_bound = false;  // the unconstrained line had a negative intercept
   double beta_s_per_byte = 0;  // slope: seconds per byte (1/beta is the bandwidth)
   double rms_rel_error = 0;    // of the fit against the times it was fitted to
   double max_rel_error = 0;

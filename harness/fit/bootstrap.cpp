@@ -9,6 +9,10 @@
 namespace collbench {
 namespace {
 
+// A replicate's time never falls below this share of the model's: a held-out error of -100%
+// or worse would otherwise give a time of zero or less, which no fit takes.
+constexpr double kSmallestShare = 0.05;
+
 // Uniform index below `bound` by rejection, not std::uniform_int_distribution, whose algorithm
 // differs between standard libraries: the same seed gives the same intervals everywhere.
 std::size_t uniform_index(std::mt19937_64& engine, std::size_t bound) {
@@ -42,54 +46,83 @@ Interval central_95(std::vector<double>& values) {
   return Interval{percentile_of_sorted(values, 2.5), percentile_of_sorted(values, 97.5)};
 }
 
+// Per replicate: alpha, beta and n½ of one quantity (a segment, or the headline).
+struct Draws {
+  std::vector<double> alphas, betas, half_sizes;
+  void add(double alpha, double beta) {
+    alphas.push_back(alpha);
+    betas.push_back(beta);
+    half_sizes.push_back(alpha / beta);
+  }
+  SegmentIntervals intervals() {
+    if (alphas.empty()) return {};
+    return {central_95(alphas), central_95(betas), central_95(half_sizes)};
+  }
+};
+
 void check_arguments(const PiecewiseFit& fit, std::span<const double> sizes,
                      std::span<const std::vector<double>> samples, int replicates) {
+  if (fit.segments.empty()) throw std::invalid_argument("bootstrap: the fit has no segments");
+  if (fit.held_out_errors.size() != sizes.size())
+    throw std::invalid_argument("bootstrap: the fit has no held-out error per size");
   if (samples.size() != sizes.size())
     throw std::invalid_argument("bootstrap: sizes and samples differ in length");
-  if (std::ranges::any_of(samples, [](const auto& size_samples) { return size_samples.empty(); }))
-    throw std::invalid_argument("bootstrap: a size has no samples");
   if (replicates < 1) throw std::invalid_argument("bootstrap: needs at least one replicate");
-  if (fit.segments.empty()) throw std::invalid_argument("bootstrap: the fit has no segments");
 }
+
+// How far a size's median moves when its samples are resampled; 0 without samples.
+class MedianShifts {
+ public:
+  explicit MedianShifts(std::span<const std::vector<double>> samples) : samples_(samples) {
+    for (const auto& size_samples : samples) {
+      std::vector<double> copy = size_samples;
+      medians_.push_back(copy.empty() ? 0 : median_in_place(copy));
+    }
+  }
+  double draw(std::size_t size, std::mt19937_64& engine) {
+    const std::vector<double>& original = samples_[size];
+    if (original.size() < 2) return 0;
+    resample_.resize(original.size());
+    for (double& value : resample_) value = original[uniform_index(engine, original.size())];
+    return median_in_place(resample_) - medians_[size];
+  }
+
+ private:
+  std::span<const std::vector<double>> samples_;
+  std::vector<double> medians_;
+  std::vector<double> resample_;
+};
 
 }  // namespace
 
-std::vector<SegmentIntervals> bootstrap_intervals(const PiecewiseFit& fit,
-                                                  std::span<const double> sizes,
-                                                  std::span<const std::vector<double>> samples,
-                                                  int replicates, std::uint64_t seed) {
+CurveIntervals bootstrap_intervals(const PiecewiseFit& fit, std::span<const double> sizes,
+                                   std::span<const std::vector<double>> samples, int replicates,
+                                   std::uint64_t seed) {
   check_arguments(fit, sizes, samples, replicates);
-  const std::size_t segment_count = fit.segments.size();
-  const auto replicate_count = static_cast<std::size_t>(replicates);
-  // Per segment, per replicate: the refitted alpha, beta and n½.
-  std::vector<std::vector<double>> alphas(segment_count), betas(segment_count),
-      half_sizes(segment_count);
+  const std::size_t count = fit.segments.size();
+  std::vector<double> model(sizes.size());
+  for (std::size_t i = 0; i < sizes.size(); ++i) model[i] = predict(fit, sizes, sizes[i]);
 
+  std::vector<Draws> segment_draws(count);
+  Draws headline;
+  MedianShifts shifts(samples);
   std::mt19937_64 engine(seed);
-  std::vector<double> medians(sizes.size());
-  std::vector<double> resample;
-  for (std::size_t replicate = 0; replicate < replicate_count; ++replicate) {
-    for (std::size_t size = 0; size < sizes.size(); ++size) {
-      const std::vector<double>& original = samples[size];
-      resample.resize(original.size());
-      for (double& value : resample) value = original[uniform_index(engine, original.size())];
-      medians[size] = median_in_place(resample);
+  std::vector<double> times(sizes.size());
+  for (int replicate = 0; replicate < replicates; ++replicate) {
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      const double sign = (engine() >> 63) ? 1.0 : -1.0;
+      const double missed = model[i] * (1 + sign * fit.held_out_errors[i]);
+      times[i] = std::max(kSmallestShare * model[i], missed + shifts.draw(i, engine));
     }
-    const PiecewiseFit refit = refit_segments(fit, sizes, medians);
-    for (std::size_t segment = 0; segment < segment_count; ++segment) {
-      const AffineFit& line = refit.segments[segment].fit;
-      alphas[segment].push_back(line.alpha_s);
-      betas[segment].push_back(line.beta_s_per_byte);
-      half_sizes[segment].push_back(line.alpha_s / line.beta_s_per_byte);
-    }
+    const PiecewiseFit refit = fit_segments(sizes, times, count);
+    for (std::size_t k = 0; k < refit.segments.size() && k < count; ++k)
+      segment_draws[k].add(refit.segments[k].fit.alpha_s, refit.segments[k].fit.beta_s_per_byte);
+    headline.add(refit.segments.front().fit.alpha_s, refit.segments.back().fit.beta_s_per_byte);
   }
 
-  std::vector<SegmentIntervals> intervals(segment_count);
-  for (std::size_t segment = 0; segment < segment_count; ++segment) {
-    intervals[segment].alpha_s = central_95(alphas[segment]);
-    intervals[segment].beta_s_per_byte = central_95(betas[segment]);
-    intervals[segment].half_size_bytes = central_95(half_sizes[segment]);
-  }
+  CurveIntervals intervals;
+  for (Draws& draws : segment_draws) intervals.segments.push_back(draws.intervals());
+  intervals.headline = headline.intervals();
   return intervals;
 }
 

@@ -1,8 +1,13 @@
 #pragma once
-// Confidence intervals of fitted parameters by bootstrap over the stored raw samples: each
-// replicate resamples every size's samples with replacement, takes the medians again, refits
-// the segmentation found on the data, and the 2.5% and 97.5% percentiles of each parameter
-// over replicates bound it. Skewed quantities (n½ = alpha/beta) get percentile intervals too.
+// Confidence intervals that include misfit. Each replicate moves every size's time twice: by
+// its held-out error (the model, fitted without that size, against it) with a random sign, put
+// back on the model's time there (a wild bootstrap over the misses), and by how far its median
+// moves when its raw samples are resampled. The replicate is fitted afresh (breakpoints chosen
+// again, the segment count kept), and the 2.5% and 97.5% percentiles of each quantity over
+// replicates bound it. A model that misses sizes gets intervals as wide as its misses; on a
+// curve it fits, the noise within a size is counted in both moves, which makes the intervals
+// conservative (fit_suite_test measures by how much). Skewed quantities (n½ = alpha/beta) get
+// percentile intervals too.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -22,10 +27,17 @@ struct SegmentIntervals {
   Interval half_size_bytes;  // n½ = alpha / beta
 };
 
-// samples[i] are the raw sample times (seconds) of sizes[i].
-std::vector<SegmentIntervals> bootstrap_intervals(const PiecewiseFit& fit,
-                                                  std::span<const double> sizes,
-                                                  std::span<const std::vector<double>> samples,
-                                                  int replicates, std::uint64_t seed);
+struct CurveIntervals {
+  std::vector<SegmentIntervals> segments;  // per segment of the fit
+  // The curve's headline: alpha of its first segment (small messages), beta of its last
+  // (large messages), and n½ between them.
+  SegmentIntervals headline;
+};
+
+// `fit` from fit_piecewise on these sizes (held-out errors included); samples[i] the raw sample
+// times (seconds) of sizes[i], or empty where none are kept.
+CurveIntervals bootstrap_intervals(const PiecewiseFit& fit, std::span<const double> sizes,
+                                   std::span<const std::vector<double>> samples, int replicates,
+                                   std::uint64_t seed);
 
 }  // namespace collbench

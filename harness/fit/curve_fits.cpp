@@ -11,6 +11,10 @@ namespace collbench {
 namespace {
 
 constexpr std::size_t kMinSizesToFit = 4;
+// A headline is trusted only with this many sizes and a misfit this small (median relative
+// error of a size predicted by the fit made without it).
+constexpr std::size_t kMinSizesToTrust = 6;
+constexpr double kMaxTrustedMisfit = 0.05;
 
 struct CurveData {
   PointKey key;
@@ -41,11 +45,10 @@ std::vector<double> slowest_rank_times(const RawSamples& raw) {
   return slowest;
 }
 
+// Why a fitted quantity says little: its interval reaches zero or is wider than itself.
 void flag_parameter(std::vector<std::string>& flags, const char* name, double value,
                     const Interval& ci) {
-  if (value < 0)
-    flags.push_back(fmt::format("negative {}", name));
-  else if (ci.low <= 0)
+  if (value <= 0 || ci.low <= 0)
     flags.push_back(fmt::format("{} not significant", name));
   else if (ci.high - ci.low > value)
     flags.push_back(fmt::format("{} interval wider than {}", name, name));
@@ -65,38 +68,46 @@ SegmentReport report_segment(const Segment& segment, const SegmentIntervals& int
   report.half_size_ci = intervals.half_size_bytes;
   report.rms_rel_error = segment.fit.rms_rel_error;
   report.max_rel_error = segment.fit.max_rel_error;
-  flag_parameter(report.flags, "alpha", report.alpha_s, report.alpha_ci);
+  report.alpha_at_bound = segment.fit.alpha_at_bound;
+  if (report.alpha_at_bound)
+    report.flags.push_back("alpha at its bound 0 (bandwidth-bound range)");
+  else
+    flag_parameter(report.flags, "alpha", report.alpha_s, report.alpha_ci);
   flag_parameter(report.flags, "beta", report.beta_s_per_byte, report.beta_ci);
   return report;
 }
 
-bool overlap(const Interval& a, const Interval& b) { return a.low <= b.high && b.low <= a.high; }
-
-// A breakpoint stays only where the segments on its two sides differ beyond their intervals:
-// with precise medians, BIC alone splits a straight line at harmless wiggles.
-std::optional<std::size_t> indistinguishable_neighbours(const std::vector<SegmentIntervals>& intervals) {
-  for (std::size_t k = 0; k + 1 < intervals.size(); ++k)
-    if (overlap(intervals[k].alpha_s, intervals[k + 1].alpha_s) &&
-        overlap(intervals[k].beta_s_per_byte, intervals[k + 1].beta_s_per_byte))
-      return k;
-  return std::nullopt;
-}
-
-// The model's time at a size, from the segment that covers it or, between two segments, the
-// nearer one on a log scale.
-double predict(const PiecewiseFit& fit, const std::vector<double>& sizes, double size) {
-  const Segment* best = &fit.segments.front();
-  double best_distance = INFINITY;
-  for (const auto& segment : fit.segments) {
-    const double low = sizes[segment.first], high = sizes[segment.last];
-    const double distance =
-        size < low ? std::log(low / size) : size > high ? std::log(size / high) : 0;
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = &segment;
+Headline headline_of(const std::vector<SegmentReport>& segments, const SegmentIntervals& intervals,
+                     double misfit, std::size_t sizes) {
+  Headline headline;
+  headline.alpha_s = segments.front().alpha_s;
+  headline.alpha_ci = intervals.alpha_s;
+  headline.beta_s_per_byte = segments.back().beta_s_per_byte;
+  headline.beta_ci = intervals.beta_s_per_byte;
+  headline.half_size_bytes = headline.alpha_s / headline.beta_s_per_byte;
+  headline.half_size_ci = intervals.half_size_bytes;
+  headline.misfit = misfit;
+  // The bandwidth falls where a later regime is slower than the best before it, beyond both
+  // intervals.
+  const SegmentReport* fastest = &segments.front();
+  for (const SegmentReport& segment : segments) {
+    if (segment.beta_ci.low > fastest->beta_ci.high && !headline.bandwidth_falls_at_bytes) {
+      headline.bandwidth_falls_at_bytes = segment.min_size_bytes;
+      headline.peak_beta_s_per_byte = fastest->beta_s_per_byte;
     }
+    if (segment.beta_s_per_byte < fastest->beta_s_per_byte) fastest = &segment;
   }
-  return best->fit.alpha_s + best->fit.beta_s_per_byte * size;
+  if (sizes < kMinSizesToTrust)
+    headline.flags.push_back(fmt::format("too few sizes to trust ({} < {})", sizes, kMinSizesToTrust));
+  if (!(misfit <= kMaxTrustedMisfit))
+    headline.flags.push_back(fmt::format("misfit {:.1f}% above {:.0f}%", 100 * misfit,
+                                         100 * kMaxTrustedMisfit));
+  if (segments.front().alpha_at_bound)
+    headline.flags.push_back("alpha at its bound 0: no latency term measurable");
+  else
+    flag_parameter(headline.flags, "alpha", headline.alpha_s, headline.alpha_ci);
+  flag_parameter(headline.flags, "beta", headline.beta_s_per_byte, headline.beta_ci);
+  return headline;
 }
 
 std::optional<double> holdout_error(const std::vector<double>& sizes,
@@ -117,6 +128,8 @@ CurveFit fit_curve(const CurveData& data, const FitOptions& options) {
   CurveFit curve;
   curve.key = data.key;
   curve.sizes = data.points.size();
+  curve.min_size_bytes = data.points.front()->key.size_bytes;
+  curve.max_size_bytes = data.points.back()->key.size_bytes;
   if (curve.sizes < kMinSizesToFit) {
     curve.flags.push_back(fmt::format("too few sizes ({} < {})", curve.sizes, kMinSizesToFit));
     return curve;
@@ -128,17 +141,12 @@ CurveFit fit_curve(const CurveData& data, const FitOptions& options) {
     medians.push_back(point->summary.median);
     samples.push_back(slowest_rank_times(point->samples));
   }
-  PiecewiseFit fit = fit_piecewise(sizes, medians);
-  auto intervals =
+  const PiecewiseFit fit = fit_piecewise(sizes, medians);
+  const CurveIntervals intervals =
       bootstrap_intervals(fit, sizes, samples, options.bootstrap_replicates, options.seed);
-  while (const auto k = indistinguishable_neighbours(intervals)) {
-    fit.segments[*k].last = fit.segments[*k + 1].last;
-    fit.segments.erase(fit.segments.begin() + static_cast<std::ptrdiff_t>(*k) + 1);
-    fit = refit_segments(fit, sizes, medians);
-    intervals = bootstrap_intervals(fit, sizes, samples, options.bootstrap_replicates, options.seed);
-  }
   for (std::size_t k = 0; k < fit.segments.size(); ++k)
-    curve.segments.push_back(report_segment(fit.segments[k], intervals[k], sizes));
+    curve.segments.push_back(report_segment(fit.segments[k], intervals.segments[k], sizes));
+  curve.headline = headline_of(curve.segments, intervals.headline, fit.misfit(), curve.sizes);
   if (options.holdout) curve.holdout_median_rel_error = holdout_error(sizes, medians);
   return curve;
 }
@@ -192,6 +200,23 @@ PointKey curve_key(const PointKey& point) {
   key.size_bytes = 0;
   key.count = 0;
   return key;
+}
+
+SegmentReport headline_segment(const CurveFit& curve) {
+  const Headline& headline = curve.headline.value();
+  SegmentReport segment;
+  segment.min_size_bytes = curve.min_size_bytes;
+  segment.max_size_bytes = curve.max_size_bytes;
+  segment.sizes = curve.sizes;
+  segment.alpha_s = headline.alpha_s;
+  segment.alpha_ci = headline.alpha_ci;
+  segment.beta_s_per_byte = headline.beta_s_per_byte;
+  segment.beta_ci = headline.beta_ci;
+  segment.half_size_bytes = headline.half_size_bytes;
+  segment.half_size_ci = headline.half_size_ci;
+  segment.alpha_at_bound = curve.segments.front().alpha_at_bound;
+  segment.flags = headline.flags;
+  return segment;
 }
 
 ModelReport fit_models(const std::vector<PointResult>& points, const FitOptions& options) {

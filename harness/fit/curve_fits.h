@@ -1,6 +1,8 @@
 #pragma once
 // The models of a run: every curve's piecewise fit with bootstrap intervals and trust flags,
-// and, where the run holds several rank counts, the algorithm families and their crossovers.
+// its headline, and, where the run holds several rank counts, the algorithm families and their
+// crossovers.
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,14 +31,39 @@ struct SegmentReport {
   Interval half_size_ci;
   double rms_rel_error = 0;
   double max_rel_error = 0;
+  bool alpha_at_bound = false;  // the line would have crossed zero: alpha held at 0
   std::vector<std::string> flags;  // why the numbers cannot be trusted; empty when they can
+  bool trusted() const { return flags.empty(); }
+};
+
+// The one crossover of a curve (DESIGN.md, "Models"), the number every output uses: the
+// latency of the small-message regime (alpha of the first segment), the bandwidth of the
+// large-message regime (beta of the last), and n½ = alpha/beta, the size below which the
+// latency term dominates, each with its interval; and how far the model misses sizes it did
+// not see.
+struct Headline {
+  double alpha_s = 0;
+  Interval alpha_ci;
+  double beta_s_per_byte = 0;
+  Interval beta_ci;
+  double half_size_bytes = 0;
+  Interval half_size_ci;
+  double misfit = 0;  // median relative error of each size predicted by the fit made without it
+  // Where the bandwidth falls with size instead of saturating: the first size of the slower
+  // regime and the best bandwidth before it (beta); 0 when it never falls.
+  std::size_t bandwidth_falls_at_bytes = 0;
+  double peak_beta_s_per_byte = 0;
+  std::vector<std::string> flags;  // why the headline cannot be trusted; empty when it can
   bool trusted() const { return flags.empty(); }
 };
 
 struct CurveFit {
   PointKey key;
   std::size_t sizes = 0;
+  std::size_t min_size_bytes = 0;
+  std::size_t max_size_bytes = 0;
   std::vector<SegmentReport> segments;  // empty when the curve cannot be fitted at all
+  std::optional<Headline> headline;      // with the segments
   std::vector<std::string> flags;
   std::optional<double> holdout_median_rel_error;
 };
@@ -69,7 +96,13 @@ struct ModelReport {
   std::vector<CrossoverReport> crossovers;
 };
 
-// points with raw samples (read_result_file(path, true)).
+// Fits every curve of `points`: their medians, and their raw samples where kept
+// (read_result_file(path, true)) for the intervals.
 ModelReport fit_models(const std::vector<PointResult>& points, const FitOptions& options);
+
+// The headline as one segment over all the curve's sizes: its alpha the small-message latency,
+// its beta the large-message bandwidth, its flags the headline's; for code that judges
+// segments. The curve must have a headline.
+SegmentReport headline_segment(const CurveFit& curve);
 
 }  // namespace collbench

@@ -12,9 +12,10 @@ namespace collbench {
 namespace {
 
 constexpr double kMadToSigma = 1.4826;
-// Mean squared relative residual below which fits count as exact: without it, rounding noise
-// in ln(RSS) would decide between segmentations of exact data.
-constexpr double kMeanSquareFloor = 1e-20;
+constexpr double kUnreachable = std::numeric_limits<double>::infinity();
+// Held-out errors below this count as exact: without it, rounding noise in the errors of exact
+// data would decide between segment counts.
+constexpr double kErrorFloor = 1e-9;
 
 void check_curve(std::span<const double> sizes, std::span<const double> times) {
   if (sizes.size() != times.size())
@@ -44,65 +45,40 @@ double curve_relative_scale(std::span<const double> sizes, std::span<const doubl
   return kMadToSigma * *middle;
 }
 
-AffineFit fit_range(std::span<const double> sizes, std::span<const double> times, std::size_t first,
-                    std::size_t last, double relative_scale) {
-  const std::size_t count = last - first + 1;
-  return fit_affine(sizes.subspan(first, count), times.subspan(first, count), relative_scale);
-}
-
-// BIC on relative residuals, a breakpoint counting as three coefficients (the modified BIC of
-// Hall, Osborn & Sakkas 2013): the breakpoint is searched for, so it buys more fit than one
-// parameter, and with the textbook count of one a curve of 24 sizes and 2% noise gains
-// spurious segments in a quarter of cases (2% with three).
-double bic_of(const std::vector<Segment>& segments, std::size_t size_count) {
-  constexpr double kCoefficientsPerSegment = 2;
-  constexpr double kCoefficientsPerBreakpoint = 3;
-  double squares = 0;
-  for (const Segment& segment : segments) {
-    const double rms = segment.fit.rms_rel_error;
-    squares += rms * rms * static_cast<double>(segment.last - segment.first + 1);
-  }
-  const double count = static_cast<double>(size_count);
-  const double breakpoints = static_cast<double>(segments.size() - 1);
-  const double coefficients = kCoefficientsPerSegment * static_cast<double>(segments.size()) +
-                              kCoefficientsPerBreakpoint * breakpoints;
-  return count * std::log(std::max(squares / count, kMeanSquareFloor)) +
-         coefficients * std::log(count);
-}
-
-}  // namespace
-
-PiecewiseFit fit_piecewise(std::span<const double> sizes, std::span<const double> times,
-                           const PiecewiseOptions& options) {
-  check_curve(sizes, times);
-  const std::size_t count = sizes.size();
-  const double scale = curve_relative_scale(sizes, times);
+std::size_t shortest_segment(std::size_t sizes, const PiecewiseOptions& options) {
   // An affine piece needs two sizes; a curve too short for one full segment is one segment.
-  const std::size_t min_length =
-      std::min(count, std::max<std::size_t>(2, options.min_sizes_per_segment));
-  const std::size_t max_segments = std::clamp<std::size_t>(
-      count / min_length, 1, std::max<std::size_t>(1, options.max_segments));
+  return std::min(sizes, std::max<std::size_t>(2, options.min_sizes_per_segment));
+}
 
-  // Every admissible range fitted once; the DP below only adds their losses.
+// For every segment count up to `max_count`, the segmentation of least Huber loss (an exact
+// dynamic program); empty where that count does not fit.
+std::vector<std::vector<Segment>> best_segmentations(std::span<const double> sizes,
+                                                     std::span<const double> times,
+                                                     std::size_t max_count,
+                                                     const PiecewiseOptions& options,
+                                                     double scale) {
+  const std::size_t count = sizes.size();
+  const std::size_t min_length = shortest_segment(count, options);
+  max_count = std::clamp<std::size_t>(std::min(max_count, count / min_length), 1,
+                                      std::max<std::size_t>(1, options.max_segments));
+  // Every admissible range fitted once; the program below only adds their losses.
   std::vector<AffineFit> range_fits(count * count);
   for (std::size_t first = 0; first < count; ++first)
     for (std::size_t last = first + min_length - 1; last < count; ++last)
-      range_fits[first * count + last] = fit_range(sizes, times, first, last, scale);
+      range_fits[first * count + last] = fit_affine(sizes.subspan(first, last - first + 1),
+                                                    times.subspan(first, last - first + 1), scale);
   const auto range_loss = [&](std::size_t first, std::size_t last) {
     return range_fits[first * count + last].loss;
   };
 
   // best_loss[k][j]: least loss of sizes 0..j cut into k + 1 segments; last_start: where the
   // last of those segments begins.
-  constexpr double kUnreachable = std::numeric_limits<double>::infinity();
-  std::vector<std::vector<double>> best_loss(max_segments,
-                                             std::vector<double>(count, kUnreachable));
-  std::vector<std::vector<std::size_t>> last_start(max_segments,
-                                                   std::vector<std::size_t>(count, 0));
+  std::vector<std::vector<double>> best_loss(max_count, std::vector<double>(count, kUnreachable));
+  std::vector<std::vector<std::size_t>> last_start(max_count, std::vector<std::size_t>(count, 0));
   for (std::size_t last = min_length - 1; last < count; ++last)
     best_loss[0][last] = range_loss(0, last);
-  for (std::size_t k = 1; k < max_segments; ++k) {
-    for (std::size_t last = (k + 1) * min_length - 1; last < count; ++last) {
+  for (std::size_t k = 1; k < max_count; ++k)
+    for (std::size_t last = (k + 1) * min_length - 1; last < count; ++last)
       for (std::size_t start = k * min_length; start + min_length - 1 <= last; ++start) {
         const double loss = best_loss[k - 1][start - 1] + range_loss(start, last);
         if (loss < best_loss[k][last]) {
@@ -110,12 +86,9 @@ PiecewiseFit fit_piecewise(std::span<const double> sizes, std::span<const double
           last_start[k][last] = start;
         }
       }
-    }
-  }
 
-  PiecewiseFit best;
-  best.bic = kUnreachable;
-  for (std::size_t k = 0; k < max_segments; ++k) {
+  std::vector<std::vector<Segment>> best(max_count);
+  for (std::size_t k = 0; k < max_count; ++k) {
     if (best_loss[k][count - 1] == kUnreachable) continue;
     std::vector<Segment> segments(k + 1);
     std::size_t last = count - 1;
@@ -124,27 +97,111 @@ PiecewiseFit fit_piecewise(std::span<const double> sizes, std::span<const double
       segments[piece] = Segment{first, last, range_fits[first * count + last]};
       last = first - 1;
     }
-    const double bic = bic_of(segments, count);
-    // Strictly better only: on a tie the fewer segments stay.
-    if (bic < best.bic) best = PiecewiseFit{std::move(segments), bic};
+    best[k] = std::move(segments);
   }
   return best;
 }
 
-PiecewiseFit refit_segments(const PiecewiseFit& shape, std::span<const double> sizes,
-                            std::span<const double> times) {
-  check_curve(sizes, times);
-  if (shape.segments.empty()) throw std::invalid_argument("refit_segments: no segments");
-  const double scale = curve_relative_scale(sizes, times);
-  PiecewiseFit refit;
-  for (const Segment& segment : shape.segments) {
-    if (segment.first > segment.last || segment.last >= sizes.size())
-      throw std::invalid_argument("refit_segments: segment outside the sizes");
-    refit.segments.push_back(Segment{segment.first, segment.last,
-                                     fit_range(sizes, times, segment.first, segment.last, scale)});
+// held_out[k][i]: the signed relative error at size i of the best (k + 1)-segment fit made
+// without it; NaN where no such fit exists.
+std::vector<std::vector<double>> held_out_errors(std::span<const double> sizes,
+                                                 std::span<const double> times,
+                                                 std::size_t max_count,
+                                                 const PiecewiseOptions& options, double scale) {
+  const std::size_t count = sizes.size();
+  std::vector<std::vector<double>> errors(max_count, std::vector<double>(count, std::nan("")));
+  std::vector<double> kept_sizes, kept_times;
+  for (std::size_t out = 0; out < count; ++out) {
+    kept_sizes.clear();
+    kept_times.clear();
+    for (std::size_t i = 0; i < count; ++i)
+      if (i != out) {
+        kept_sizes.push_back(sizes[i]);
+        kept_times.push_back(times[i]);
+      }
+    const auto fits = best_segmentations(kept_sizes, kept_times, max_count, options, scale);
+    for (std::size_t k = 0; k < fits.size(); ++k) {
+      if (fits[k].empty()) continue;
+      const PiecewiseFit fit{fits[k], {}};
+      errors[k][out] = (predict(fit, kept_sizes, sizes[out]) - times[out]) / times[out];
+    }
   }
-  refit.bic = bic_of(refit.segments, sizes.size());
-  return refit;
+  return errors;
+}
+
+// The mean held-out error of a segmentation, leaving out the two sizes on either side of each
+// of its breakpoints: held out, such a size could lie on either side of the switch, which the
+// other sizes cannot tell, so its error says nothing about the model.
+double mean_magnitude(const std::vector<double>& errors, const std::vector<Segment>& segments) {
+  std::vector<bool> beside_a_break(errors.size(), false);
+  for (std::size_t k = 1; k < segments.size(); ++k) {
+    beside_a_break[segments[k].first] = true;
+    beside_a_break[segments[k].first - 1] = true;
+  }
+  double sum = 0;
+  std::size_t counted = 0;
+  for (std::size_t i = 0; i < errors.size(); ++i) {
+    if (std::isnan(errors[i])) return kUnreachable;
+    if (beside_a_break[i]) continue;
+    sum += std::abs(errors[i]);
+    ++counted;
+  }
+  return counted ? std::max(sum / static_cast<double>(counted), kErrorFloor) : kUnreachable;
+}
+
+}  // namespace
+
+double PiecewiseFit::misfit() const {
+  if (held_out_errors.empty()) return std::nan("");
+  std::vector<double> magnitudes;
+  for (double error : held_out_errors) magnitudes.push_back(std::abs(error));
+  const auto middle = magnitudes.begin() + static_cast<std::ptrdiff_t>(magnitudes.size() / 2);
+  std::nth_element(magnitudes.begin(), middle, magnitudes.end());
+  if (magnitudes.size() % 2 == 1) return *middle;
+  return (*middle + *std::max_element(magnitudes.begin(), middle)) / 2;
+}
+
+PiecewiseFit fit_piecewise(std::span<const double> sizes, std::span<const double> times,
+                           const PiecewiseOptions& options) {
+  check_curve(sizes, times);
+  const double scale = curve_relative_scale(sizes, times);
+  const auto fits = best_segmentations(sizes, times, options.max_segments, options, scale);
+  // Leaving a size out must leave at least one full segment.
+  if (sizes.size() <= shortest_segment(sizes.size(), options)) return PiecewiseFit{fits[0], {}};
+  const auto errors = held_out_errors(sizes, times, fits.size(), options, scale);
+  // One more segment at a time while the data demand it.
+  const auto demanded = [&](std::size_t k) {
+    return mean_magnitude(errors[k], fits[k]) * options.required_gain <=
+           mean_magnitude(errors[k - 1], fits[k - 1]);
+  };
+  std::size_t chosen = 0;
+  while (chosen + 1 < fits.size() && !fits[chosen + 1].empty() && demanded(chosen + 1)) ++chosen;
+  return PiecewiseFit{fits[chosen], errors[chosen]};
+}
+
+PiecewiseFit fit_segments(std::span<const double> sizes, std::span<const double> times,
+                          std::size_t count, const PiecewiseOptions& options) {
+  check_curve(sizes, times);
+  const auto fits = best_segmentations(sizes, times, std::max<std::size_t>(count, 1), options,
+                                       curve_relative_scale(sizes, times));
+  for (std::size_t k = fits.size(); k-- > 0;)
+    if (!fits[k].empty()) return PiecewiseFit{fits[k], {}};
+  throw std::logic_error("fit_segments: no segmentation fits");
+}
+
+double predict(const PiecewiseFit& fit, std::span<const double> sizes, double size) {
+  const Segment* best = &fit.segments.front();
+  double best_distance = kUnreachable;
+  for (const auto& segment : fit.segments) {
+    const double low = sizes[segment.first], high = sizes[segment.last];
+    const double distance =
+        size < low ? std::log(low / size) : size > high ? std::log(size / high) : 0;
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = &segment;
+    }
+  }
+  return best->fit.alpha_s + best->fit.beta_s_per_byte * size;
 }
 
 }  // namespace collbench

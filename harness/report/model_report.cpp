@@ -60,6 +60,25 @@ std::string flags_text(const std::vector<std::string>& flags) {
   return flags.empty() ? "" : fmt::format("{}", fmt::join(flags, "; "));
 }
 
+std::string interval_text(double value, const Interval& ci, double scale, const char* unit) {
+  return fmt::format("{:.3g} [{:.3g}, {:.3g}] {}", value * scale, ci.low * scale,
+                     ci.high * scale, unit);
+}
+
+// Where n½ lies against the measured sizes, in words.
+std::string half_size_words(const Headline& h, const CurveFit& curve) {
+  const std::string value = fmt::format("n½ {} [{}, {}]", bytes_text(h.half_size_bytes),
+                                        bytes_text(h.half_size_ci.low),
+                                        bytes_text(h.half_size_ci.high));
+  if (h.half_size_ci.high < static_cast<double>(curve.min_size_bytes))
+    return fmt::format("{}, below the smallest size ({}): bandwidth dominates every size measured",
+                       value, format_size(curve.min_size_bytes));
+  if (h.half_size_ci.low > static_cast<double>(curve.max_size_bytes))
+    return fmt::format("{}, beyond the largest size ({}): latency dominates every size measured",
+                       value, format_size(curve.max_size_bytes));
+  return value + ": latency dominates below it";
+}
+
 nlohmann::ordered_json key_json(const PointKey& key) {
   nlohmann::ordered_json json;
   json["backend"] = key.backend;
@@ -90,13 +109,39 @@ std::string crossover_line(const CrossoverReport& crossover) {
 
 }  // namespace
 
-void print_model_table(std::ostream& out, const ModelReport& report) {
+std::string headline_text(const CurveFit& curve) {
+  if (curve.segments.empty()) return "not fitted: " + flags_text(curve.flags);
+  if (!curve.headline) return "no headline (fitted before schema 5: run `collbench fit` again)";
+  const Headline& h = *curve.headline;
+  const bool latency = !curve.segments.front().alpha_at_bound;
+  std::vector<std::string> parts;
+  parts.push_back(latency ? half_size_words(h, curve)
+                          : "no latency term: bandwidth-bound from the smallest size");
+  if (latency) parts.push_back("alpha " + interval_text(h.alpha_s, h.alpha_ci, 1e6, "us"));
+  // 1/beta: the interval's ends swap under the inversion.
+  parts.push_back(fmt::format(
+      "bandwidth {:.3g} [{:.3g}, {:.3g}] GB/s{}", 1e-9 / h.beta_s_per_byte, 1e-9 / h.beta_ci.high,
+      1e-9 / h.beta_ci.low,
+      curve.segments.size() > 1
+          ? " from " + format_size(curve.segments.back().min_size_bytes)
+          : ""));
+  if (h.bandwidth_falls_at_bytes)
+    parts.push_back(fmt::format("bandwidth falls from {:.3g} GB/s above {}",
+                                1e-9 / h.peak_beta_s_per_byte,
+                                format_size(h.bandwidth_falls_at_bytes)));
+  parts.push_back(fmt::format("misfit {:.1f}%", 100 * h.misfit));
+  std::string text = fmt::format("{}", fmt::join(parts, "; "));
+  if (!h.trusted()) text += fmt::format(" (untrusted: {})", flags_text(h.flags));
+  return text;
+}
+
+void print_model_table(std::ostream& out, const ModelReport& report, bool segments) {
   for (const auto& curve : report.curves) {
-    fmt::print(out, "# {}\n", curve_label(curve.key));
-    if (curve.segments.empty()) {
-      fmt::print(out, "  not fitted: {}\n", flags_text(curve.flags));
-      continue;
-    }
+    fmt::print(out, "# {}\n  {}\n", curve_label(curve.key), headline_text(curve));
+    if (curve.holdout_median_rel_error)
+      fmt::print(out, "  held-out sizes: median relative error {:.1f}%\n",
+                 100 * *curve.holdout_median_rel_error);
+    if (!segments || curve.segments.empty()) continue;
     fmt::print(out, "  {:<22} {:>26} {:>26} {:>30} {:>10} {:>7}  {}\n", "sizes",
                "alpha [95% CI]", "1/beta [95% CI]", "n½ [95% CI]", "9·n½",
                "rms err", "flags");
@@ -106,25 +151,14 @@ void print_model_table(std::ostream& out, const ModelReport& report) {
                  alpha_text(s), bandwidth_text(s), half_size_text(s),
                  s.trusted() ? bytes_text(9 * s.half_size_bytes) : "n/a", 100 * s.rms_rel_error,
                  flags_text(s.flags));
-    if (curve.holdout_median_rel_error)
-      fmt::print(out, "  held-out sizes: median relative error {:.1f}%\n",
-                 100 * *curve.holdout_median_rel_error);
   }
   for (const auto& crossover : report.crossovers) fmt::print(out, "{}\n", crossover_line(crossover));
 }
 
 std::vector<std::string> model_footer_lines(const ModelReport& report) {
   std::vector<std::string> lines;
-  for (const auto& curve : report.curves) {
-    std::vector<std::string> parts;
-    for (const auto& s : curve.segments)
-      parts.push_back(fmt::format("{}–{}: alpha {}, 1/beta {}, n½ {}{}",
-                                  format_size(s.min_size_bytes), format_size(s.max_size_bytes),
-                                  alpha_text(s), bandwidth_text(s), half_size_text(s),
-                                  s.trusted() ? "" : fmt::format(" ({})", flags_text(s.flags))));
-    if (parts.empty()) parts.push_back("not fitted: " + flags_text(curve.flags));
-    lines.push_back(fmt::format("# fit {}: {}", curve_label(curve.key), fmt::join(parts, " | ")));
-  }
+  for (const auto& curve : report.curves)
+    lines.push_back(fmt::format("# fit {}: {}", curve_label(curve.key), headline_text(curve)));
   for (const auto& crossover : report.crossovers) lines.push_back(crossover_line(crossover));
   return lines;
 }
@@ -138,12 +172,34 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
     entry["sizes"] = curve.sizes;
     entry["flags"] = curve.flags;
     if (curve.holdout_median_rel_error) entry["holdout_median_rel_error"] = *curve.holdout_median_rel_error;
+    if (curve.headline) {
+      const Headline& h = *curve.headline;
+      const bool falls = h.bandwidth_falls_at_bytes != 0;
+      entry["headline"] = {
+          {"text", headline_text(curve)},
+          {"half_size_bytes", h.half_size_bytes},
+          {"half_size_ci_bytes", interval(h.half_size_ci)},
+          {"half_size_position", h.half_size_ci.high < double(curve.min_size_bytes)  ? "below"
+                                 : h.half_size_ci.low > double(curve.max_size_bytes) ? "beyond"
+                                                                                     : "inside"},
+          {"alpha_us", h.alpha_s * 1e6},
+          {"alpha_ci_us", interval({h.alpha_ci.low * 1e6, h.alpha_ci.high * 1e6})},
+          {"beta_ns_per_byte", h.beta_s_per_byte * 1e9},
+          {"beta_ci_ns_per_byte", interval({h.beta_ci.low * 1e9, h.beta_ci.high * 1e9})},
+          {"bandwidth_GBps", 1e-9 / h.beta_s_per_byte},
+          {"misfit_median_rel_error", h.misfit},
+          {"bandwidth_falls_at_bytes", falls ? nlohmann::ordered_json(h.bandwidth_falls_at_bytes) : nullptr},
+          {"peak_bandwidth_GBps", falls ? nlohmann::ordered_json(1e-9 / h.peak_beta_s_per_byte) : nullptr},
+          {"trusted", h.trusted()},
+          {"flags", h.flags}};
+    }
     entry["segments"] = nlohmann::ordered_json::array();
     for (const auto& s : curve.segments)
       entry["segments"].push_back({{"min_size_bytes", s.min_size_bytes},
                                    {"max_size_bytes", s.max_size_bytes},
                                    {"sizes", s.sizes},
                                    {"alpha_us", s.alpha_s * 1e6},
+                                   {"alpha_at_bound", s.alpha_at_bound},
                                    {"alpha_ci_us", interval({s.alpha_ci.low * 1e6, s.alpha_ci.high * 1e6})},
                                    {"beta_ns_per_byte", s.beta_s_per_byte * 1e9},
                                    {"beta_ci_ns_per_byte", interval({s.beta_ci.low * 1e9, s.beta_ci.high * 1e9})},

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -43,6 +44,24 @@ struct FitRow {
   double half_size_bytes, half_size_ci_low_bytes, half_size_ci_high_bytes;
   double n90_bytes;
   double rms_rel_error, max_rel_error, holdout_median_rel_error;
+  std::int8_t alpha_at_bound;  // schema 5
+  std::int8_t trusted;
+  char flags[128];
+};
+
+// One row per fitted curve: its headline (curve_fits.h).
+struct HeadlineRow {
+  CurveColumns curve;
+  std::uint64_t sizes;
+  std::uint64_t min_size_bytes;
+  std::uint64_t max_size_bytes;
+  double alpha_us, alpha_ci_low_us, alpha_ci_high_us;
+  double beta_ns_per_byte, beta_ci_low_ns_per_byte, beta_ci_high_ns_per_byte;
+  double bandwidth_GBps;
+  double half_size_bytes, half_size_ci_low_bytes, half_size_ci_high_bytes;
+  double misfit_median_rel_error;
+  std::uint64_t bandwidth_falls_at_bytes;
+  double peak_bandwidth_GBps;
   std::int8_t trusted;
   char flags[128];
 };
@@ -119,6 +138,36 @@ std::string joined(const std::vector<std::string>& flags) {
   return fmt::format("{}", fmt::join(flags, "; "));
 }
 
+std::vector<HeadlineRow> headline_rows(const ModelReport& report) {
+  std::vector<HeadlineRow> rows;
+  for (const auto& curve : report.curves) {
+    if (!curve.headline) continue;
+    const Headline& h = *curve.headline;
+    HeadlineRow row{};
+    row.curve = curve_columns(curve.key);
+    row.sizes = curve.sizes;
+    row.min_size_bytes = curve.min_size_bytes;
+    row.max_size_bytes = curve.max_size_bytes;
+    row.alpha_us = h.alpha_s * 1e6;
+    row.alpha_ci_low_us = h.alpha_ci.low * 1e6;
+    row.alpha_ci_high_us = h.alpha_ci.high * 1e6;
+    row.beta_ns_per_byte = h.beta_s_per_byte * 1e9;
+    row.beta_ci_low_ns_per_byte = h.beta_ci.low * 1e9;
+    row.beta_ci_high_ns_per_byte = h.beta_ci.high * 1e9;
+    row.bandwidth_GBps = 1e-9 / h.beta_s_per_byte;
+    row.half_size_bytes = h.half_size_bytes;
+    row.half_size_ci_low_bytes = h.half_size_ci.low;
+    row.half_size_ci_high_bytes = h.half_size_ci.high;
+    row.misfit_median_rel_error = h.misfit;
+    row.bandwidth_falls_at_bytes = h.bandwidth_falls_at_bytes;
+    row.peak_bandwidth_GBps = h.bandwidth_falls_at_bytes ? 1e-9 / h.peak_beta_s_per_byte : kNoValue;
+    row.trusted = h.trusted();
+    h5::store_fixed_string(joined(h.flags), row.flags);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 std::vector<FitRow> fit_rows(const ModelReport& report) {
   std::vector<FitRow> rows;
   for (const auto& curve : report.curves) {
@@ -158,6 +207,7 @@ std::vector<FitRow> fit_rows(const ModelReport& report) {
       row.n90_bytes = 9 * s.half_size_bytes;
       row.rms_rel_error = s.rms_rel_error;
       row.max_rel_error = s.max_rel_error;
+      row.alpha_at_bound = s.alpha_at_bound;
       row.trusted = s.trusted();
       h5::store_fixed_string(joined(s.flags), row.flags);
       rows.push_back(row);
@@ -233,9 +283,35 @@ CompoundBuilder fit_row_type() {
                 {"rms_rel_error", offsetof(FitRow, rms_rel_error)},
                 {"max_rel_error", offsetof(FitRow, max_rel_error)},
                 {"holdout_median_rel_error", offsetof(FitRow, holdout_median_rel_error)}})
+      .add("alpha_at_bound", offsetof(FitRow, alpha_at_bound), H5T_NATIVE_INT8)
       .add("trusted", offsetof(FitRow, trusted), H5T_NATIVE_INT8)
       .text("flags", offsetof(FitRow, flags), sizeof(FitRow::flags));
   return fits;
+}
+
+CompoundBuilder headline_row_type() {
+  CompoundBuilder headlines(sizeof(HeadlineRow));
+  headlines.curve(offsetof(HeadlineRow, curve))
+      .add("sizes", offsetof(HeadlineRow, sizes), H5T_NATIVE_UINT64)
+      .add("min_size_bytes", offsetof(HeadlineRow, min_size_bytes), H5T_NATIVE_UINT64)
+      .add("max_size_bytes", offsetof(HeadlineRow, max_size_bytes), H5T_NATIVE_UINT64)
+      .doubles({{"alpha_us", offsetof(HeadlineRow, alpha_us)},
+                {"alpha_ci_low_us", offsetof(HeadlineRow, alpha_ci_low_us)},
+                {"alpha_ci_high_us", offsetof(HeadlineRow, alpha_ci_high_us)},
+                {"beta_ns_per_byte", offsetof(HeadlineRow, beta_ns_per_byte)},
+                {"beta_ci_low_ns_per_byte", offsetof(HeadlineRow, beta_ci_low_ns_per_byte)},
+                {"beta_ci_high_ns_per_byte", offsetof(HeadlineRow, beta_ci_high_ns_per_byte)},
+                {"bandwidth_GBps", offsetof(HeadlineRow, bandwidth_GBps)},
+                {"half_size_bytes", offsetof(HeadlineRow, half_size_bytes)},
+                {"half_size_ci_low_bytes", offsetof(HeadlineRow, half_size_ci_low_bytes)},
+                {"half_size_ci_high_bytes", offsetof(HeadlineRow, half_size_ci_high_bytes)},
+                {"misfit_median_rel_error", offsetof(HeadlineRow, misfit_median_rel_error)}})
+      .add("bandwidth_falls_at_bytes", offsetof(HeadlineRow, bandwidth_falls_at_bytes),
+           H5T_NATIVE_UINT64)
+      .doubles({{"peak_bandwidth_GBps", offsetof(HeadlineRow, peak_bandwidth_GBps)}})
+      .add("trusted", offsetof(HeadlineRow, trusted), H5T_NATIVE_INT8)
+      .text("flags", offsetof(HeadlineRow, flags), sizeof(HeadlineRow::flags));
+  return headlines;
 }
 
 CompoundBuilder family_row_type() {
@@ -264,15 +340,15 @@ CompoundBuilder crossover_row_type() {
   return crossovers;
 }
 
-// Curve columns that files of an older schema version lack; they read as empty strings.
-constexpr std::string_view kCurveColumnsSinceSchema3[] = {"algorithm", "protocol"};
+// Columns that files of an older schema version lack; they read as empty strings and zeros.
+constexpr std::string_view kColumnsAfterSchema2[] = {"algorithm", "protocol", "alpha_at_bound"};
 
 template <typename Row>
 std::vector<Row> read_table(hid_t file, const char* name, const CompoundBuilder& type) {
   if (!h5::link_exists(file, name)) return {};
   try {
     const h5::Handle table = h5::open_dataset(file, name);
-    const h5::Handle stored = h5::stored_members(table.get(), type.get(), kCurveColumnsSinceSchema3);
+    const h5::Handle stored = h5::stored_members(table.get(), type.get(), kColumnsAfterSchema2);
     std::vector<Row> rows(h5::extent(table.get()).at(0));
     if (!rows.empty()) h5::read_all(table.get(), stored.get(), rows.data());
     return rows;
@@ -313,8 +389,12 @@ Interval interval(double low, double high, double scale) { return {low * scale, 
 void read_curves(hid_t file, ModelReport& report) {
   for (const FitRow& row : read_table<FitRow>(file, "fits", fit_row_type())) {
     const PointKey key = curve_key_of(row.curve);
-    if (report.curves.empty() || row.segments == 0 || row.segment == 0)
-      report.curves.push_back({key, row.sizes, {}, {}, std::nullopt});
+    if (report.curves.empty() || row.segments == 0 || row.segment == 0) {
+      CurveFit fresh;
+      fresh.key = key;
+      fresh.sizes = row.sizes;
+      report.curves.push_back(std::move(fresh));
+    }
     CurveFit& curve = report.curves.back();
     if (!std::isnan(row.holdout_median_rel_error))
       curve.holdout_median_rel_error = row.holdout_median_rel_error;
@@ -334,10 +414,36 @@ void read_curves(hid_t file, ModelReport& report) {
     segment.half_size_ci = {row.half_size_ci_low_bytes, row.half_size_ci_high_bytes};
     segment.rms_rel_error = row.rms_rel_error;
     segment.max_rel_error = row.max_rel_error;
+    segment.alpha_at_bound = row.alpha_at_bound != 0;
     segment.flags = split_flags(row.flags, sizeof row.flags);
     curve.sizes = 0;
     curve.segments.push_back(std::move(segment));
     for (const auto& s : curve.segments) curve.sizes += s.sizes;
+  }
+}
+
+// Each headline belongs to the fitted curve of its key (files before schema 5 have none).
+void read_headlines(hid_t file, ModelReport& report) {
+  for (const HeadlineRow& row : read_table<HeadlineRow>(file, "headlines", headline_row_type())) {
+    const PointKey key = curve_key_of(row.curve);
+    const auto curve = std::find_if(report.curves.begin(), report.curves.end(),
+                                    [&](const CurveFit& c) { return c.key == key; });
+    if (curve == report.curves.end())
+      throw std::runtime_error("/headlines: a row whose curve /fits does not hold");
+    Headline h;
+    h.alpha_s = row.alpha_us * 1e-6;
+    h.alpha_ci = interval(row.alpha_ci_low_us, row.alpha_ci_high_us, 1e-6);
+    h.beta_s_per_byte = row.beta_ns_per_byte * 1e-9;
+    h.beta_ci = interval(row.beta_ci_low_ns_per_byte, row.beta_ci_high_ns_per_byte, 1e-9);
+    h.half_size_bytes = row.half_size_bytes;
+    h.half_size_ci = {row.half_size_ci_low_bytes, row.half_size_ci_high_bytes};
+    h.misfit = row.misfit_median_rel_error;
+    h.bandwidth_falls_at_bytes = row.bandwidth_falls_at_bytes;
+    if (h.bandwidth_falls_at_bytes) h.peak_beta_s_per_byte = 1e-9 / row.peak_bandwidth_GBps;
+    h.flags = split_flags(row.flags, sizeof row.flags);
+    curve->min_size_bytes = row.min_size_bytes;
+    curve->max_size_bytes = row.max_size_bytes;
+    curve->headline = std::move(h);
   }
 }
 
@@ -374,6 +480,7 @@ void read_families(hid_t file, ModelReport& report) {
 
 void write_model_tables(hid_t file, const ModelReport& report) {
   replace_table(file, "fits", fit_row_type(), fit_rows(report));
+  replace_table(file, "headlines", headline_row_type(), headline_rows(report));
   replace_table(file, "families", family_row_type(), family_rows(report));
   replace_table(file, "crossovers", crossover_row_type(), crossover_rows(report));
   h5::flush(file);
@@ -383,6 +490,7 @@ std::optional<ModelReport> read_model_tables(hid_t file) {
   if (!h5::link_exists(file, "fits")) return std::nullopt;
   ModelReport report;
   read_curves(file, report);
+  read_headlines(file, report);
   read_families(file, report);
   return report;
 }

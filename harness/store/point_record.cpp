@@ -44,7 +44,8 @@ h5::Handle build_point_row_type() {
   insert("placement", offsetof(PointRow, placement), name_text.get());
   insert("algorithm", offsetof(PointRow, algorithm), tuning_text.get());
   insert("protocol", offsetof(PointRow, protocol), tuning_text.get());
-  static_assert(sizeof(PointRow::chosen_algorithm) == sizeof(PointRow::chosen_protocol));
+  static_assert(sizeof(PointRow::chosen_algorithm) == sizeof(LibraryChoice::algorithm) &&
+                sizeof(PointRow::chosen_protocol) == sizeof(LibraryChoice::protocol));
   const h5::Handle choice_text = h5::fixed_string_type(sizeof(PointRow::chosen_algorithm));
   insert("chosen_algorithm", offsetof(PointRow, chosen_algorithm), choice_text.get());
   insert("chosen_protocol", offsetof(PointRow, chosen_protocol), choice_text.get());

@@ -1,7 +1,7 @@
 """busbw: bus bandwidth against size, one line per collective x placement x rank count."""
 import numpy as np
 
-from plots.figures.common import (Options, Plot, bus_factor, fit_rows, label, new_figure,
+from plots.figures.common import (Options, Plot, bus_factor, headline_row, label, new_figure,
                                   preferred_mode, tidy_legend)
 from plots.resultfile import curves, key_dict
 from plots.sizes import format_size, size_axis
@@ -24,10 +24,11 @@ def draw(result, options: Options):
         axis.plot(sizes, busbw, marker="o", markersize=3.5, color=color, label=name)
         data["lines"][name] = {"point_id": points["point_id"][rows], "size_bytes": sizes,
                                "busbw_GBps": busbw}
-        segments = fit_rows(result, key)
-        if segments:
-            # 1/beta is size over time, algbw-like; the bus factor puts it on this plot's axis.
-            asymptote = (result.fits["bandwidth_GBps"][segments[-1]]
+        row = headline_row(result, key)
+        if row is not None and result.headlines["trusted"][row]:
+            # The headline's large-message 1/beta is size over time, algbw-like; the bus factor
+            # puts it on this plot's axis. An untrusted one is not drawn.
+            asymptote = (result.headlines["bandwidth_GBps"][row]
                          * bus_factor(k["collective"], k["nranks"]))
             axis.axhline(asymptote, color=color, linestyle="--", linewidth=1, alpha=0.8)
             data["asymptotes"][name] = asymptote

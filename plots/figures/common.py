@@ -94,6 +94,12 @@ def fit_rows(result, key):
                   key=lambda i: result.fits["segment"][i])
 
 
+def headline_row(result, key):
+    """The /headlines row of one curve, or None (no fits, or fitted before schema 5)."""
+    rows = curves(result.headlines).get(key, []) if result.headlines else []
+    return rows[0] if rows else None
+
+
 def require_fits(result, figure):
     if not result.fits:
         raise FigureError(f"figure '{figure}' needs fits and {result.path} has none; "

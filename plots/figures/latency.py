@@ -1,10 +1,10 @@
 """latency: latency-mode median time against size with the fitted piecewise alpha-beta model,
-n½ marked and the latency- and bandwidth-dominated sizes shaded; one panel per curve so the
-shading of one curve never lies over another's."""
+the curve's headline n½ marked with its interval and the latency- and bandwidth-dominated sizes
+shaded; one panel per curve so the shading of one curve never lies over another's."""
 import numpy as np
 
-from plots.figures.common import (time_axis, FigureError, Options, Plot, fit_rows, label, new_figure,
-                                  require_fits)
+from plots.figures.common import (time_axis, FigureError, Options, Plot, fit_rows, headline_row,
+                                  label, new_figure, require_fits)
 from plots.resultfile import curves
 from plots.sizes import format_size, size_axis
 
@@ -44,21 +44,29 @@ def draw(result, options: Options):
                                       "min_size_bytes": fit["min_size_bytes"][i],
                                       "max_size_bytes": fit["max_size_bytes"][i]})
         lo, hi = sizes.min() / 1.5, sizes.max() * 1.5
-        if segments:
-            # n½ of the largest-size segment: where the asymptotic bandwidth term equals alpha.
-            half = result.fits["half_size_bytes"][segments[-1]]
-            entry["half_size_bytes"] = half
+        row = headline_row(result, key)
+        if row is not None:
+            # The headline's n½: small-message alpha over large-message beta.
+            h = result.headlines
+            half = h["half_size_bytes"][row]
+            span = (h["half_size_ci_low_bytes"][row], h["half_size_ci_high_bytes"][row])
+            trusted = bool(h["trusted"][row])
+            entry.update(half_size_bytes=half, half_size_ci_bytes=span, trusted=trusted)
             if np.isfinite(half) and half > 0:
                 edge = min(max(half, lo), hi)
                 axis.axvspan(lo, edge, color="orange", alpha=0.12, label="latency-dominated (n < n½)")
                 axis.axvspan(edge, hi, color="steelblue", alpha=0.10,
                              label="bandwidth-dominated (n > n½)")
+                if np.all(np.isfinite(span)) and span[1] > lo and span[0] < hi:
+                    axis.axvspan(max(span[0], lo), min(span[1], hi), color="gray", alpha=0.15,
+                                 label="n½ 95% interval")
+                note = "" if trusted else " (untrusted)"
                 if lo < half < hi:
                     axis.axvline(half, color="k", linestyle="--", linewidth=1)
-                    axis.text(half, 0.97, f" n½ = {format_size(half)}", transform=axis.get_xaxis_transform(),
-                              va="top", fontsize=8)
+                    axis.text(half, 0.97, f" n½ = {format_size(half)}{note}",
+                              transform=axis.get_xaxis_transform(), va="top", fontsize=8)
                 else:
-                    axis.text(0.02, 0.97, f"n½ = {format_size(half)} (off scale)",
+                    axis.text(0.02, 0.97, f"n½ = {format_size(half)} (off scale){note}",
                               transform=axis.transAxes, va="top", fontsize=8)
         axis.set_xlim(lo, hi)
         size_axis(axis.xaxis, sizes, max_ticks=6)

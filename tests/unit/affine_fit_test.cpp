@@ -78,12 +78,19 @@ TEST(FitAffine, TwoPointsGiveTheLineThroughThem) {
   EXPECT_LT(relative_difference(fit.alpha_s, times[0] - beta * sizes[0]), 1e-9);
 }
 
-TEST(FitAffine, NegativeInterceptComesOutNegative) {
+// A latency term is never negative: the line through times whose intercept would be -2 us is
+// refitted through the origin, and says so.
+TEST(FitAffine, NegativeInterceptIsHeldAtZero) {
   const std::vector<double> sizes = synthetic::geometric_sizes(1024 * kKiB, kGiB);
   const double alpha = -2e-6, beta = 1 / 10e9;
-  const AffineFit fit = fit_affine(sizes, line_times(sizes, alpha, beta));
-  EXPECT_LT(fit.alpha_s, 0);
-  EXPECT_LT(relative_difference(fit.alpha_s, alpha), 1e-9);
+  const std::vector<double> times = line_times(sizes, alpha, beta);
+  const AffineFit fit = fit_affine(sizes, times);
+  EXPECT_EQ(fit.alpha_s, 0);
+  EXPECT_TRUE(fit.alpha_at_bound);
+  // The proportional fit of relative error: beta within the spread of times[i] / sizes[i].
+  EXPECT_GT(fit.beta_s_per_byte, times.front() / sizes.front());
+  EXPECT_LT(fit.beta_s_per_byte, times.back() / sizes.back());
+  EXPECT_FALSE(fit_affine(sizes, line_times(sizes, 2e-6, beta)).alpha_at_bound);
 }
 
 TEST(FitAffine, NegativeSlopeComesOutNegative) {

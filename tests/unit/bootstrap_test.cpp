@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -48,7 +49,7 @@ Coverage measure_coverage(const std::vector<TrueSegment>& truth, std::uint64_t f
     if (!breaks_right) continue;
     ++coverage.right_shape;
 
-    const auto intervals = bootstrap_intervals(fit, sizes, curve.samples, kReplicates, seed);
+    const auto intervals = bootstrap_intervals(fit, sizes, curve.samples, kReplicates, seed).segments;
     bool all = true;
     for (std::size_t k = 0; k < truth.size(); ++k) {
       const bool alpha = inside(intervals[k].alpha_s, truth[k].alpha_s);
@@ -108,22 +109,46 @@ FittedCurve fitted_curve(std::size_t samples_per_size) {
 
 TEST(BootstrapIntervals, SameSeedSameIntervalsOtherSeedOthers) {
   const FittedCurve fitted = fitted_curve(20);
-  const auto first = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 50, 1);
-  const auto again = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 50, 1);
-  const auto other = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 50, 2);
-  EXPECT_EQ(first[0].alpha_s.low, again[0].alpha_s.low);
-  EXPECT_EQ(first[0].beta_s_per_byte.high, again[0].beta_s_per_byte.high);
-  EXPECT_NE(first[0].alpha_s.low, other[0].alpha_s.low);
+  const auto first = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 50, 1).headline;
+  const auto again = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 50, 1).headline;
+  const auto other = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 50, 2).headline;
+  EXPECT_EQ(first.alpha_s.low, again.alpha_s.low);
+  EXPECT_EQ(first.beta_s_per_byte.high, again.beta_s_per_byte.high);
+  EXPECT_NE(first.alpha_s.low, other.alpha_s.low);
 }
 
-TEST(BootstrapIntervals, SingleSamplesLeaveNothingToResample) {
+// One sample per size leaves nothing to resample within a size, but the model still misses
+// each size it did not see by the noise: the intervals have width, and hold the truth.
+TEST(BootstrapIntervals, SingleSamplesStillGiveIntervalsOfTheMisfit) {
   const FittedCurve fitted = fitted_curve(1);
-  const auto intervals = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 20, 3);
-  const AffineFit& line = fitted.fit.segments[0].fit;
-  EXPECT_DOUBLE_EQ(intervals[0].alpha_s.low, line.alpha_s);
-  EXPECT_DOUBLE_EQ(intervals[0].alpha_s.high, line.alpha_s);
-  EXPECT_DOUBLE_EQ(intervals[0].beta_s_per_byte.low, line.beta_s_per_byte);
-  EXPECT_DOUBLE_EQ(intervals[0].beta_s_per_byte.high, line.beta_s_per_byte);
+  const auto intervals = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 200, 3).headline;
+  EXPECT_GT(intervals.alpha_s.high - intervals.alpha_s.low, 0.01 * 10e-6);
+  EXPECT_TRUE(inside(intervals.alpha_s, 10e-6));
+  EXPECT_TRUE(inside(intervals.beta_s_per_byte, 1 / 5e9));
+}
+
+// A curve the model misses (a smooth bend fitted by one line) gets intervals as wide as the
+// misses; the same line with noise of the held-out errors' size would get as much.
+TEST(BootstrapIntervals, MisfitWidensTheIntervals) {
+  const std::vector<double> sizes = synthetic::standard_sizes();
+  std::vector<double> bent, straight;
+  for (double size : sizes) {
+    bent.push_back(10e-6 + size / 5e9 + 2 * std::sqrt(10e-6 * size / 5e9));
+    straight.push_back(10e-6 + size / 5e9);
+  }
+  const PiecewiseFit bent_fit = fit_segments(sizes, bent, 1);
+  PiecewiseFit bent_with_errors = fit_piecewise(sizes, bent, {.max_segments = 1});
+  const PiecewiseFit straight_fit = fit_piecewise(sizes, straight, {.max_segments = 1});
+  ASSERT_EQ(bent_fit.segments.size(), 1u);
+  EXPECT_GT(bent_with_errors.misfit(), 0.05);
+  EXPECT_LT(straight_fit.misfit(), 1e-6);
+  const std::vector<std::vector<double>> no_samples(sizes.size());
+  const auto wide = bootstrap_intervals(bent_with_errors, sizes, no_samples, 200, 4).headline;
+  const auto narrow = bootstrap_intervals(straight_fit, sizes, no_samples, 200, 4).headline;
+  const double wide_share = (wide.alpha_s.high - wide.alpha_s.low) / bent_fit.segments[0].fit.alpha_s;
+  const double narrow_share = (narrow.alpha_s.high - narrow.alpha_s.low) / 10e-6;
+  EXPECT_GT(wide_share, 0.2);
+  EXPECT_LT(narrow_share, 1e-6);
 }
 
 TEST(BootstrapIntervals, RejectsMalformedInput) {
@@ -132,9 +157,9 @@ TEST(BootstrapIntervals, RejectsMalformedInput) {
   const std::vector<std::vector<double>> too_few(samples.begin(), samples.end() - 1);
   EXPECT_THROW(bootstrap_intervals(fitted.fit, fitted.sizes, too_few, 10, 1),
                std::invalid_argument);
-  std::vector<std::vector<double>> with_empty = samples;
-  with_empty[4].clear();
-  EXPECT_THROW(bootstrap_intervals(fitted.fit, fitted.sizes, with_empty, 10, 1),
+  PiecewiseFit without_errors = fitted.fit;
+  without_errors.held_out_errors.clear();
+  EXPECT_THROW(bootstrap_intervals(without_errors, fitted.sizes, samples, 10, 1),
                std::invalid_argument);
   EXPECT_THROW(bootstrap_intervals(fitted.fit, fitted.sizes, samples, 0, 1), std::invalid_argument);
 }

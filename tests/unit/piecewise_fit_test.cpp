@@ -91,7 +91,8 @@ TEST(FitPiecewise, ThreeSegmentsUnderTwoPercentNoiseKeepTheirBreaks) {
   EXPECT_GE(found, 90);
 }
 
-// The BIC must not buy segments with noise: a pure line under 2% noise, one sample per size.
+// Held-out prediction must not buy segments with noise: a pure line under 2% noise, one
+// sample per size.
 TEST(FitPiecewise, TwoPercentNoiseAddsNoSpuriousSegments) {
   const std::vector<double> sizes = synthetic::standard_sizes();
   const std::vector<TrueSegment> truth{{0, 10e-6, 1 / 5e9}};
@@ -103,20 +104,38 @@ TEST(FitPiecewise, TwoPercentNoiseAddsNoSpuriousSegments) {
   EXPECT_GE(one_segment, 95);
 }
 
-// m·ln(RSS/m) + (2K + 3(K - 1))·ln(m) on relative residuals.
-TEST(FitPiecewise, BicWeighsEachBreakpointAsThreeCoefficients) {
+// Each held-out error is the chosen model, refitted without that size, against it.
+TEST(FitPiecewise, HeldOutErrorsPredictEachSizeFromTheOthers) {
   const std::vector<double> sizes = synthetic::standard_sizes();
   const auto curve = synthetic::make_curve(kEagerRendezvous, sizes, 5, 0.03, 7);
   const PiecewiseFit fit = fit_piecewise(sizes, curve.medians);
   ASSERT_EQ(fit.segments.size(), 2u);
-  double squares = 0;
-  for (const Segment& segment : fit.segments)
-    for (std::size_t i = segment.first; i <= segment.last; ++i) {
-      const double fitted = segment.fit.alpha_s + segment.fit.beta_s_per_byte * sizes[i];
-      squares += std::pow((curve.medians[i] - fitted) / curve.medians[i], 2);
-    }
-  const double m = static_cast<double>(sizes.size());
-  EXPECT_NEAR(fit.bic, m * std::log(squares / m) + 7 * std::log(m), 1e-9);
+  ASSERT_EQ(fit.held_out_errors.size(), sizes.size());
+  for (std::size_t out : {std::size_t{0}, std::size_t{5}, sizes.size() - 1}) {
+    std::vector<double> kept_sizes, kept_times;
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+      if (i != out) {
+        kept_sizes.push_back(sizes[i]);
+        kept_times.push_back(curve.medians[i]);
+      }
+    const PiecewiseFit without = fit_segments(kept_sizes, kept_times, 2);
+    const double predicted = predict(without, kept_sizes, sizes[out]);
+    EXPECT_NEAR(fit.held_out_errors[out], (predicted - curve.medians[out]) / curve.medians[out],
+                1e-9);
+  }
+  // 3% noise on medians of 5 samples: the misfit is of the noise's size, not more.
+  EXPECT_LT(fit.misfit(), 0.05);
+}
+
+// A line whose intercept would be negative (bandwidth falling with size) is held at 0.
+TEST(FitPiecewise, ALatencyTermIsNeverNegative) {
+  const std::vector<double> sizes = synthetic::geometric_sizes(1 * kMiB, 64 * kMiB);
+  std::vector<double> times;
+  for (double size : sizes) times.push_back(size / (size < 8 * kMiB ? 10e9 : 4e9));
+  const PiecewiseFit fit = fit_segments(sizes, times, 1);
+  EXPECT_TRUE(fit.segments[0].fit.alpha_at_bound);
+  EXPECT_EQ(fit.segments[0].fit.alpha_s, 0);
+  EXPECT_GT(fit.segments[0].fit.beta_s_per_byte, 1 / 10e9);
 }
 
 TEST(FitPiecewise, OptionsBoundSegmentsAndTheirLength) {
@@ -138,22 +157,13 @@ TEST(FitPiecewise, CurveShorterThanOneSegmentIsOneSegment) {
   EXPECT_NEAR(fit.segments[0].fit.alpha_s, 1e-6, 1e-15);
 }
 
-TEST(FitPiecewise, RefitKeepsTheRangesAndFitsTheNewTimes) {
+TEST(FitPiecewise, FitSegmentsKeepsTheCountAndChoosesTheBreaks) {
   const std::vector<double> sizes = synthetic::standard_sizes();
-  const PiecewiseFit shape = fit_piecewise(sizes, exact_times(kEagerRendezvous, sizes));
-  // Twice as slow everywhere: every parameter doubles, the ranges stay.
-  std::vector<double> slower = exact_times(kEagerRendezvous, sizes);
-  for (double& time : slower) time *= 2;
-  const PiecewiseFit refit = refit_segments(shape, sizes, slower);
-  ASSERT_EQ(refit.segments.size(), shape.segments.size());
-  for (std::size_t k = 0; k < shape.segments.size(); ++k) {
-    EXPECT_EQ(refit.segments[k].first, shape.segments[k].first);
-    EXPECT_EQ(refit.segments[k].last, shape.segments[k].last);
-    expect_recovers(
-        refit.segments[k].fit,
-        TrueSegment{0, 2 * kEagerRendezvous[k].alpha_s, 2 * kEagerRendezvous[k].beta_s_per_byte},
-        1e-9);
-  }
+  const PiecewiseFit fit = fit_segments(sizes, exact_times(kThreeProtocols, sizes), 3);
+  ASSERT_EQ(fit.segments.size(), 3u);
+  EXPECT_EQ(fit.segments[1].first, index_of(sizes, 4 * kKiB));
+  EXPECT_EQ(fit.segments[2].first, index_of(sizes, 1 * kMiB));
+  EXPECT_TRUE(fit.held_out_errors.empty());
 }
 
 TEST(FitPiecewise, RejectsMalformedCurves) {
@@ -163,10 +173,7 @@ TEST(FitPiecewise, RejectsMalformedCurves) {
   EXPECT_THROW(fit_piecewise(two, one), std::invalid_argument);
   EXPECT_THROW(fit_piecewise(std::vector<double>{2, 1}, two), std::invalid_argument);
   EXPECT_THROW(fit_piecewise(std::vector<double>{1, 1}, two), std::invalid_argument);
-  PiecewiseFit beyond;
-  beyond.segments.push_back(Segment{0, 5, {}});
-  EXPECT_THROW(refit_segments(beyond, two, two), std::invalid_argument);
-  EXPECT_THROW(refit_segments(PiecewiseFit{}, two, two), std::invalid_argument);
+  EXPECT_THROW(fit_segments(two, one, 1), std::invalid_argument);
 }
 
 // fit_models on the piecewise fits: a pinned algorithm and protocol (an NCCL tuning sweep) is

@@ -232,8 +232,28 @@ ModelReport example_models() {
   PointKey library_choice = tuned;
   library_choice.algorithm.clear();
   library_choice.protocol.clear();
-  report.curves.push_back({tuned, 18, {segment}, {}, std::nullopt});
-  report.curves.push_back({library_choice, 18, {segment}, {}, std::nullopt});
+  CurveFit curve;
+  curve.key = tuned;
+  curve.sizes = 18;
+  curve.min_size_bytes = 8;
+  curve.max_size_bytes = 1 << 20;
+  curve.segments = {segment};
+  Headline headline;
+  headline.alpha_s = 5e-6;
+  headline.alpha_ci = {4e-6, 6e-6};
+  headline.beta_s_per_byte = 1e-10;
+  headline.beta_ci = {0.9e-10, 1.1e-10};
+  headline.half_size_bytes = 5e4;
+  headline.half_size_ci = {4e4, 6e4};
+  headline.misfit = 0.012;
+  headline.bandwidth_falls_at_bytes = 1 << 16;
+  headline.peak_beta_s_per_byte = 0.5e-10;
+  headline.flags = {"misfit 1.2% above 1%", "alpha interval wider than alpha"};
+  curve.headline = headline;
+  report.curves.push_back(curve);
+  curve.key = library_choice;
+  curve.headline.reset();  // fitted before headlines existed
+  report.curves.push_back(curve);
   FamilyReport family;
   family.key = tuned;
   family.key.nranks = 0;
@@ -325,7 +345,9 @@ void make_schema_2(const fs::path& path) {
     if (h5::link_exists(file.get(), table))
       drop_columns(file.get(), table,
                    {"algorithm", "protocol", "chosen_algorithm", "chosen_protocol",
-                    "chosen_channels"});
+                    "chosen_channels", "alpha_at_bound"});
+  if (h5::link_exists(file.get(), "headlines"))
+    h5::check(H5Ldelete(file.get(), "headlines", H5P_DEFAULT), "H5Ldelete");
   h5::write_int_attribute(file.get(), "schema_version", 2);
 }
 
@@ -418,6 +440,20 @@ TEST_F(ResultFileTest, ModelsKeepTheirTuning) {
   ASSERT_EQ(result.models->curves.size(), 2u);
   EXPECT_TRUE(result.models->curves[0].key == models.curves[0].key);
   EXPECT_EQ(result.models->curves[0].key.algorithm, "Ring");
+  // The headline travels with its curve, every field of it.
+  const auto& headline = result.models->curves[0].headline;
+  ASSERT_TRUE(headline);
+  EXPECT_DOUBLE_EQ(headline->alpha_s, 5e-6);
+  EXPECT_DOUBLE_EQ(headline->alpha_ci.low, 4e-6);
+  EXPECT_DOUBLE_EQ(headline->beta_ci.high, 1.1e-10);
+  EXPECT_DOUBLE_EQ(headline->half_size_ci.high, 6e4);
+  EXPECT_DOUBLE_EQ(headline->misfit, 0.012);
+  EXPECT_EQ(headline->bandwidth_falls_at_bytes, 1u << 16);
+  EXPECT_NEAR(headline->peak_beta_s_per_byte, 0.5e-10, 1e-22);
+  EXPECT_EQ(headline->flags,
+            (std::vector<std::string>{"misfit 1.2% above 1%", "alpha interval wider than alpha"}));
+  EXPECT_EQ(result.models->curves[0].max_size_bytes, 1u << 20);
+  EXPECT_FALSE(result.models->curves[1].headline);
   EXPECT_EQ(result.models->curves[0].key.protocol, "LL128");
   EXPECT_TRUE(result.models->curves[1].key == models.curves[1].key);
   EXPECT_EQ(result.models->curves[1].key.algorithm, "");
@@ -467,6 +503,7 @@ TEST_F(ResultFileTest, ReadsSchema2FileWithoutTuningColumns) {
     EXPECT_EQ(curve.key.nranks, 2);
     ASSERT_EQ(curve.segments.size(), 1u);
     EXPECT_DOUBLE_EQ(curve.segments[0].alpha_s, 5e-6);
+    EXPECT_FALSE(curve.headline) << "a schema-2 file has no headlines";
   }
   ASSERT_EQ(result.models->families.size(), 1u);
   EXPECT_EQ(result.models->families[0].key.algorithm, "");

@@ -64,20 +64,28 @@ inline double median_of(std::vector<double> values) {
   return (values[middle - 1] + values[middle]) / 2;
 }
 
-// sigma is the standard deviation of the log of the noise factor (0.03: about 3% noise).
-inline Curve make_curve(std::span<const TrueSegment> segments, std::span<const double> sizes,
-                        std::size_t samples_per_size, double sigma, std::uint64_t seed) {
+// `truth` gives the true time of a size; sigma is the standard deviation of the log of the
+// noise factor (0.03: about 3% noise).
+template <typename Truth>
+inline Curve make_curve_of(Truth truth_of, std::span<const double> sizes,
+                           std::size_t samples_per_size, double sigma, std::uint64_t seed) {
   StandardNormal normal(seed);
   Curve curve;
   curve.sizes.assign(sizes.begin(), sizes.end());
   for (double size : sizes) {
-    const double truth = true_time(segments, size);
+    const double truth = truth_of(size);
     std::vector<double> samples(samples_per_size);
     for (double& sample : samples) sample = truth * std::exp(sigma * normal());
     curve.medians.push_back(median_of(samples));
     curve.samples.push_back(std::move(samples));
   }
   return curve;
+}
+
+inline Curve make_curve(std::span<const TrueSegment> segments, std::span<const double> sizes,
+                        std::size_t samples_per_size, double sigma, std::uint64_t seed) {
+  return make_curve_of([segments](double size) { return true_time(segments, size); }, sizes,
+                       samples_per_size, sigma, seed);
 }
 
 // Sizes 8 B .. 64 MiB, factor 2: the 24 sizes of a typical curve.

@@ -547,6 +547,19 @@ TEST(MarkdownReporter, ShowsAlgorithmAndProtocolColumns) {
   EXPECT_EQ(cell(auto_row, "protocol"), " auto ");
 }
 
+// A headline that says what its one segment says.
+Headline headline_of_segment(const SegmentReport& segment) {
+  Headline headline;
+  headline.alpha_s = segment.alpha_s;
+  headline.alpha_ci = segment.alpha_ci;
+  headline.beta_s_per_byte = segment.beta_s_per_byte;
+  headline.beta_ci = segment.beta_ci;
+  headline.half_size_bytes = segment.half_size_bytes;
+  headline.half_size_ci = segment.half_size_ci;
+  headline.misfit = segment.rms_rel_error;
+  return headline;
+}
+
 ModelReport tuned_models() {
   const SegmentReport segment{.min_size_bytes = 8,
                               .max_size_bytes = 1 << 20,
@@ -567,12 +580,72 @@ ModelReport tuned_models() {
   PointKey tree = library_choice;
   tree.algorithm = "Tree";
   ModelReport report;
-  for (const PointKey& key : {library_choice, ring, tree})
-    report.curves.push_back({key, 18, {segment}, {}, std::nullopt});
+  for (const PointKey& key : {library_choice, ring, tree}) {
+    CurveFit curve;
+    curve.key = key;
+    curve.sizes = 18;
+    curve.min_size_bytes = 8;
+    curve.max_size_bytes = 1 << 20;
+    curve.segments = {segment};
+    curve.headline = headline_of_segment(segment);
+    report.curves.push_back(curve);
+  }
   PointKey across = ring;
   across.nranks = 0;
   report.crossovers.push_back({across, {"ring", 5e-6, 1e-10, 0.01, -100}, 25.0 * (1 << 20), 5.2, 4});
   return report;
+}
+
+CurveFit one_curve(const Headline& headline) {
+  CurveFit curve = tuned_models().curves[0];
+  curve.headline = headline;
+  return curve;
+}
+
+TEST(ModelReport, TheHeadlineSaysWhereLatencyDominates) {
+  Headline inside = *tuned_models().curves[0].headline;  // n½ 48.83 KiB, sizes 8 B .. 1 MiB
+  EXPECT_EQ(headline_text(one_curve(inside)),
+            "n½ 48.83 KiB [39.06 KiB, 58.59 KiB]: latency dominates below it; alpha 5 [4, 6] us; "
+            "bandwidth 10 [9.09, 11.1] GB/s; misfit 1.0%");
+  Headline beyond = inside;
+  beyond.half_size_bytes = 4e6;
+  beyond.half_size_ci = {3e6, 5e6};
+  EXPECT_NE(headline_text(one_curve(beyond))
+                .find("beyond the largest size (1 MiB): latency dominates every size measured"),
+            std::string::npos);
+  Headline below = inside;
+  below.half_size_bytes = 2;
+  below.half_size_ci = {1, 4};
+  EXPECT_NE(headline_text(one_curve(below))
+                .find("below the smallest size (8 B): bandwidth dominates every size measured"),
+            std::string::npos);
+  Headline falls = inside;
+  falls.bandwidth_falls_at_bytes = 1 << 19;
+  falls.peak_beta_s_per_byte = 0.5e-10;
+  falls.misfit = 0.08;
+  falls.flags = {"misfit 8.0% above 5%"};
+  EXPECT_NE(headline_text(one_curve(falls)).find("bandwidth falls from 20 GB/s above 512 KiB"),
+            std::string::npos);
+  EXPECT_TRUE(headline_text(one_curve(falls)).ends_with("(untrusted: misfit 8.0% above 5%)"));
+}
+
+TEST(ModelReport, SegmentsOnlyWhenAsked) {
+  std::ostringstream plain, detailed;
+  print_model_table(plain, tuned_models());
+  print_model_table(detailed, tuned_models(), true);
+  EXPECT_EQ(plain.str().find("rms err"), std::string::npos) << plain.str();
+  EXPECT_NE(detailed.str().find("rms err"), std::string::npos) << detailed.str();
+  EXPECT_NE(plain.str().find("n½ 48.83 KiB"), std::string::npos) << plain.str();
+}
+
+TEST(ModelReport, JsonCarriesTheHeadline) {
+  const auto json = model_json(tuned_models());
+  const auto& headline = json["curves"][0].at("headline");
+  EXPECT_DOUBLE_EQ(headline.at("half_size_bytes").get<double>(), 5e4);
+  EXPECT_EQ(headline.at("half_size_position"), "inside");
+  EXPECT_DOUBLE_EQ(headline.at("bandwidth_GBps").get<double>(), 10);
+  EXPECT_EQ(headline.at("trusted"), true);
+  EXPECT_TRUE(headline.at("bandwidth_falls_at_bytes").is_null());
 }
 
 TEST(ModelReport, FitLinesNameTheTuningOfEachCurve) {
