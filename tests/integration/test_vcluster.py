@@ -78,9 +78,12 @@ def test_two_hosts_intra_stays_on_a_host_and_inter_crosses_the_network(tmp_path)
         return float(row["time_median_us"][0])
 
     largest = int(points["size_bytes"].max())
-    # Shared memory inside a host against TCP between namespaces. Two cores run four ranks
-    # here, so the margin is small; the capped test below holds the gap to a number.
-    assert median("inter", largest) > median("intra", largest)
+    # Shared memory inside a host against TCP between namespaces: 2.4 to 4.5 times slower in
+    # eight runs on this 2-core machine (four ranks); the capped test below holds the gap to a
+    # number.
+    ratio = median("inter", largest) / median("intra", largest)
+    print(f"inter over intra at {largest} B: {ratio:.2f}")
+    assert ratio > 1.5
 
 
 @needs_root
@@ -96,22 +99,21 @@ def test_inter_bandwidth_meets_a_one_gigabit_cap(tmp_path):
                           "--out", str(out)]))
     assert result.returncode == 0, result.stdout + result.stderr
     with h5py.File(out, "r") as f:
-        fits = f["fits"][()]
+        headlines = f["headlines"][()]
         points = f["points"][()]
-    inter = fits[fits["placement"] == b"inter"]
-    assert len(inter) >= 1
+    inter = headlines[headlines["placement"] == b"inter"]
+    assert len(inter) == 1
     # Two rails share each host's link: a rank sends its whole buffer in a two-rank ring, so
     # busbw is its half of 1 Gbit/s, less TCP/IP framing (1448 of 1514 bytes per frame).
     share_gbps = 1e9 / 8 / 2 * 1448 / 1514 / 1e9
-    # The fit of the largest sizes, with its bootstrap interval (1 ns/B is 1 GB/s). Runs on
-    # this machine land 3-15% under the share, now and then 20%: the interval must reach into
-    # the +-20% band around it, and the fitted value must not be far outside.
-    largest_segment = inter[-1]
-    fitted = float(largest_segment["bandwidth_GBps"])
-    low = 1 / float(largest_segment["beta_ci_high_ns_per_byte"])
-    high = 1 / float(largest_segment["beta_ci_low_ns_per_byte"])
-    assert high >= 0.8 * share_gbps and low <= 1.2 * share_gbps, (fitted, low, high, share_gbps)
-    assert 0.7 * share_gbps < fitted < 1.3 * share_gbps, (fitted, share_gbps)
+    # The headline's large-message bandwidth (1/beta; a two-rank ring's bus factor is 1), with
+    # its interval: within 20% of the share, and the interval reaching it.
+    fitted = float(inter["bandwidth_GBps"][0])
+    low = 1 / float(inter["beta_ci_high_ns_per_byte"][0])
+    high = 1 / float(inter["beta_ci_low_ns_per_byte"][0])
+    print(f"inter: {fitted:.4f} GB/s [{low:.4f}, {high:.4f}] against a share of {share_gbps:.4f}")
+    assert 0.8 * share_gbps < fitted < 1.2 * share_gbps, (fitted, low, high, share_gbps)
+    assert low <= share_gbps <= high or abs(fitted / share_gbps - 1) < 0.05, (fitted, low, high)
     largest = points[points["size_bytes"] == points["size_bytes"].max()]
     intra = largest[largest["placement"] == b"intra"]["busbw_GBps"][0]
     assert intra > 3 * share_gbps  # inside a host the cap does not apply
