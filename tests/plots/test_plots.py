@@ -33,8 +33,9 @@ def test_every_figure_png_and_report(files, tmp_path):
         assert str(image) in done.stdout
     page = (tmp_path / "ranks-report.html").read_text()
     assert "<html" in page and page.count("data:image/png;base64,") == len(FIGURES)
-    for section in ('id="provenance"', 'id="points"', 'id="fits"', 'id="crossovers"',
-                    "busbw (GB/s)", "#wrong", "latency p99", "1/beta", "Open MPI"):
+    for section in ('id="provenance"', 'id="points"', 'id="headlines"', 'id="fits"',
+                    'id="crossovers"', "busbw (GB/s)", "#wrong", "latency p99", "1/beta",
+                    "n½: latency dominates below", "misfit", "Open MPI"):
         assert section in page
     assert "http://" not in page and "https://" not in page and 'src="file' not in page
 
@@ -54,6 +55,34 @@ def test_default_output_folder_is_the_files(files):
     assert (files["ranks"].parent / "ranks-busbw.png").exists()
 
 
+def expected_asymptotes(result, mode):
+    """The trusted headlines' bandwidth times the bus factor, by the busbw figure's labels."""
+    from plots.figures.common import bus_factor, label
+    from plots.resultfile import curves, key_dict
+    expected = {}
+    for key, rows in curves(result.headlines, mode).items():
+        if result.headlines["trusted"][rows[0]]:
+            k = key_dict(key)
+            expected[label(key)] = (result.headlines["bandwidth_GBps"][rows[0]]
+                                    * bus_factor(k["collective"], k["nranks"]))
+    return expected
+
+
+def test_busbw_draws_only_trusted_headlines(files, tmp_path):
+    """This machine's curves are mostly untrusted; with every headline marked trusted, every
+    curve gets its asymptote, at the headline's bandwidth."""
+    trusted = tmp_path / "trusted.h5"
+    trusted.write_bytes(files["ranks"].read_bytes())
+    with h5py.File(trusted, "r+") as f:
+        rows = f["headlines"][()]
+        rows["trusted"] = 1
+        f["headlines"][...] = rows
+    result = resultfile.load(trusted)
+    busbw = FIGURES["busbw"](result, Options()).data
+    assert len(busbw["asymptotes"]) == len(busbw["lines"])
+    assert busbw["asymptotes"] == expected_asymptotes(result, busbw["mode"])
+
+
 def test_plotted_data_equals_the_file(files):
     result = resultfile.load(files["ranks"])
     with h5py.File(files["ranks"], "r") as f:
@@ -63,15 +92,23 @@ def test_plotted_data_equals_the_file(files):
         for line in busbw["lines"].values():
             np.testing.assert_array_equal(line["busbw_GBps"],
                                           points["busbw_GBps"][line["point_id"]])
-        assert busbw["asymptotes"]
+        assert busbw["asymptotes"] == expected_asymptotes(result, busbw["mode"])
         heat = FIGURES["heatmap"](result, Options()).data
         for panel in heat.values():
             rows = medians[panel["point_id"]][:, panel["world_ranks"]]
             np.testing.assert_allclose(panel["ratio"].T, rows / rows.min(axis=1, keepdims=True))
         latency = FIGURES["latency"](result, Options()).data
+        headlines = f["headlines"][()]
         for panel in latency.values():
             np.testing.assert_array_equal(panel["time_median_us"],
                                           points["time_median_us"][panel["point_id"]])
+            # The shading's n½ is the stored headline's of the panel's curve.
+            first = points[panel["point_id"][0]]
+            row = headlines[(headlines["collective"] == first["collective"]) &
+                            (headlines["placement"] == first["placement"]) &
+                            (headlines["nranks"] == first["nranks"]) &
+                            (headlines["mode"] == b"latency")]
+            assert len(row) == 1 and panel["half_size_bytes"] == row["half_size_bytes"][0]
         dist = FIGURES["ranks-distribution"](result, Options()).data
         for panel in dist.values():
             np.testing.assert_array_equal(panel["samples_us"],
