@@ -24,6 +24,8 @@ def _table(header, rows):
 
 
 def _g(value, digits=4):
+    if np.isposinf(value):
+        return "unbounded"
     return f"{value:.{digits}g}" if np.isfinite(value) else "–"
 
 
@@ -108,10 +110,12 @@ def _crossovers(result):
     if not c:
         return "<p>No crossovers (the file holds no curve at several rank counts).</p>"
     rows = [[f"{c['collective'][i]} · {c['placement'][i]}", c["mode"][i], c["family"][i],
-             format_size(c["size_bytes"][i]), _g(c["crossover_ranks"][i]),
+             format_size(c["size_bytes"][i]),
+             f"{_g(c['crossover_ranks'][i])} [{_g(c['crossover_ranks_ci_low'][i])}, "
+             f"{_g(c['crossover_ranks_ci_high'][i])}]",
              c["max_ranks_measured"][i], "yes" if c["extrapolated"][i] else "no"]
             for i in range(len(c["collective"]))]
-    return _table(["curve", "mode", "family", "size", "p*", "largest p measured",
+    return _table(["curve", "mode", "family", "size", "p* [95% CI]", "largest p measured",
                    "extrapolated"], rows)
 
 

@@ -60,6 +60,10 @@ def _table(dataset):
     for name in ("algorithm", "protocol"):
         if name not in columns and "backend" in columns:
             columns[name] = np.array([""] * len(data), dtype=object)
+    # Files before version 5 lack p*'s interval: unknown, NaN.
+    for name in ("crossover_ranks_ci_low", "crossover_ranks_ci_high"):
+        if name not in columns and "crossover_ranks" in columns:
+            columns[name] = np.full(len(data), np.nan)
     return columns
 
 

@@ -22,7 +22,9 @@ PointResult measured_point(int sample_count, int rank_count) {
                .nranks = rank_count,
                .mode = Mode::latency,
                .size_bytes = 1 << 20,
-               .count = 1 << 18};
+               .count = 1 << 18,
+               .algorithm = {},
+               .protocol = {}};
   point.summary = {.samples = static_cast<std::size_t>(sample_count), .median = 1e-4};
   point.samples.nranks = rank_count;
   for (int rank = 0; rank < rank_count; ++rank) point.samples.world_ranks.push_back(rank);

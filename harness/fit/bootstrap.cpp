@@ -9,21 +9,6 @@
 namespace collbench {
 namespace {
 
-// A replicate's time never falls below this share of the model's: a held-out error of -100%
-// or worse would otherwise give a time of zero or less, which no fit takes.
-constexpr double kSmallestShare = 0.05;
-
-// Uniform index below `bound` by rejection, not std::uniform_int_distribution, whose algorithm
-// differs between standard libraries: the same seed gives the same intervals everywhere.
-std::size_t uniform_index(std::mt19937_64& engine, std::size_t bound) {
-  const std::uint64_t range = bound;
-  const std::uint64_t limit =
-      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % range;
-  std::uint64_t draw = engine();
-  while (draw >= limit) draw = engine();
-  return static_cast<std::size_t>(draw % range);
-}
-
 // numpy.median: the mean of the two middle values when the count is even.
 double median_in_place(std::vector<double>& values) {
   const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
@@ -39,11 +24,6 @@ double percentile_of_sorted(const std::vector<double>& sorted, double percent) {
   const double fraction = rank - static_cast<double>(below);
   if (fraction == 0 || below + 1 == sorted.size()) return sorted[below];
   return sorted[below] + fraction * (sorted[below + 1] - sorted[below]);
-}
-
-Interval central_95(std::vector<double>& values) {
-  std::ranges::sort(values);
-  return Interval{percentile_of_sorted(values, 2.5), percentile_of_sorted(values, 97.5)};
 }
 
 // Per replicate: alpha, beta and n½ of one quantity (a segment, or the headline).
@@ -94,6 +74,20 @@ class MedianShifts {
 };
 
 }  // namespace
+
+std::size_t uniform_index(std::mt19937_64& engine, std::size_t bound) {
+  const std::uint64_t range = bound;
+  const std::uint64_t limit =
+      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % range;
+  std::uint64_t draw = engine();
+  while (draw >= limit) draw = engine();
+  return static_cast<std::size_t>(draw % range);
+}
+
+Interval central_95(std::vector<double> values) {
+  std::ranges::sort(values);
+  return Interval{percentile_of_sorted(values, 2.5), percentile_of_sorted(values, 97.5)};
+}
 
 CurveIntervals bootstrap_intervals(const PiecewiseFit& fit, std::span<const double> sizes,
                                    std::span<const std::vector<double>> samples, int replicates,

@@ -45,13 +45,9 @@ std::vector<double> slowest_rank_times(const RawSamples& raw) {
   return slowest;
 }
 
-// Why a fitted quantity says little: its interval reaches zero or is wider than itself.
 void flag_parameter(std::vector<std::string>& flags, const char* name, double value,
                     const Interval& ci) {
-  if (value <= 0 || ci.low <= 0)
-    flags.push_back(fmt::format("{} not significant", name));
-  else if (ci.high - ci.low > value)
-    flags.push_back(fmt::format("{} interval wider than {}", name, name));
+  if (auto doubt = parameter_doubt(name, value, ci)) flags.push_back(std::move(*doubt));
 }
 
 SegmentReport report_segment(const Segment& segment, const SegmentIntervals& intervals,
@@ -186,9 +182,12 @@ void fit_families(const std::vector<CurveFit>& curves, const std::vector<CurveDa
     const std::vector<double> sizes = options.crossover_sizes.empty()
                                           ? std::vector<double>{25.0 * (1 << 20), largest_size}
                                           : options.crossover_sizes;
-    for (double size : sizes)
-      report.crossovers.push_back(
-          {family.key, *ring, size, ring_crossover_ranks(*ring, size), max_ranks});
+    const std::vector<Interval> intervals = ring_crossover_intervals(
+        family.key.collective, rank_curves, sizes, options.bootstrap_replicates, options.seed);
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+      report.crossovers.push_back({family.key, *ring, sizes[k],
+                                   ring_crossover_ranks(*ring, sizes[k]), intervals[k],
+                                   max_ranks});
     report.families.push_back(std::move(family));
   }
 }
@@ -200,6 +199,14 @@ PointKey curve_key(const PointKey& point) {
   key.size_bytes = 0;
   key.count = 0;
   return key;
+}
+
+std::optional<std::string> parameter_doubt(const char* name, double value, const Interval& ci) {
+  if (value <= 0 || ci.low <= 0) return fmt::format("{} not significant", name);
+  if (ci.high - ci.low > value) return fmt::format("{} interval wider than {}", name, name);
+  if (value < ci.low || value > ci.high)
+    return fmt::format("{} outside its interval: breakpoints unstable", name);
+  return std::nullopt;
 }
 
 SegmentReport headline_segment(const CurveFit& curve) {

@@ -3,6 +3,7 @@
 // its headline, and, where the run holds several rank counts, the algorithm families and their
 // crossovers.
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,6 +74,9 @@ struct CrossoverReport {
   FamilyFit family;
   double size_bytes = 0;
   std::optional<double> crossover_ranks;  // p* = n·beta/alpha
+  // Its 95% interval (rank_families.h); the high end is infinite where replicates lose alpha.
+  Interval crossover_ranks_ci{std::numeric_limits<double>::quiet_NaN(),
+                              std::numeric_limits<double>::quiet_NaN()};
   int max_ranks_measured = 0;
   bool extrapolated() const { return crossover_ranks && *crossover_ranks > max_ranks_measured; }
 };
@@ -104,5 +108,11 @@ ModelReport fit_models(const std::vector<PointResult>& points, const FitOptions&
 // its beta the large-message bandwidth, its flags the headline's; for code that judges
 // segments. The curve must have a headline.
 SegmentReport headline_segment(const CurveFit& curve);
+
+// Why a fitted quantity (alpha or beta, by `name`) says little, or nullopt when it holds: its
+// interval reaches zero, is wider than itself, or does not hold it (the replicates, their
+// breakpoints chosen again, mostly put it elsewhere). Each reason makes its segment or headline
+// untrusted.
+std::optional<std::string> parameter_doubt(const char* name, double value, const Interval& ci);
 
 }  // namespace collbench

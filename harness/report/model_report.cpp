@@ -79,6 +79,10 @@ std::string half_size_words(const Headline& h, const CurveFit& curve) {
   return value + ": latency dominates below it";
 }
 
+nlohmann::ordered_json finite_or_null(double value) {
+  return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+}
+
 nlohmann::ordered_json key_json(const PointKey& key) {
   nlohmann::ordered_json json;
   json["backend"] = key.backend;
@@ -94,13 +98,22 @@ nlohmann::ordered_json key_json(const PointKey& key) {
   return json;
 }
 
+// "[lo, hi]" of a rank count, "beyond every rank count" past the replicates that lost alpha.
+std::string ranks_interval_text(const Interval& ci) {
+  if (std::isnan(ci.low)) return "";
+  if (std::isinf(ci.low)) return " [no latency term in most replicates]";
+  return std::isinf(ci.high) ? fmt::format(" [{:.0f}, unbounded]", ci.low)
+                             : fmt::format(" [{:.0f}, {:.0f}]", ci.low, ci.high);
+}
+
 std::string crossover_line(const CrossoverReport& crossover) {
   const auto& family = crossover.family;
   return fmt::format(
       "# crossover {}: ring alpha {:.3g} us, 1/beta {:.3g} GB/s; p*({}) = {}{}",
       curve_label(crossover.key), family.alpha_s * 1e6, 1e-9 / family.beta_s_per_byte,
       bytes_text(crossover.size_bytes),
-      crossover.crossover_ranks ? fmt::format("{:.0f} ranks", *crossover.crossover_ranks)
+      crossover.crossover_ranks ? fmt::format("{:.0f} ranks{}", *crossover.crossover_ranks,
+                                              ranks_interval_text(crossover.crossover_ranks_ci))
                                 : "n/a (alpha <= 0)",
       crossover.extrapolated()
           ? fmt::format(" (extrapolated: measured up to {})", crossover.max_ranks_measured)
@@ -221,6 +234,9 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
     entry["beta_ns_per_byte"] = c.family.beta_s_per_byte * 1e9;
     entry["size_bytes"] = c.size_bytes;
     entry["crossover_ranks"] = c.crossover_ranks ? nlohmann::ordered_json(*c.crossover_ranks) : nullptr;
+    // An unbounded end (replicates without a latency term) is null, as JSON has no infinity.
+    entry["crossover_ranks_ci"] = nlohmann::ordered_json::array(
+        {finite_or_null(c.crossover_ranks_ci.low), finite_or_null(c.crossover_ranks_ci.high)});
     entry["max_ranks_measured"] = c.max_ranks_measured;
     entry["extrapolated"] = c.extrapolated();
     json["crossovers"].push_back(entry);
@@ -236,7 +252,8 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
                                {"alpha_us", f.families[i].alpha_s * 1e6},
                                {"beta_ns_per_byte", f.families[i].beta_s_per_byte * 1e9},
                                {"rms_rel_error", f.families[i].rms_rel_error},
-                               {"bic", f.families[i].bic}});
+                               {"bic", f.families[i].bic},
+                               {"held_out_rel_error", finite_or_null(f.families[i].held_out_rel_error)}});
     json["families"].push_back(entry);
   }
   return json;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/store/h5.h"
+#include "harness/store/layout.h"
 
 namespace collbench {
 namespace {
@@ -71,6 +72,7 @@ struct FamilyRow {
   char family[8];
   std::int8_t chosen;
   double alpha_us, beta_ns_per_byte, rms_rel_error, bic;
+  double held_out_rel_error;  // schema 5
   char rank_counts[64];
 };
 
@@ -78,6 +80,7 @@ struct CrossoverRow {
   CurveColumns curve;
   char family[8];
   double alpha_us, beta_ns_per_byte, size_bytes, crossover_ranks;
+  double crossover_ranks_ci_low, crossover_ranks_ci_high;  // schema 5
   std::int32_t max_ranks_measured;
   std::int8_t extrapolated;
 };
@@ -229,6 +232,7 @@ std::vector<FamilyRow> family_rows(const ModelReport& report) {
       row.beta_ns_per_byte = fit.beta_s_per_byte * 1e9;
       row.rms_rel_error = fit.rms_rel_error;
       row.bic = fit.bic;
+      row.held_out_rel_error = fit.held_out_rel_error;
       h5::store_fixed_string(fmt::format("{}", fmt::join(family.rank_counts, ",")), row.rank_counts);
       rows.push_back(row);
     }
@@ -245,6 +249,8 @@ std::vector<CrossoverRow> crossover_rows(const ModelReport& report) {
     row.beta_ns_per_byte = crossover.family.beta_s_per_byte * 1e9;
     row.size_bytes = crossover.size_bytes;
     row.crossover_ranks = crossover.crossover_ranks.value_or(kNoValue);
+    row.crossover_ranks_ci_low = crossover.crossover_ranks_ci.low;
+    row.crossover_ranks_ci_high = crossover.crossover_ranks_ci.high;
     row.max_ranks_measured = crossover.max_ranks_measured;
     row.extrapolated = crossover.extrapolated();
     rows.push_back(row);
@@ -322,7 +328,8 @@ CompoundBuilder family_row_type() {
       .doubles({{"alpha_us", offsetof(FamilyRow, alpha_us)},
                 {"beta_ns_per_byte", offsetof(FamilyRow, beta_ns_per_byte)},
                 {"rms_rel_error", offsetof(FamilyRow, rms_rel_error)},
-                {"bic", offsetof(FamilyRow, bic)}})
+                {"bic", offsetof(FamilyRow, bic)},
+                {"held_out_rel_error", offsetof(FamilyRow, held_out_rel_error)}})
       .text("rank_counts", offsetof(FamilyRow, rank_counts), sizeof(FamilyRow::rank_counts));
   return families;
 }
@@ -334,14 +341,18 @@ CompoundBuilder crossover_row_type() {
       .doubles({{"alpha_us", offsetof(CrossoverRow, alpha_us)},
                 {"beta_ns_per_byte", offsetof(CrossoverRow, beta_ns_per_byte)},
                 {"size_bytes", offsetof(CrossoverRow, size_bytes)},
-                {"crossover_ranks", offsetof(CrossoverRow, crossover_ranks)}})
+                {"crossover_ranks", offsetof(CrossoverRow, crossover_ranks)},
+                {"crossover_ranks_ci_low", offsetof(CrossoverRow, crossover_ranks_ci_low)},
+                {"crossover_ranks_ci_high", offsetof(CrossoverRow, crossover_ranks_ci_high)}})
       .add("max_ranks_measured", offsetof(CrossoverRow, max_ranks_measured), H5T_NATIVE_INT32)
       .add("extrapolated", offsetof(CrossoverRow, extrapolated), H5T_NATIVE_INT8);
   return crossovers;
 }
 
 // Columns that files of an older schema version lack; they read as empty strings and zeros.
-constexpr std::string_view kColumnsAfterSchema2[] = {"algorithm", "protocol", "alpha_at_bound"};
+constexpr std::string_view kColumnsAfterSchema2[] = {
+    "algorithm", "protocol", "alpha_at_bound", "held_out_rel_error", "crossover_ranks_ci_low",
+    "crossover_ranks_ci_high"};
 
 template <typename Row>
 std::vector<Row> read_table(hid_t file, const char* name, const CompoundBuilder& type) {
@@ -447,10 +458,19 @@ void read_headlines(hid_t file, ModelReport& report) {
   }
 }
 
+// Files before schema 5 lack the families' held-out errors and the crossovers' intervals: they
+// are unknown (NaN), not the zeros a missing column reads as.
+bool before_schema_5(hid_t file) {
+  return h5::has_attribute(file, layout::kSchemaVersion) &&
+         h5::read_int_attribute(file, layout::kSchemaVersion) < 5;
+}
+
 void read_families(hid_t file, ModelReport& report) {
+  const bool unknown = before_schema_5(file);
   for (const FamilyRow& row : read_table<FamilyRow>(file, "families", family_row_type())) {
     const FamilyFit fit{h5::load_fixed_string(row.family), row.alpha_us * 1e-6,
-                        row.beta_ns_per_byte * 1e-9, row.rms_rel_error, row.bic};
+                        row.beta_ns_per_byte * 1e-9, row.rms_rel_error, row.bic,
+                        unknown ? kNoValue : row.held_out_rel_error};
     if (row.chosen || report.families.empty()) {
       FamilyReport family;
       family.key = curve_key_of(row.curve);
@@ -471,6 +491,8 @@ void read_families(hid_t file, ModelReport& report) {
                         row.beta_ns_per_byte * 1e-9, 0, 0};
     crossover.size_bytes = row.size_bytes;
     if (!std::isnan(row.crossover_ranks)) crossover.crossover_ranks = row.crossover_ranks;
+    if (!unknown)
+      crossover.crossover_ranks_ci = {row.crossover_ranks_ci_low, row.crossover_ranks_ci_high};
     crossover.max_ranks_measured = row.max_ranks_measured;
     report.crossovers.push_back(std::move(crossover));
   }

@@ -106,17 +106,22 @@ def test_inter_bandwidth_meets_a_one_gigabit_cap(tmp_path):
     # Two rails share each host's link: a rank sends its whole buffer in a two-rank ring, so
     # busbw is its half of 1 Gbit/s, less TCP/IP framing (1448 of 1514 bytes per frame).
     share_gbps = 1e9 / 8 / 2 * 1448 / 1514 / 1e9
-    # The headline's large-message bandwidth (1/beta; a two-rank ring's bus factor is 1), with
-    # its interval: within 20% of the share, and the interval reaching it.
+    # The headline's large-message bandwidth (1/beta; a two-rank ring's bus factor is 1) within
+    # 20% of the share. Measured 86-96% of it over 13 runs: the ACKs of the other direction
+    # share the capped egress (about 2%) and each latency-mode sample starts after idle, so the
+    # goodput sits below the share; the run's interval, its own uncertainty, missed the share in
+    # 5 of the 13.
     fitted = float(inter["bandwidth_GBps"][0])
     low = 1 / float(inter["beta_ci_high_ns_per_byte"][0])
     high = 1 / float(inter["beta_ci_low_ns_per_byte"][0])
     print(f"inter: {fitted:.4f} GB/s [{low:.4f}, {high:.4f}] against a share of {share_gbps:.4f}")
     assert 0.8 * share_gbps < fitted < 1.2 * share_gbps, (fitted, low, high, share_gbps)
-    assert low <= share_gbps <= high or abs(fitted / share_gbps - 1) < 0.05, (fitted, low, high)
-    largest = points[points["size_bytes"] == points["size_bytes"].max()]
-    intra = largest[largest["placement"] == b"intra"]["busbw_GBps"][0]
-    assert intra > 3 * share_gbps  # inside a host the cap does not apply
+    # Inside a host the cap does not apply. Its fastest size, not its largest: Open MPI's tuned
+    # allreduce switches algorithm past 16 MiB and runs 10x slower on this VM (2 ranks, 16 MiB
+    # 3.1 ms, 32 MiB 114 ms, 64 MiB 313 ms; 28.6 ms at 64 MiB with `--mca coll ^tuned`), which
+    # put 64 MiB within 3x of the share in 8 of 8 runs on 2026-12-01.
+    intra = points[points["placement"] == b"intra"]["busbw_GBps"].max()
+    assert intra > 3 * share_gbps
 
 
 def test_vcluster_refuses_without_root():

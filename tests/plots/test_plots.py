@@ -35,7 +35,7 @@ def test_every_figure_png_and_report(files, tmp_path):
     assert "<html" in page and page.count("data:image/png;base64,") == len(FIGURES)
     for section in ('id="provenance"', 'id="points"', 'id="headlines"', 'id="fits"',
                     'id="crossovers"', "busbw (GB/s)", "#wrong", "latency p99", "1/beta",
-                    "n½: latency dominates below", "misfit", "Open MPI"):
+                    "n½: latency dominates below", "misfit", "Open MPI", "p* [95% CI]"):
         assert section in page
     assert "http://" not in page and "https://" not in page and 'src="file' not in page
 

@@ -210,10 +210,23 @@ std::vector<PointResult> tuning_sweep(const std::vector<SweepTuning>& tunings) {
                    .algorithm = tuning.algorithm,
                    .protocol = tuning.protocol};
       point.summary.median = curves[c].medians[i];
-      point.samples = {.nranks = 1, .per_rank_seconds = curves[c].samples[i], .world_ranks = {0}};
+      point.samples.nranks = 1;
+      point.samples.per_rank_seconds = curves[c].samples[i];
+      point.samples.world_ranks = {0};
       points.push_back(std::move(point));
     }
   return points;
+}
+
+TEST(ParameterDoubt, NamesWhyAFittedValueSaysLittle) {
+  EXPECT_EQ(parameter_doubt("alpha", 5e-6, {4e-6, 6e-6}), std::nullopt);
+  EXPECT_EQ(parameter_doubt("alpha", 5e-6, {0, 6e-6}), "alpha not significant");
+  EXPECT_EQ(parameter_doubt("alpha", 0, {0, 0}), "alpha not significant");
+  EXPECT_EQ(parameter_doubt("beta", 5e-6, {1e-6, 7e-6}), "beta interval wider than beta");
+  EXPECT_EQ(parameter_doubt("beta", 5e-6, {5.5e-6, 7e-6}),
+            "beta outside its interval: breakpoints unstable");
+  EXPECT_EQ(parameter_doubt("beta", 5e-6, {3e-6, 4.5e-6}),
+            "beta outside its interval: breakpoints unstable");
 }
 
 TEST(FitModels, TuningsAreSeparateCurvesAndFamilies) {

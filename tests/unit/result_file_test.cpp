@@ -258,8 +258,9 @@ ModelReport example_models() {
   family.key = tuned;
   family.key.nranks = 0;
   family.rank_counts = {2, 4};
-  family.families = {{"ring", 5e-6, 1e-10, 0.01, -100}};
-  report.crossovers.push_back({family.key, family.families[0], 25.0 * (1 << 20), 5.2, 4});
+  family.families = {{"ring", 5e-6, 1e-10, 0.01, -100, 0.034}};
+  report.crossovers.push_back(
+      {family.key, family.families[0], 25.0 * (1 << 20), 5.2, {3.1, 9.4}, 4});
   report.families.push_back(family);
   return report;
 }
@@ -461,8 +462,12 @@ TEST_F(ResultFileTest, ModelsKeepTheirTuning) {
   EXPECT_EQ(result.models->families[0].key.algorithm, "Ring");
   EXPECT_EQ(result.models->families[0].key.protocol, "LL128");
   EXPECT_EQ(result.models->families[0].rank_counts, (std::vector<int>{2, 4}));
+  EXPECT_DOUBLE_EQ(result.models->families[0].families[0].held_out_rel_error, 0.034);
   ASSERT_EQ(result.models->crossovers.size(), 1u);
   EXPECT_EQ(result.models->crossovers[0].key.algorithm, "Ring");
+  EXPECT_DOUBLE_EQ(result.models->crossovers[0].crossover_ranks_ci.low, 3.1);
+  EXPECT_DOUBLE_EQ(result.models->crossovers[0].crossover_ranks_ci.high, 9.4);
+  EXPECT_EQ(result.models->crossovers[0].max_ranks_measured, 4);
   EXPECT_EQ(text_column(path, "fits", "algorithm"), (std::vector<std::string>{"Ring", ""}));
   EXPECT_EQ(text_column(path, "families", "protocol"), (std::vector<std::string>{"LL128"}));
   EXPECT_EQ(text_column(path, "crossovers", "algorithm"), (std::vector<std::string>{"Ring"}));
@@ -508,8 +513,11 @@ TEST_F(ResultFileTest, ReadsSchema2FileWithoutTuningColumns) {
   ASSERT_EQ(result.models->families.size(), 1u);
   EXPECT_EQ(result.models->families[0].key.algorithm, "");
   EXPECT_EQ(result.models->families[0].rank_counts, (std::vector<int>{2, 4}));
+  EXPECT_TRUE(std::isnan(result.models->families[0].families[0].held_out_rel_error))
+      << "a schema-2 file has no held-out error: unknown, not zero";
   ASSERT_EQ(result.models->crossovers.size(), 1u);
   EXPECT_DOUBLE_EQ(*result.models->crossovers[0].crossover_ranks, 5.2);
+  EXPECT_TRUE(std::isnan(result.models->crossovers[0].crossover_ranks_ci.low));
 }
 
 // Only the columns a newer schema added may be missing; any other is a broken file.

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <limits>
 #include <cstddef>
 #include <sstream>
 #include <string>
@@ -592,7 +593,8 @@ ModelReport tuned_models() {
   }
   PointKey across = ring;
   across.nranks = 0;
-  report.crossovers.push_back({across, {"ring", 5e-6, 1e-10, 0.01, -100}, 25.0 * (1 << 20), 5.2, 4});
+  report.crossovers.push_back({across, {"ring", 5e-6, 1e-10, 0.01, -100}, 25.0 * (1 << 20), 5.2,
+                              {3.1, std::numeric_limits<double>::infinity()}, 4});
   return report;
 }
 
@@ -682,6 +684,17 @@ TEST(ModelReport, JsonNamesTheTuningOfEachCurve) {
   EXPECT_EQ(json["curves"][2].at("algorithm"), "Tree");
   EXPECT_EQ(json["curves"][2].at("protocol"), "");
   EXPECT_EQ(json.at("crossovers")[0].at("algorithm"), "Ring");
+}
+
+// p* 5.2 with an interval whose high end is unbounded (replicates that lost the latency term).
+TEST(ModelReport, CrossoverCarriesItsRankInterval) {
+  const auto lines = model_footer_lines(tuned_models());
+  EXPECT_NE(lines[3].find("p*(25 MiB) = 5 ranks [3, unbounded] (extrapolated: measured up to 4)"),
+            std::string::npos)
+      << lines[3];
+  const auto json = model_json(tuned_models());
+  EXPECT_EQ(json.at("crossovers")[0].at("crossover_ranks_ci"),
+            nlohmann::ordered_json::parse("[3.1, null]"));
 }
 
 }  // namespace
