@@ -43,7 +43,7 @@ struct RunOptions {
   std::string out;
   bool force = false;
   long long min_samples = 10;
-  double min_time_s = 0.1;
+  double min_time_s = 0;
   double target_ci = 0.01;
   double max_time_s = 1.0;
   double time_limit_s = 0;

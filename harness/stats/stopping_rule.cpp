@@ -16,16 +16,6 @@ constexpr std::array<std::pair<StopReason, std::string_view>, 4> kStopReasonName
     {StopReason::time_limit, "time_limit"},
 }};
 
-// The 95% interval of the median lies within target_ci of it on both sides. An interval that
-// cannot reach 95% coverage (too few samples) never counts, however narrow it looks.
-bool median_is_tight(std::span<const double> sorted, double target_ci) {
-  const MedianInterval interval = median_interval_of_sorted(sorted);
-  if (!interval.covers) return false;
-  const double median = percentile_of_sorted(sorted, 50);
-  const double half_width = std::max(median - interval.low, interval.high - median);
-  return half_width <= target_ci * median;
-}
-
 }  // namespace
 
 std::string_view name(StopReason reason) {
@@ -45,18 +35,28 @@ std::optional<StopReason> parse_stop_reason(std::string_view text) {
 StoppingState::StoppingState(const StoppingRule& rule, std::optional<double> time_left_s)
     : rule_(rule), time_left_s_(time_left_s) {}
 
-// Kept sorted on insertion so that decide(), called after every sample, only reads.
-void StoppingState::add(double sample_s) {
-  sorted_.insert(std::upper_bound(sorted_.begin(), sorted_.end(), sample_s), sample_s);
+// The 95% interval of the median lies within target_ci of it on both sides. An interval that
+// cannot reach 95% coverage (too few samples) never counts, however narrow it looks. Read after
+// every sample: three order statistics, no pass over the samples.
+bool StoppingState::median_is_tight() const {
+  const std::size_t n = sorted_.size();
+  const std::size_t rank = median_interval_rank(n);
+  if (rank == 0) return false;
+  // numpy's median: the upper middle value moved halfway down to the lower one when n is even.
+  const double upper_middle = sorted_.at(n / 2);
+  const double median =
+      n % 2 ? upper_middle : upper_middle - (upper_middle - sorted_.at(n / 2 - 1)) * 0.5;
+  const double half_width = std::max(median - sorted_.at(rank - 1), sorted_.at(n - rank) - median);
+  return half_width <= rule_.target_ci * median;
 }
 
 std::optional<StopReason> StoppingState::decide(double elapsed_s) const {
   // A point with no sample has nothing to report, whatever the clock says.
-  if (sorted_.empty()) return std::nullopt;
+  if (sorted_.size() == 0) return std::nullopt;
   if (rule_.fixed_samples && samples() >= *rule_.fixed_samples) return StopReason::fixed_count;
   const bool adaptive = !rule_.fixed_samples;
   if (adaptive && samples() >= rule_.min_samples && elapsed_s >= rule_.min_time_s &&
-      median_is_tight(sorted_, rule_.target_ci)) {
+      median_is_tight()) {
     return StopReason::converged;
   }
   // The sweep's --time-limit is a hard wall (a Slurm window); --max-time yields to

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "harness/stats/sorted_samples.h"
 #include "harness/stats/stop_reason.h"
 
 namespace collbench {
@@ -24,16 +25,18 @@ class StoppingState {
  public:
   StoppingState(const StoppingRule& rule, std::optional<double> time_left_s);
 
-  void add(double sample_s);
+  void add(double sample_s) { sorted_.add(sample_s); }
   std::optional<StopReason> decide(double elapsed_s) const;
   std::size_t samples() const { return sorted_.size(); }
   // Forgets the samples (their loop was resized); the clock keeps running.
   void restart() { sorted_.clear(); }
 
  private:
+  bool median_is_tight() const;
+
   StoppingRule rule_;
   std::optional<double> time_left_s_;
-  std::vector<double> sorted_;
+  SortedSamples sorted_;
 };
 
 }  // namespace collbench

@@ -49,7 +49,7 @@ double binomial_half_cdf_below(std::size_t n, std::size_t l) {
 
 // Largest l with P(Binomial(n, 1/2) < l) <= 2.5%, or 0 when even l = 1 is too likely (n < 6).
 // The normal approximation lands within a step or two of it; the exact CDF settles the rest.
-std::size_t median_interval_rank(std::size_t n) {
+std::size_t exact_median_interval_rank(std::size_t n) {
   const auto nd = static_cast<double>(n);
   const double approximate = nd / 2 + 0.5 - 0.98 * std::sqrt(nd);
   auto rank = static_cast<std::size_t>(std::max(0.0, std::floor(approximate)));
@@ -72,6 +72,16 @@ double sample_stddev_of(std::span<const double> values, double mean) {
 }
 
 }  // namespace
+
+std::size_t median_interval_rank(std::size_t n) {
+  // A stopping rule asks after every sample, a sweep for the same counts point after point:
+  // each count's rank is computed once (the exact CDF costs O(sqrt(n)) and a few lgamma calls).
+  static constexpr std::size_t kUnknown = static_cast<std::size_t>(-1);
+  static std::vector<std::size_t> known;
+  if (n >= known.size()) known.resize(std::max(n + 1, 2 * known.size()), kUnknown);
+  if (known[n] == kUnknown) known[n] = exact_median_interval_rank(n);
+  return known[n];
+}
 
 double percentile_of_sorted(std::span<const double> sorted, double q) {
   if (sorted.empty()) return 0;

@@ -30,6 +30,10 @@ struct MedianInterval {
   bool covers = false;  // false when the sample is too small for 95% coverage; then [min, max]
 };
 
+// The l of that interval for n samples: the largest l for which P(Binomial(n, 1/2) < l) <= 2.5%;
+// 0 when n < 6, too few for 95% coverage.
+std::size_t median_interval_rank(std::size_t n);
+
 // 95% confidence interval of the median from order statistics: [x_(l), x_(n+1-l)] with the
 // largest l for which P(Binomial(n, 1/2) < l) <= 2.5%. Needs no assumption on the distribution.
 MedianInterval median_interval_of_sorted(std::span<const double> sorted);

@@ -122,6 +122,18 @@ TEST(MedianIntervalOfSorted, RankIsLargestWithTailAtMostTwoAndAHalfPercent) {
   }
 }
 
+// Remembered per count: asked in any order, asked again, the same exact ranks.
+TEST(MedianIntervalRank, SameRanksInAnyOrder) {
+  for (int pass = 0; pass < 2; ++pass) {
+    EXPECT_EQ(median_interval_rank(10000), 4902u);
+    EXPECT_EQ(median_interval_rank(100), 40u);
+    EXPECT_EQ(median_interval_rank(1000), 469u);
+    EXPECT_EQ(median_interval_rank(10), 2u);
+    EXPECT_EQ(median_interval_rank(5), 0u);
+    EXPECT_EQ(median_interval_rank(0), 0u);
+  }
+}
+
 TEST(Summarize, OrderStatisticsOfUnsortedInput) {
   const std::vector<double> values{4, 1, 3, 2};
   const Summary summary = summarize(values);
