@@ -2,11 +2,13 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "harness/fit/curve_fits.h"
 #include "harness/measure/fault_guard.h"
@@ -21,6 +23,20 @@ std::string row_label(const PlannedRow& row) {
   return fmt::format("{} {} {} {}", name(row.collective), name(row.datatype),
                      uses_reduce_op(row.collective) ? name(row.op) : "",
                      format_size(row.shape.size_bytes));
+}
+
+// How many points reached the precision target, and what stopped the others.
+std::string stops_text(const std::array<std::size_t, kStopReasons>& stops, double target_ci) {
+  std::vector<std::string> parts;
+  if (const auto converged = stops[static_cast<std::size_t>(StopReason::converged)])
+    parts.push_back(fmt::format("{} reached the {:g}% target", converged, 100 * target_ci));
+  for (const auto& [reason, words] :
+       {std::pair{StopReason::max_time, "stopped at --max-time"},
+        std::pair{StopReason::time_limit, "stopped by --time-limit"},
+        std::pair{StopReason::fixed_count, "fixed by -n"}})
+    if (const auto count = stops[static_cast<std::size_t>(reason)])
+      parts.push_back(fmt::format("{} {}", count, words));
+  return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 }  // namespace
@@ -47,6 +63,7 @@ void RunOutput::add_row(const std::vector<PointResult>& points, const PlannedRow
     FileWriteSection section;
     writer_->append_point(point);
     if (point.wrong > 0) wrong_ = true;
+    ++stops_[static_cast<std::size_t>(point.stop_reason)];
   }
   if (config_.fit) measured_.insert(measured_.end(), points.begin(), points.end());
   done_ += points.size();
@@ -81,8 +98,9 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
   for (const auto& note : notes) fmt::print("# note: {}\n", note);
   std::error_code ignored;
   const auto bytes = std::filesystem::file_size(config_.out, ignored);
-  fmt::print("# {} points in {:.1f} s; results in {} ({})\n", done_, seconds,
-             config_.out.string(), format_size(bytes));
+  fmt::print("# {} points in {:.1f} s ({}); results in {} ({})\n", done_, seconds,
+             stops_text(stops_, config_.stopping.target_ci), config_.out.string(),
+             format_size(bytes));
 }
 
 }  // namespace collbench

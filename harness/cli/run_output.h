@@ -1,6 +1,7 @@
 #pragma once
 // Rank 0's share of a run: the result file, the table, the progress line and the fits at the
 // end. Every write happens inside a FileWriteSection, so a signal never cuts one in half.
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -11,6 +12,7 @@
 #include "harness/plan/sweep_plan.h"
 #include "harness/report/progress.h"
 #include "harness/report/reporter.h"
+#include "harness/stats/stop_reason.h"
 #include "harness/store/result_file.h"
 #include "topo/discovery.h"
 
@@ -34,6 +36,7 @@ class RunOutput {
   Progress progress_;
   std::size_t done_ = 0;
   bool wrong_ = false;
+  std::array<std::size_t, kStopReasons> stops_{};  // points per stop reason
   std::vector<PointResult> measured_;  // kept for the fits at the end
 };
 

@@ -52,7 +52,7 @@ bool StoppingState::median_is_tight() const {
 
 std::optional<StopReason> StoppingState::decide(double elapsed_s) const {
   // A point with no sample has nothing to report, whatever the clock says.
-  if (sorted_.size() == 0) return std::nullopt;
+  if (samples() == 0) return std::nullopt;
   if (rule_.fixed_samples && samples() >= *rule_.fixed_samples) return StopReason::fixed_count;
   const bool adaptive = !rule_.fixed_samples;
   if (adaptive && samples() >= rule_.min_samples && elapsed_s >= rule_.min_time_s &&

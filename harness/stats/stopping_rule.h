@@ -13,7 +13,7 @@ namespace collbench {
 
 struct StoppingRule {
   std::size_t min_samples = 10;
-  double min_time_s = 0.1;
+  double min_time_s = 0;  // no floor by default: time goes where precision is missing
   double target_ci = 0.01;  // CI half-width of the median, relative to the median
   double max_time_s = 1.0;
   std::optional<std::size_t> fixed_samples;  // -n: exactly this many, no adaptive stop

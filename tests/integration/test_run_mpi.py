@@ -86,6 +86,20 @@ def test_table_agrees_with_the_file(sweep):
         assert row[-1].endswith("!") == stopped_short, (row, same_row["stop_reason"])
 
 
+def test_footer_counts_how_each_point_stopped(sweep):
+    """The last line says how many points reached the precision target and what stopped the
+    others, as the file's stop_reason column has it."""
+    _, out, result = sweep
+    with h5py.File(out, "r") as f:
+        reasons = [text(r) for r in f["points"]["stop_reason"]]
+    words = {"converged": "reached the 1% target", "max_time": "stopped at --max-time",
+             "time_limit": "stopped by --time-limit", "fixed_count": "fixed by -n"}
+    expected = ", ".join(f"{reasons.count(reason)} {words[reason]}" for reason in words
+                         if reasons.count(reason))
+    (footer,) = [l for l in result.stdout.splitlines() if l.startswith(f"# {len(reasons)} points in")]
+    assert f"({expected}); results in" in footer, (footer, expected)
+
+
 def test_report_prints_the_same_table(sweep):
     _, out, result = sweep
     report = run_plain(["report", str(out)])
