@@ -164,16 +164,19 @@ std::vector<Interval> ring_crossover_intervals(CollectiveKind kind,
           1);
       without[c] = curves[c];
     }
+  std::vector<RankCurve> modelled(curves.begin(), curves.end());
+  for (RankCurve& curve : modelled)
+    for (std::size_t i = 0; i < curve.sizes.size(); ++i)
+      curve.times[i] = predicted_time(ring, line, curve.nranks, curve.sizes[i]);
   std::vector<std::vector<double>> draws(sizes.size());
-  std::vector<RankCurve> replicate(curves.begin(), curves.end());
+  std::vector<RankCurve> replicate = modelled;
   std::mt19937_64 engine(seed);
   for (int r = 0; r < replicates; ++r) {
     for (std::size_t c = 0; c < curves.size(); ++c)
-      for (std::size_t i = 0; i < curves[c].sizes.size(); ++i) {
-        const double model = predicted_time(ring, line, curves[c].nranks, curves[c].sizes[i]);
+      for (std::size_t i = 0; i < curves[c].sizes.size(); ++i)
         replicate[c].times[i] =
-            model * std::max(kSmallestShare, 1 + held_out[uniform_index(engine, held_out.size())]);
-      }
+            modelled[c].times[i] *
+            std::max(kSmallestShare, 1 + held_out[uniform_index(engine, held_out.size())]);
     const AffineFit refit = fit_line(ring, replicate);
     for (std::size_t k = 0; k < sizes.size(); ++k)
       draws[k].push_back(refit.alpha_s > 0

@@ -4,22 +4,16 @@
 #include <cmath>
 
 namespace collbench {
-namespace {
-
-// Below this the recent run is merged at once: a merge of a few dozen values costs less than
-// bookkeeping would save.
-constexpr std::size_t kShortestRecentRun = 32;
-
-}  // namespace
 
 void SortedSamples::add(double value) {
   recent_.insert(std::upper_bound(recent_.begin(), recent_.end(), value), value);
-  const auto longest = static_cast<std::size_t>(std::sqrt(2.0 * static_cast<double>(main_.size())));
-  if (recent_.size() < std::max(kShortestRecentRun, longest)) return;
+  if (recent_.size() < longest_recent_run_) return;
   merged_.resize(size());
   std::merge(main_.begin(), main_.end(), recent_.begin(), recent_.end(), merged_.begin());
   main_.swap(merged_);
   recent_.clear();
+  longest_recent_run_ = std::max(
+      kShortestRecentRun, static_cast<std::size_t>(std::sqrt(2.0 * static_cast<double>(main_.size()))));
 }
 
 // The k-th smallest of two sorted runs: the number i taken from the main run is the smallest
@@ -46,6 +40,7 @@ double SortedSamples::at(std::size_t k) const {
 void SortedSamples::clear() {
   main_.clear();
   recent_.clear();
+  longest_recent_run_ = kShortestRecentRun;
 }
 
 }  // namespace collbench

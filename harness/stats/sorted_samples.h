@@ -20,6 +20,10 @@ class SortedSamples {
   std::vector<double> main_;
   std::vector<double> recent_;
   std::vector<double> merged_;  // kept so that merging allocates only when the samples grow
+  // Below 32 the recent run is merged at once: a merge of a few dozen values costs less than
+  // bookkeeping would save.
+  static constexpr std::size_t kShortestRecentRun = 32;
+  std::size_t longest_recent_run_ = kShortestRecentRun;  // sqrt(2n) after the last merge
 };
 
 }  // namespace collbench

@@ -32,6 +32,14 @@ struct CurveColumns {
   std::int8_t in_place;
 };
 
+// Alpha, beta and n½ with their intervals: the columns a segment's row and a headline's share.
+struct ParameterColumns {
+  double alpha_us, alpha_ci_low_us, alpha_ci_high_us;
+  double beta_ns_per_byte, beta_ci_low_ns_per_byte, beta_ci_high_ns_per_byte;
+  double bandwidth_GBps;
+  double half_size_bytes, half_size_ci_low_bytes, half_size_ci_high_bytes;
+};
+
 struct FitRow {
   CurveColumns curve;
   std::int32_t segment;
@@ -39,10 +47,7 @@ struct FitRow {
   std::uint64_t sizes;
   std::uint64_t min_size_bytes;
   std::uint64_t max_size_bytes;
-  double alpha_us, alpha_ci_low_us, alpha_ci_high_us;
-  double beta_ns_per_byte, beta_ci_low_ns_per_byte, beta_ci_high_ns_per_byte;
-  double bandwidth_GBps;
-  double half_size_bytes, half_size_ci_low_bytes, half_size_ci_high_bytes;
+  ParameterColumns parameters;
   double n90_bytes;
   double rms_rel_error, max_rel_error, holdout_median_rel_error;
   std::int8_t alpha_at_bound;  // schema 5
@@ -56,10 +61,7 @@ struct HeadlineRow {
   std::uint64_t sizes;
   std::uint64_t min_size_bytes;
   std::uint64_t max_size_bytes;
-  double alpha_us, alpha_ci_low_us, alpha_ci_high_us;
-  double beta_ns_per_byte, beta_ci_low_ns_per_byte, beta_ci_high_ns_per_byte;
-  double bandwidth_GBps;
-  double half_size_bytes, half_size_ci_low_bytes, half_size_ci_high_bytes;
+  ParameterColumns parameters;
   double misfit_median_rel_error;
   std::uint64_t bandwidth_falls_at_bytes;
   double peak_bandwidth_GBps;
@@ -110,6 +112,21 @@ class CompoundBuilder {
     add("nranks", base + offsetof(CurveColumns, nranks), H5T_NATIVE_INT32);
     return add("in_place", base + offsetof(CurveColumns, in_place), H5T_NATIVE_INT8);
   }
+  CompoundBuilder& parameters(std::size_t base) {
+    for (auto [field, offset] :
+         {std::pair{"alpha_us", offsetof(ParameterColumns, alpha_us)},
+          {"alpha_ci_low_us", offsetof(ParameterColumns, alpha_ci_low_us)},
+          {"alpha_ci_high_us", offsetof(ParameterColumns, alpha_ci_high_us)},
+          {"beta_ns_per_byte", offsetof(ParameterColumns, beta_ns_per_byte)},
+          {"beta_ci_low_ns_per_byte", offsetof(ParameterColumns, beta_ci_low_ns_per_byte)},
+          {"beta_ci_high_ns_per_byte", offsetof(ParameterColumns, beta_ci_high_ns_per_byte)},
+          {"bandwidth_GBps", offsetof(ParameterColumns, bandwidth_GBps)},
+          {"half_size_bytes", offsetof(ParameterColumns, half_size_bytes)},
+          {"half_size_ci_low_bytes", offsetof(ParameterColumns, half_size_ci_low_bytes)},
+          {"half_size_ci_high_bytes", offsetof(ParameterColumns, half_size_ci_high_bytes)}})
+      add(field, base + offset, H5T_NATIVE_DOUBLE);
+    return *this;
+  }
   CompoundBuilder& doubles(std::initializer_list<std::pair<const char*, std::size_t>> fields) {
     for (auto [field, offset] : fields) add(field, offset, H5T_NATIVE_DOUBLE);
     return *this;
@@ -141,6 +158,21 @@ std::string joined(const std::vector<std::string>& flags) {
   return fmt::format("{}", fmt::join(flags, "; "));
 }
 
+// `fitted`: a SegmentReport or a Headline.
+template <typename Fitted>
+ParameterColumns parameter_columns(const Fitted& fitted) {
+  return {.alpha_us = fitted.alpha_s * 1e6,
+          .alpha_ci_low_us = fitted.alpha_ci.low * 1e6,
+          .alpha_ci_high_us = fitted.alpha_ci.high * 1e6,
+          .beta_ns_per_byte = fitted.beta_s_per_byte * 1e9,
+          .beta_ci_low_ns_per_byte = fitted.beta_ci.low * 1e9,
+          .beta_ci_high_ns_per_byte = fitted.beta_ci.high * 1e9,
+          .bandwidth_GBps = 1e-9 / fitted.beta_s_per_byte,
+          .half_size_bytes = fitted.half_size_bytes,
+          .half_size_ci_low_bytes = fitted.half_size_ci.low,
+          .half_size_ci_high_bytes = fitted.half_size_ci.high};
+}
+
 std::vector<HeadlineRow> headline_rows(const ModelReport& report) {
   std::vector<HeadlineRow> rows;
   for (const auto& curve : report.curves) {
@@ -151,16 +183,7 @@ std::vector<HeadlineRow> headline_rows(const ModelReport& report) {
     row.sizes = curve.sizes;
     row.min_size_bytes = curve.min_size_bytes;
     row.max_size_bytes = curve.max_size_bytes;
-    row.alpha_us = h.alpha_s * 1e6;
-    row.alpha_ci_low_us = h.alpha_ci.low * 1e6;
-    row.alpha_ci_high_us = h.alpha_ci.high * 1e6;
-    row.beta_ns_per_byte = h.beta_s_per_byte * 1e9;
-    row.beta_ci_low_ns_per_byte = h.beta_ci.low * 1e9;
-    row.beta_ci_high_ns_per_byte = h.beta_ci.high * 1e9;
-    row.bandwidth_GBps = 1e-9 / h.beta_s_per_byte;
-    row.half_size_bytes = h.half_size_bytes;
-    row.half_size_ci_low_bytes = h.half_size_ci.low;
-    row.half_size_ci_high_bytes = h.half_size_ci.high;
+    row.parameters = parameter_columns(h);
     row.misfit_median_rel_error = h.misfit;
     row.bandwidth_falls_at_bytes = h.bandwidth_falls_at_bytes;
     row.peak_bandwidth_GBps = h.bandwidth_falls_at_bytes ? 1e-9 / h.peak_beta_s_per_byte : kNoValue;
@@ -180,13 +203,9 @@ std::vector<FitRow> fit_rows(const ModelReport& report) {
     row.sizes = curve.sizes;
     row.holdout_median_rel_error = curve.holdout_median_rel_error.value_or(kNoValue);
     if (curve.segments.empty()) {
-      for (double* field : {&row.alpha_us, &row.alpha_ci_low_us, &row.alpha_ci_high_us,
-                            &row.beta_ns_per_byte, &row.beta_ci_low_ns_per_byte,
-                            &row.beta_ci_high_ns_per_byte, &row.bandwidth_GBps,
-                            &row.half_size_bytes, &row.half_size_ci_low_bytes,
-                            &row.half_size_ci_high_bytes, &row.n90_bytes, &row.rms_rel_error,
-                            &row.max_rel_error})
-        *field = kNoValue;
+      row.parameters = {kNoValue, kNoValue, kNoValue, kNoValue, kNoValue,
+                        kNoValue, kNoValue, kNoValue, kNoValue, kNoValue};
+      row.n90_bytes = row.rms_rel_error = row.max_rel_error = kNoValue;
       h5::store_fixed_string(joined(curve.flags), row.flags);
       rows.push_back(row);
       continue;
@@ -197,16 +216,7 @@ std::vector<FitRow> fit_rows(const ModelReport& report) {
       row.sizes = s.sizes;
       row.min_size_bytes = s.min_size_bytes;
       row.max_size_bytes = s.max_size_bytes;
-      row.alpha_us = s.alpha_s * 1e6;
-      row.alpha_ci_low_us = s.alpha_ci.low * 1e6;
-      row.alpha_ci_high_us = s.alpha_ci.high * 1e6;
-      row.beta_ns_per_byte = s.beta_s_per_byte * 1e9;
-      row.beta_ci_low_ns_per_byte = s.beta_ci.low * 1e9;
-      row.beta_ci_high_ns_per_byte = s.beta_ci.high * 1e9;
-      row.bandwidth_GBps = 1e-9 / s.beta_s_per_byte;
-      row.half_size_bytes = s.half_size_bytes;
-      row.half_size_ci_low_bytes = s.half_size_ci.low;
-      row.half_size_ci_high_bytes = s.half_size_ci.high;
+      row.parameters = parameter_columns(s);
       row.n90_bytes = 9 * s.half_size_bytes;
       row.rms_rel_error = s.rms_rel_error;
       row.max_rel_error = s.max_rel_error;
@@ -275,17 +285,8 @@ CompoundBuilder fit_row_type() {
       .add("sizes", offsetof(FitRow, sizes), H5T_NATIVE_UINT64)
       .add("min_size_bytes", offsetof(FitRow, min_size_bytes), H5T_NATIVE_UINT64)
       .add("max_size_bytes", offsetof(FitRow, max_size_bytes), H5T_NATIVE_UINT64)
-      .doubles({{"alpha_us", offsetof(FitRow, alpha_us)},
-                {"alpha_ci_low_us", offsetof(FitRow, alpha_ci_low_us)},
-                {"alpha_ci_high_us", offsetof(FitRow, alpha_ci_high_us)},
-                {"beta_ns_per_byte", offsetof(FitRow, beta_ns_per_byte)},
-                {"beta_ci_low_ns_per_byte", offsetof(FitRow, beta_ci_low_ns_per_byte)},
-                {"beta_ci_high_ns_per_byte", offsetof(FitRow, beta_ci_high_ns_per_byte)},
-                {"bandwidth_GBps", offsetof(FitRow, bandwidth_GBps)},
-                {"half_size_bytes", offsetof(FitRow, half_size_bytes)},
-                {"half_size_ci_low_bytes", offsetof(FitRow, half_size_ci_low_bytes)},
-                {"half_size_ci_high_bytes", offsetof(FitRow, half_size_ci_high_bytes)},
-                {"n90_bytes", offsetof(FitRow, n90_bytes)},
+      .parameters(offsetof(FitRow, parameters))
+      .doubles({{"n90_bytes", offsetof(FitRow, n90_bytes)},
                 {"rms_rel_error", offsetof(FitRow, rms_rel_error)},
                 {"max_rel_error", offsetof(FitRow, max_rel_error)},
                 {"holdout_median_rel_error", offsetof(FitRow, holdout_median_rel_error)}})
@@ -301,17 +302,8 @@ CompoundBuilder headline_row_type() {
       .add("sizes", offsetof(HeadlineRow, sizes), H5T_NATIVE_UINT64)
       .add("min_size_bytes", offsetof(HeadlineRow, min_size_bytes), H5T_NATIVE_UINT64)
       .add("max_size_bytes", offsetof(HeadlineRow, max_size_bytes), H5T_NATIVE_UINT64)
-      .doubles({{"alpha_us", offsetof(HeadlineRow, alpha_us)},
-                {"alpha_ci_low_us", offsetof(HeadlineRow, alpha_ci_low_us)},
-                {"alpha_ci_high_us", offsetof(HeadlineRow, alpha_ci_high_us)},
-                {"beta_ns_per_byte", offsetof(HeadlineRow, beta_ns_per_byte)},
-                {"beta_ci_low_ns_per_byte", offsetof(HeadlineRow, beta_ci_low_ns_per_byte)},
-                {"beta_ci_high_ns_per_byte", offsetof(HeadlineRow, beta_ci_high_ns_per_byte)},
-                {"bandwidth_GBps", offsetof(HeadlineRow, bandwidth_GBps)},
-                {"half_size_bytes", offsetof(HeadlineRow, half_size_bytes)},
-                {"half_size_ci_low_bytes", offsetof(HeadlineRow, half_size_ci_low_bytes)},
-                {"half_size_ci_high_bytes", offsetof(HeadlineRow, half_size_ci_high_bytes)},
-                {"misfit_median_rel_error", offsetof(HeadlineRow, misfit_median_rel_error)}})
+      .parameters(offsetof(HeadlineRow, parameters))
+      .doubles({{"misfit_median_rel_error", offsetof(HeadlineRow, misfit_median_rel_error)}})
       .add("bandwidth_falls_at_bytes", offsetof(HeadlineRow, bandwidth_falls_at_bytes),
            H5T_NATIVE_UINT64)
       .doubles({{"peak_bandwidth_GBps", offsetof(HeadlineRow, peak_bandwidth_GBps)}})
@@ -397,6 +389,17 @@ std::vector<std::string> split_flags(const char* field, std::size_t bytes) {
 
 Interval interval(double low, double high, double scale) { return {low * scale, high * scale}; }
 
+// `fitted`: a SegmentReport or a Headline.
+template <typename Fitted>
+void load_parameters(const ParameterColumns& columns, Fitted& fitted) {
+  fitted.alpha_s = columns.alpha_us * 1e-6;
+  fitted.alpha_ci = interval(columns.alpha_ci_low_us, columns.alpha_ci_high_us, 1e-6);
+  fitted.beta_s_per_byte = columns.beta_ns_per_byte * 1e-9;
+  fitted.beta_ci = interval(columns.beta_ci_low_ns_per_byte, columns.beta_ci_high_ns_per_byte, 1e-9);
+  fitted.half_size_bytes = columns.half_size_bytes;
+  fitted.half_size_ci = {columns.half_size_ci_low_bytes, columns.half_size_ci_high_bytes};
+}
+
 void read_curves(hid_t file, ModelReport& report) {
   for (const FitRow& row : read_table<FitRow>(file, "fits", fit_row_type())) {
     const PointKey key = curve_key_of(row.curve);
@@ -417,12 +420,7 @@ void read_curves(hid_t file, ModelReport& report) {
     segment.min_size_bytes = row.min_size_bytes;
     segment.max_size_bytes = row.max_size_bytes;
     segment.sizes = row.sizes;
-    segment.alpha_s = row.alpha_us * 1e-6;
-    segment.alpha_ci = interval(row.alpha_ci_low_us, row.alpha_ci_high_us, 1e-6);
-    segment.beta_s_per_byte = row.beta_ns_per_byte * 1e-9;
-    segment.beta_ci = interval(row.beta_ci_low_ns_per_byte, row.beta_ci_high_ns_per_byte, 1e-9);
-    segment.half_size_bytes = row.half_size_bytes;
-    segment.half_size_ci = {row.half_size_ci_low_bytes, row.half_size_ci_high_bytes};
+    load_parameters(row.parameters, segment);
     segment.rms_rel_error = row.rms_rel_error;
     segment.max_rel_error = row.max_rel_error;
     segment.alpha_at_bound = row.alpha_at_bound != 0;
@@ -442,12 +440,7 @@ void read_headlines(hid_t file, ModelReport& report) {
     if (curve == report.curves.end())
       throw std::runtime_error("/headlines: a row whose curve /fits does not hold");
     Headline h;
-    h.alpha_s = row.alpha_us * 1e-6;
-    h.alpha_ci = interval(row.alpha_ci_low_us, row.alpha_ci_high_us, 1e-6);
-    h.beta_s_per_byte = row.beta_ns_per_byte * 1e-9;
-    h.beta_ci = interval(row.beta_ci_low_ns_per_byte, row.beta_ci_high_ns_per_byte, 1e-9);
-    h.half_size_bytes = row.half_size_bytes;
-    h.half_size_ci = {row.half_size_ci_low_bytes, row.half_size_ci_high_bytes};
+    load_parameters(row.parameters, h);
     h.misfit = row.misfit_median_rel_error;
     h.bandwidth_falls_at_bytes = row.bandwidth_falls_at_bytes;
     if (h.bandwidth_falls_at_bytes) h.peak_beta_s_per_byte = 1e-9 / row.peak_bandwidth_GBps;

@@ -63,28 +63,42 @@ def test_fit_command_prints_every_curve_with_intervals(fitted):
     assert stored.returncode == 0 and stored.stdout.count("# fit allreduce") == 2
 
 
-def plant_two_regimes(path, noise, seed, samples=31):
-    """Replaces the latency curve's samples with a protocol switch at 64 KiB: 3 us and 2 GB/s
-    below, 25 us and 10 GB/s above, lognormal noise; returns the truth."""
-    def time_of(size):
-        return 3e-6 + size / 2e9 if size < 65536 else 25e-6 + size / 10e9
+def plant(path, truth_s, noise, seed, mode="latency", shared_by_ranks=False, samples=31):
+    """Replaces the samples of a real result file's points of `mode` (None: every point) with
+    truth_s(point) seconds times lognormal noise, drawn per rank or, with `shared_by_ranks`,
+    once per sample for all ranks (the slowest rank's median is then the truth's at any rank
+    count); returns the planted points' sizes and medians (seconds)."""
     rng = np.random.default_rng(seed)
+    sizes, medians = [], []
     with h5py.File(path, "r+") as f:
         points = f["points"][()]
         for index, point in enumerate(points):
-            if text(point["mode"]) != "latency":
+            if mode is not None and text(point["mode"]) != mode:
                 continue
             name = f"{point['point_id']:06d}"
             world_ranks = f["samples"][name].attrs["world_ranks"]
-            truth_us = time_of(float(point["size_bytes"])) * 1e6
-            planted = truth_us * rng.lognormal(0.0, noise, size=(samples, len(world_ranks)))
+            truth_us = truth_s(point) * 1e6
+            if shared_by_ranks:
+                planted = np.repeat(truth_us * rng.lognormal(0.0, noise, size=(samples, 1)),
+                                    len(world_ranks), axis=1)
+            else:
+                planted = truth_us * rng.lognormal(0.0, noise, size=(samples, len(world_ranks)))
             del f["samples"][name]
             f["samples"][name] = planted
             f["samples"][name].attrs["world_ranks"] = world_ranks
-            points[index]["time_median_us"] = np.median(planted.max(axis=1))
+            slowest = planted.max(axis=1)
+            points[index]["time_median_us"] = np.median(slowest)
             points[index]["samples"] = samples
+            sizes.append(float(point["size_bytes"]))
+            medians.append(np.median(slowest) * 1e-6)
         f["points"][...] = points
-    return {"alpha_us": 3.0, "bandwidth_GBps": 10.0, "half_size_bytes": 3e-6 * 10e9}
+    return np.array(sizes), np.array(medians)
+
+
+def two_regimes(point):
+    """A protocol switch at 64 KiB: 3 us and 2 GB/s below, 25 us and 10 GB/s above."""
+    size = float(point["size_bytes"])
+    return 3e-6 + size / 2e9 if size < 65536 else 25e-6 + size / 10e9
 
 
 def test_planted_protocol_switch_is_found_and_predicted(fitted, tmp_path):
@@ -95,13 +109,14 @@ def test_planted_protocol_switch_is_found_and_predicted(fitted, tmp_path):
     alpha and beta scale by that factor, n½ does not."""
     nranks, out, _ = fitted
     noise, seeds = 0.02, range(20)
+    truth = {"alpha_us": 3.0, "bandwidth_GBps": 10.0, "half_size_bytes": 3e-6 * 10e9}
     slowest_rank_factor = np.exp(noise * norm.ppf(0.5 ** (1 / nranks)))
     found = predicted = trusted = 0
     inside = {"alpha": 0, "beta": 0, "n½": 0}
     for seed in seeds:
         planted = tmp_path / f"planted-{seed}.h5"
         planted.write_bytes(out.read_bytes())
-        truth = plant_two_regimes(planted, noise=noise, seed=seed)
+        plant(planted, two_regimes, noise=noise, seed=seed)
         result = run_plain(["fit", str(planted), "--holdout", "--format", "json"])
         assert result.returncode == 0, result.stderr
         curve = latency_curve(json.loads(result.stdout))
@@ -130,33 +145,6 @@ def relative_least_squares(sizes, times):
     return least_squares(residuals, start, x_scale=[1e-6, 1e-9], xtol=1e-14, ftol=1e-14).x
 
 
-def plant_curve(path, alpha, beta, noise, seed, samples=31):
-    """Replaces the latency curve's samples in a real result file with a known affine curve
-    and lognormal noise, the same number of samples at every size; returns the sizes and the
-    per-size medians."""
-    rng = np.random.default_rng(seed)
-    sizes, medians = [], []
-    with h5py.File(path, "r+") as f:
-        points = f["points"][()]
-        for index, point in enumerate(points):
-            if text(point["mode"]) != "latency":
-                continue
-            name = f"{point['point_id']:06d}"
-            world_ranks = f["samples"][name].attrs["world_ranks"]
-            truth_us = (alpha + beta * point["size_bytes"]) * 1e6
-            planted = truth_us * rng.lognormal(0.0, noise, size=(samples, len(world_ranks)))
-            del f["samples"][name]
-            f["samples"][name] = planted
-            f["samples"][name].attrs["world_ranks"] = world_ranks
-            slowest = planted.max(axis=1)
-            points[index]["time_median_us"] = np.median(slowest)
-            points[index]["samples"] = samples
-            sizes.append(float(point["size_bytes"]))
-            medians.append(np.median(slowest) * 1e-6)
-        f["points"][...] = points
-    return np.array(sizes), np.array(medians)
-
-
 def latency_curve(report):
     return next(c for c in report["curves"] if c["mode"] == "latency")
 
@@ -166,7 +154,8 @@ def test_single_segment_fit_agrees_with_scipy(fitted, tmp_path, seed):
     nranks, out, _ = fitted
     planted = tmp_path / "planted.h5"
     planted.write_bytes(out.read_bytes())
-    sizes, medians = plant_curve(planted, alpha=7e-6, beta=1 / 3e9, noise=0.01, seed=seed)
+    sizes, medians = plant(planted, lambda point: 7e-6 + 1 / 3e9 * point["size_bytes"], noise=0.01,
+                           seed=seed)
     result = run_plain(["fit", str(planted), "--format", "json"])
     assert result.returncode == 0, result.stderr
     curve = latency_curve(json.loads(result.stdout))
@@ -229,28 +218,6 @@ def merge_runs(first, second, merged):
         medians[offset:, :extra["rank_median_us"].shape[1]] = extra["rank_median_us"][()]
 
 
-def plant_ring_allreduce(path, alpha, beta, noise, seed, samples=31):
-    """Replaces every point's samples with ring allreduce at its rank count,
-    2(p-1)·alpha + 2(p-1)/p·n·beta, and lognormal noise shared by the ranks (so the slowest
-    rank's median is the truth's, at any p)."""
-    rng = np.random.default_rng(seed)
-    with h5py.File(path, "r+") as f:
-        points = f["points"][()]
-        for index, point in enumerate(points):
-            name = f"{point['point_id']:06d}"
-            world_ranks = f["samples"][name].attrs["world_ranks"]
-            p, n = float(point["nranks"]), float(point["size_bytes"])
-            truth_us = (2 * (p - 1) * alpha + 2 * (p - 1) / p * n * beta) * 1e6
-            planted = np.repeat(truth_us * rng.lognormal(0.0, noise, size=(samples, 1)),
-                                len(world_ranks), axis=1)
-            del f["samples"][name]
-            f["samples"][name] = planted
-            f["samples"][name].attrs["world_ranks"] = world_ranks
-            points[index]["time_median_us"] = np.median(planted[:, 0])
-            points[index]["samples"] = samples
-        f["points"][...] = points
-
-
 def test_rank_families_and_crossovers_across_rank_counts(tmp_path):
     """Real runs at 2, 3 and 4 ranks merged into one file, then a ring allreduce planted in it
     over 20 seeds (5 us, 10 GB/s, 2% noise): the ring family chosen by predicting the rank count
@@ -269,12 +236,16 @@ def test_rank_families_and_crossovers_across_rank_counts(tmp_path):
     merge_runs(two_three, runs[4], merged)
 
     alpha, beta, sizes = 5e-6, 1 / 10e9, [25 * 2**20, 2**30]
+
+    def ring_allreduce(point):
+        p, n = float(point["nranks"]), float(point["size_bytes"])
+        return 2 * (p - 1) * alpha + 2 * (p - 1) / p * n * beta
     chosen_ring = inside = 0
     seeds = range(20)
     for seed in seeds:
         planted = tmp_path / f"planted-{seed}.h5"
         planted.write_bytes(merged.read_bytes())
-        plant_ring_allreduce(planted, alpha, beta, noise=0.02, seed=seed)
+        plant(planted, ring_allreduce, noise=0.02, seed=seed, mode=None, shared_by_ranks=True)
         result = run_plain(["fit", str(planted), "--format", "json", "--crossover-sizes",
                             "25M,1G"])
         assert result.returncode == 0, result.stderr
