@@ -13,6 +13,7 @@
 #include "harness/cli/run_command.h"
 #include "harness/cli/plot_command.h"
 #include "harness/cli/topo_command.h"
+#include "harness/cli/trend_command.h"
 #include "harness/cli/usage_error.h"
 #include "harness/provenance/launcher.h"
 #include "harness/provenance/version.h"
@@ -53,6 +54,11 @@ int main(int argc, char** argv) {
   auto* compare =
       app.add_subcommand("compare", "noise-aware regression verdicts: NEW.h5 against BASE.h5");
   add_compare_options(*compare, compare_options);
+
+  TrendCommandOptions trend_options;
+  auto* trend = app.add_subcommand(
+      "trend", "a nightly history per point with its change points: result files or folders");
+  add_trend_options(*trend, trend_options);
 
   CheckOptions check_options;
   auto* check = app.add_subcommand("check", "acceptance verdicts: a result file against a spec");
@@ -103,5 +109,6 @@ int main(int argc, char** argv) {
   if (plot->parsed()) return plot_command(plot->remaining());
   if (check->parsed()) return check_command(check_options);
   if (compare->parsed()) return compare_command(compare_options);
+  if (trend->parsed()) return trend_command(trend_options);
   return report_command(report_options);
 }

@@ -2,7 +2,7 @@
 """collbench plot: figures and an HTML report from a collbench HDF5 result file.
 
 collbench_plot.py FILE.h5 [-o DIR] [--format png|svg] [--figures NAME,...] [--size BYTES]
-                  [--spec SPEC.toml] [--baseline BASE.h5] [--report]
+                  [--spec SPEC.toml] [--baseline BASE.h5] [--trend TREND.json] [--report]
 
 Exit 0 on success, 2 on bad usage or input (one line on stderr, no file written)."""
 import argparse
@@ -18,6 +18,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from plots import report, resultfile, spec as specfile  # noqa: E402
 from plots.figures import FIGURES  # noqa: E402
+from plots.figures import trend as trend_figure  # noqa: E402
 from plots.figures.common import FigureError, FigureSkipped, Options  # noqa: E402
 from plots.sizes import parse_size  # noqa: E402
 
@@ -40,6 +41,8 @@ def parse_args(argv):
     parser.add_argument("--size", help="size for ranks / ranks-distribution (e.g. 1M)")
     parser.add_argument("--spec", type=pathlib.Path, help="acceptance spec: busbw floors")
     parser.add_argument("--baseline", type=pathlib.Path, help="baseline file for 'compare'")
+    parser.add_argument("--trend", type=pathlib.Path,
+                        help="`collbench trend --format json` output for 'trend'")
     parser.add_argument("--report", action="store_true", help="also write <stem>-report.html")
     return parser.parse_args(argv)
 
@@ -47,7 +50,8 @@ def parse_args(argv):
 def plan(args):
     """(figure names, explicitly asked?) after checking every name."""
     if args.figures is None:
-        names = [n for n in FIGURES if n != "compare" or args.baseline]
+        names = [n for n in FIGURES if (n != "compare" or args.baseline) and
+                 (n != "trend" or args.trend)]
         return names, False
     names = [n.strip() for n in args.figures.split(",") if n.strip()]
     unknown = [n for n in names if n not in FIGURES]
@@ -96,10 +100,14 @@ def main(argv=None):
         names, explicit = plan(args)
         if "compare" in names and args.baseline is None:
             raise UsageError("figure 'compare' needs --baseline BASE.h5")
+        if "trend" in names and args.trend is None:
+            raise UsageError("figure 'trend' needs --trend TREND.json (collbench trend --format "
+                             "json)")
         result = resultfile.load(args.file)
         options = Options(size=parse_size(args.size) if args.size else None,
                           spec=specfile.busbw_floors(args.spec) if args.spec else None,
-                          baseline=resultfile.load(args.baseline) if args.baseline else None)
+                          baseline=resultfile.load(args.baseline) if args.baseline else None,
+                          trend=trend_figure.load(args.trend) if args.trend else None)
         out = args.out or args.file.resolve().parent
         if not out.is_dir():
             raise UsageError(f"{out}: no such folder")
@@ -124,7 +132,7 @@ def main(argv=None):
         outputs = [(out / f"{stem}-{name}.{args.format}", content) for name, content in rendered]
         if args.report:
             command = "collbench plot " + " ".join(shlex.quote(a) for a in argv)
-            page = report.render(result, rendered, args.format, command)
+            page = report.render(result, rendered, args.format, command, options.trend)
             outputs.append((out / f"{stem}-report.html", page.encode("utf-8")))
         write_all(outputs)
     except (UsageError, resultfile.ResultFileError, specfile.SpecError, FigureError,

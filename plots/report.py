@@ -128,8 +128,29 @@ def _figure_html(name, fmt, content):
             f'<img alt="{html.escape(name)}" src="data:image/png;base64,{encoded}">')
 
 
-def render(result, figures, fmt, command_line):
-    """figures: [(name, bytes)] already rendered in fmt. Returns the page as str."""
+def _trend(trend):
+    """Every point with a change point over the nights, and where: the trend figure's table."""
+    if trend is None:
+        return ""
+    rows = []
+    for p in trend["points"]:
+        for c in p["changes"]:
+            rows.append([p["collective"], p["placement"], p["nranks"], p["mode"],
+                         format_size(p["size_bytes"]), c["run"] + 1,
+                         _g(c["before_us"]), _g(c["after_us"]), f"{c['change']:+.1%}",
+                         _g(c["p_value"], 2), p["verdict"]])
+    summary = trend["summary"]
+    text = (f"<p>{len(trend['runs'])} runs, {summary['points']} points: {summary['slower']} "
+            f"slower, {summary['faster']} faster, {summary['same']} without a change, "
+            f"{summary['unsure']} with too few runs.</p>")
+    table = _table(["collective", "placement", "ranks", "mode", "size", "run", "before (us)",
+                    "after (us)", "change", "p", "verdict"], rows) if rows else ""
+    return f'<h2 id="trend">Trend</h2>{text}{table}'
+
+
+def render(result, figures, fmt, command_line, trend=None):
+    """figures: [(name, bytes)] already rendered in fmt; trend: collbench trend's JSON, if any.
+    Returns the page as str."""
     a = result.attrs
     provenance = [[k, ", ".join(map(str, a[k])) if isinstance(a[k], list) else a[k]]
                   for k in _PROVENANCE if k in a]
@@ -148,6 +169,7 @@ img,svg{{max-width:100%;height:auto}}</style></head><body>
 <h2 id="headlines">Crossover per curve</h2>{_headlines(result)}
 <h2 id="fits">Segments</h2>{_fits(result)}
 <h2 id="crossovers">Crossovers</h2>{_crossovers(result)}
+{_trend(trend)}
 <h2 id="figures">Figures</h2>{"".join(_figure_html(n, fmt, c) for n, c in figures)}
 </body></html>
 """

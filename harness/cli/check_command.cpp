@@ -192,12 +192,7 @@ int check_command(const CheckOptions& options) {
                  options.file, file.points.size());
     std::vector<VerdictRecord> records;
     for (const auto& v : verdicts) records.push_back(check_record(v, spec.title));
-    try {
-      if (!options.junit.empty()) write_junit(options.junit, spec.title, records);
-      if (!options.prom.empty()) write_prometheus(options.prom, kPrefix, records);
-    } catch (const std::exception& error) {
-      throw UsageError(error.what());
-    }
+    write_verdict_files(options.junit, options.prom, spec.title, kPrefix, records);
     return verdict == Verdict::fail ? kExitWrongOrFailed : kExitOk;
   } catch (const SpecError& error) {
     for (const auto& problem : error.problems) fmt::print(stderr, "collbench check: {}\n", problem);

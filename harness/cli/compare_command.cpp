@@ -1,5 +1,6 @@
 #include "compare_command.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -22,50 +23,13 @@ namespace {
 constexpr const char* kPromPrefix = "collbench_compare";
 constexpr const char* kJunitSuite = "collbench compare";
 
-double parse_threshold(std::string text) {
-  const bool percent = !text.empty() && text.back() == '%';
-  if (percent) text.pop_back();
-  double value = 0;
-  std::size_t used = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !std::isfinite(value))
-    throw UsageError(fmt::format("--threshold: '{}' is not a number (write 5% or 0.05)",
-                                 text + (percent ? "%" : "")));
-  if (!percent && value > 1)
-    throw UsageError(fmt::format("--threshold: {} is ambiguous: write {}% for a percentage, or a "
-                                 "fraction such as 0.05",
-                                 text, text));
-  const double fraction = percent ? value / 100 : value;
-  if (!(fraction > 0) || fraction > 10)
-    throw UsageError(fmt::format("--threshold: {} must be above 0% and at most 1000%",
-                                 text + (percent ? "%" : "")));
-  return fraction;
-}
-
-void check_output_path(const std::string& option, const std::string& file) {
-  if (file.empty()) return;
-  const std::filesystem::path path(file);
-  const std::filesystem::path parent =
-      path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
-  std::error_code error;
-  if (!std::filesystem::is_directory(parent, error))
-    throw UsageError(fmt::format("{} {}: no such directory {}", option, file, parent.string()));
-  if (std::filesystem::is_directory(path, error))
-    throw UsageError(fmt::format("{} {}: is a directory", option, file));
-}
-
 CompareOptions compare_options(const CompareCommandOptions& o) {
   check_output_format(o.format);
   if (!(o.confidence >= 0.5 && o.confidence < 1))
     throw UsageError(fmt::format("--confidence: {} must be at least 0.5 and below 1", o.confidence));
   if (o.bootstrap_replicates < 100)
     throw UsageError("--bootstrap must be at least 100 replicates");
-  check_output_path("--junit", o.junit);
-  check_output_path("--prom", o.prom);
+  check_verdict_files(o.junit, o.prom);
   CompareOptions options;
   options.threshold = parse_threshold(o.threshold);
   options.confidence = o.confidence;
@@ -74,24 +38,32 @@ CompareOptions compare_options(const CompareCommandOptions& o) {
   return options;
 }
 
-void write_verdict_files(const CompareCommandOptions& o, const Comparison& c) {
-  if (o.junit.empty() && o.prom.empty()) return;
-  const std::vector<VerdictRecord> records = verdict_records(c);
-  try {
-    if (!o.junit.empty()) write_junit(o.junit, kJunitSuite, records);
-    if (!o.prom.empty()) write_prometheus(o.prom, kPromPrefix, records);
-  } catch (const std::runtime_error& error) {
-    std::error_code ignored;
-    if (!o.junit.empty()) std::filesystem::remove(o.junit, ignored);
-    throw UsageError(error.what());
-  }
+void print_calibration(const Comparison& comparison) {
+  const Calibration calibration = calibrate(comparison.points);
+  const std::size_t alarms = comparison.point_counts.slower + comparison.point_counts.faster;
+  fmt::print("# calibrate: {} and {} taken as two runs of an unchanged system\n",
+             comparison.base_file, comparison.new_file);
+  fmt::print("# calibrate: at the {:g}% threshold, {} of {} points are false alarms (SLOWER or "
+             "FASTER)\n",
+             comparison.options.threshold * 100, alarms, calibration.points);
+  // Rounded up to a hundredth of a percent, so that the printed value can be passed as it is.
+  fmt::print("# calibrate: at most {:g}% of the points are false alarms from a threshold of "
+             "{:g}% on\n",
+             calibration.rate * 100, std::ceil(calibration.threshold * 1e4) / 100);
 }
 
 }  // namespace
 
 void add_compare_options(CLI::App& command, CompareCommandOptions& o) {
-  command.add_option("base", o.base_file, "the baseline result file (.h5)")->required();
-  command.add_option("new", o.new_file, "the result file to judge against it (.h5)")->required();
+  command
+      .add_option("files", o.files,
+                  "BASE... NEW: one or more baselines (files or folders of them, oldest first), "
+                  "then the result file to judge")
+      ->required()
+      ->expected(2, -1);
+  command.add_flag("--calibrate", o.calibrate,
+                   "A B, two runs of an unchanged system: the threshold that keeps false alarms "
+                   "under 5%");
   command.add_option("--threshold", o.threshold,
                      "smallest change that counts: 5% (or 0.05) slower, or 1/1.05 as fast")
       ->capture_default_str();
@@ -109,8 +81,18 @@ void add_compare_options(CLI::App& command, CompareCommandOptions& o) {
 int compare_command(const CompareCommandOptions& command) {
   try {
     const CompareOptions options = compare_options(command);
-    const Comparison comparison = compare_files(command.base_file, command.new_file, options);
-    write_verdict_files(command, comparison);
+    const std::string& new_file = command.files.back();
+    const auto bases =
+        result_files({command.files.begin(), command.files.end() - 1}, new_file);
+    if (command.calibrate && bases.size() != 1)
+      throw UsageError("--calibrate takes two files, A and B, of an unchanged system");
+    const Comparison comparison = compare_files(bases, new_file, options);
+    if (command.calibrate) {
+      print_calibration(comparison);
+      return kExitOk;
+    }
+    write_verdict_files(command.junit, command.prom, kJunitSuite, kPromPrefix,
+                        verdict_records(comparison));
     if (command.format == "json")
       std::cout << comparison_json(comparison).dump(2) << '\n';
     else

@@ -1,16 +1,19 @@
 #pragma once
-// `collbench compare BASE.h5 NEW.h5`: noise-aware regression verdicts, point by point and fit by
-// fit (harness/compare/), as a table or JSON, and as JUnit and Prometheus files.
+// `collbench compare BASE.h5... NEW.h5`: regression verdicts judged against the noise between
+// runs, point by point and fit by fit (harness/compare/), as a table or JSON, and as JUnit and
+// Prometheus files. A folder among the baselines stands for its .h5 files, in name order (the
+// default file names sort by time). `--calibrate A B`: the threshold an unchanged system needs.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 namespace collbench {
 
 struct CompareCommandOptions {
-  std::string base_file;
-  std::string new_file;
+  std::vector<std::string> files;  // BASE... NEW
+  bool calibrate = false;
   std::string threshold = "5%";  // "5%" or a fraction, "0.05"
   double confidence = 0.95;
   int bootstrap_replicates = 2000;

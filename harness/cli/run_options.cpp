@@ -161,7 +161,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_flag("--inplace", o.in_place, "also measure in place (nccl-tests' second column group)");
   run.add_option("--out", o.out, "result file (default results/<UTC time>-<backend>.h5)");
   run.add_flag("--force", o.force, "overwrite an existing result file");
-  run.add_option("--min-samples", o.min_samples, "samples before stopping may be decided")
+  run.add_option("--rounds", o.rounds,
+                 "measure each point in this many interleaved rounds, the order reshuffled per "
+                 "round (default 3; 1 with -n)");
+  run.add_option("--min-samples", o.min_samples, "samples per round before stopping may be decided")
       ->capture_default_str();
   run.add_option("--min-time", o.min_time_s, "seconds of sampling before stopping")
       ->capture_default_str();
@@ -253,6 +256,8 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   config.latency_start = *start;
 
   require(!o.iters || *o.iters >= 1, "-n/--iters must be at least 1");
+  require(!o.rounds || (*o.rounds >= 1 && *o.rounds <= 100),
+          "--rounds must be between 1 and 100");
   require(o.min_samples >= 1, "--min-samples must be at least 1");
   require(o.min_time_s >= 0, "--min-time must not be negative");
   require(o.target_ci > 0 && o.target_ci < 1, "--target-ci must be a fraction between 0 and 1");
@@ -263,6 +268,8 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   config.stopping.target_ci = o.target_ci;
   config.stopping.max_time_s = o.max_time_s;
   if (o.iters) config.stopping.fixed_samples = static_cast<std::size_t>(*o.iters);
+  // -n is nccl-tests' exact count: one round unless rounds are asked for (then n per round).
+  config.rounds = o.rounds.value_or(o.iters ? 1 : kDefaultRounds);
   if (o.time_limit_s > 0) config.time_limit_s = o.time_limit_s;
 
   config.default_out = o.out.empty();

@@ -19,6 +19,10 @@
 
 namespace collbench {
 
+// Three rounds: the fewest that give the spread between rounds two degrees of freedom, so that
+// a point's interval can include it; each round gets a third of the point's time budget.
+inline constexpr int kDefaultRounds = 3;
+
 // What the user typed, before validation.
 struct RunOptions {
   std::string min_bytes = "8";
@@ -42,6 +46,7 @@ struct RunOptions {
   bool in_place = false;
   std::string out;
   bool force = false;
+  std::optional<int> rounds;  // default: kDefaultRounds, or 1 with -n
   long long min_samples = 10;
   double min_time_s = 0;
   double target_ci = 0.01;
@@ -84,6 +89,8 @@ struct RunConfig {
   int check_iters = 1;
   Watchdog watchdog;
   SampleStart latency_start = SampleStart::window;
+  // Interleaved rounds per point (DESIGN.md, "Stopping"); `stopping` is the whole point's rule.
+  int rounds = kDefaultRounds;
   StoppingRule stopping;
   std::optional<double> time_limit_s;
   std::filesystem::path out;

@@ -33,6 +33,7 @@ std::string stops_text(const std::array<std::size_t, kStopReasons>& stops, doubl
   for (const auto& [reason, words] :
        {std::pair{StopReason::max_time, "stopped at --max-time"},
         std::pair{StopReason::time_limit, "stopped by --time-limit"},
+        std::pair{StopReason::round_noise, "held back by the spread between rounds"},
         std::pair{StopReason::fixed_count, "fixed by -n"}})
     if (const auto count = stops[static_cast<std::size_t>(reason)])
       parts.push_back(fmt::format("{} {}", count, words));

@@ -1,5 +1,7 @@
 #include "compare_files.h"
 
+#include <algorithm>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -15,14 +17,31 @@ std::set<std::string> backends_of(const ResultFile& file) {
   return backends;
 }
 
+// What the verdicts' noise between runs came from, when it says something a reader must know.
+std::optional<std::string> noise_note(const Comparison& c) {
+  if (!c.earlier_files.empty())
+    return fmt::format("noise between runs from the spread of {} baselines' medians",
+                       c.earlier_files.size() + 1);
+  const bool any_rounds = std::ranges::any_of(c.points, [](const PointComparison& point) {
+    return point.result.base_rounds > 1 || point.result.new_rounds > 1;
+  });
+  if (any_rounds) return std::nullopt;
+  return "one round per point in both files: the intervals see the noise within a run only, not "
+         "between runs (measure with --rounds 3 or more, or give several baselines)";
+}
+
 }  // namespace
 
-Comparison compare_files(const std::string& base_file, const std::string& new_file,
+Comparison compare_files(const std::vector<std::string>& base_files, const std::string& new_file,
                          const CompareOptions& options) {
-  const ResultFile base = read_result_file(base_file, true);
+  const ResultFile base = read_result_file(base_files.back(), true);
   const ResultFile now = read_result_file(new_file, true);
+  std::vector<std::vector<PointResult>> earlier;
+  for (auto file = base_files.begin(); file + 1 != base_files.end(); ++file)
+    earlier.push_back(read_result_file(*file, false).points);
   Comparison c;
-  c.base_file = base_file;
+  c.base_file = base_files.back();
+  c.earlier_files.assign(base_files.begin(), base_files.end() - 1);
   c.new_file = new_file;
   c.options = options;
 
@@ -41,7 +60,8 @@ Comparison compare_files(const std::string& base_file, const std::string& new_fi
     c.notes.push_back(fmt::format("NEW {} is from a run that did not finish", c.new_file));
 
   const PointMatch match = match_points(base.points, now.points, ignore_backend);
-  c.points = compare_points(base.points, now.points, match, options);
+  c.points = compare_points(base.points, now.points, match, options, earlier);
+  if (auto note = noise_note(c)) c.notes.push_back(std::move(*note));
   for (const auto i : match.base_only) c.base_only.push_back(base.points[i].key);
   for (const auto i : match.new_only) c.new_only.push_back(now.points[i].key);
   for (const auto& point : c.points) c.point_counts.add(point.result.verdict);

@@ -1,6 +1,8 @@
 #pragma once
-// Two result files compared: their points matched and judged (compare_points.h), their fits
-// too when both hold them (compare_fits.h), and notes on what makes the comparison weaker.
+// Result files compared: NEW's points matched with the newest baseline's and judged
+// (compare_points.h) against the noise between runs (earlier baselines, or the files' rounds),
+// their fits too when both hold them (compare_fits.h), and notes on what makes the comparison
+// weaker.
 // Reads the files, so it lives in the harness, beside `collbench compare`.
 #include <cstddef>
 #include <string>
@@ -13,15 +15,19 @@ namespace collbench {
 
 // How many verdicts of each kind.
 struct ChangeCounts {
-  std::size_t same = 0, faster = 0, slower = 0, unsure = 0;
+  std::size_t same = 0, faster = 0, slower = 0, unsure = 0, noisy = 0;
   void add(Change v) {
-    (v == Change::same ? same : v == Change::faster ? faster : v == Change::slower ? slower
-                                                                                      : unsure)++;
+    (v == Change::same     ? same
+     : v == Change::faster ? faster
+     : v == Change::slower ? slower
+     : v == Change::noisy  ? noisy
+                           : unsure)++;
   }
 };
 
 struct Comparison {
-  std::string base_file, new_file;
+  std::string base_file, new_file;  // base_file: the newest baseline
+  std::vector<std::string> earlier_files;  // further baselines, oldest first
   CompareOptions options;
   std::vector<std::string> notes;
   std::vector<PointComparison> points;
@@ -31,8 +37,9 @@ struct Comparison {
   bool any_slower() const { return point_counts.slower + fit_counts.slower > 0; }
 };
 
-// Throws InvalidResultFile when either file cannot be read.
-Comparison compare_files(const std::string& base_file, const std::string& new_file,
+// `base_files`: one or more baselines, oldest first. Throws InvalidResultFile when a file
+// cannot be read.
+Comparison compare_files(const std::vector<std::string>& base_files, const std::string& new_file,
                          const CompareOptions& options);
 
 }  // namespace collbench

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "harness/stats/rounds.h"
+#include "harness/stats/student_t.h"
 #include "harness/stats/summary.h"
 
 namespace collbench {
@@ -100,6 +102,7 @@ std::string_view name(Change verdict) {
     case Change::same: return "SAME";
     case Change::faster: return "FASTER";
     case Change::slower: return "SLOWER";
+    case Change::noisy: return "NOISY";
     case Change::unsure: break;
   }
   return "UNSURE";
@@ -110,20 +113,45 @@ int severity(Change verdict) {
     case Change::same:
     case Change::faster: return 0;
     case Change::slower: return 2;
+    case Change::noisy:
     case Change::unsure: break;
   }
   return 1;
 }
 
-Change verdict_of_interval(const Interval& ratio, double threshold) {
+Change verdict_of_interval(const Interval& ratio, double threshold, double run_noise) {
   if (!(ratio.low > 0) || !std::isfinite(ratio.high) || ratio.high < ratio.low)
     return Change::unsure;
   const double slower = 1 + threshold;
   const double faster = 1 / (1 + threshold);
   if (ratio.low > slower) return Change::slower;
   if (ratio.high < faster) return Change::faster;
+  if (run_noise > std::log1p(threshold)) return Change::noisy;
   if (ratio.low >= faster && ratio.high <= slower) return Change::same;
   return Change::unsure;
+}
+
+double run_noise_halfwidth(std::span<const double> baseline_medians,
+                           std::span<const double> base_round_medians,
+                           std::span<const double> new_round_medians, double confidence) {
+  const double p = 0.5 + confidence / 2;
+  if (baseline_medians.size() >= 2) {
+    const LogSpread runs = log_spread(baseline_medians);
+    const double k = static_cast<double>(runs.count);
+    return student_t_quantile(p, k - 1) * std::sqrt(runs.variance * (1 + 1 / k));
+  }
+  const LogSpread base = log_spread(base_round_medians), now = log_spread(new_round_medians);
+  const double nb = static_cast<double>(base.count), nn = static_cast<double>(now.count);
+  if (base.count >= 2 && now.count >= 2) {
+    const double vb = base.variance / nb, vn = now.variance / nn;
+    if (!(vb + vn > 0)) return 0;
+    const double df = (vb + vn) * (vb + vn) / (vb * vb / (nb - 1) + vn * vn / (nn - 1));
+    return student_t_quantile(p, df) * std::sqrt(vb + vn);
+  }
+  const LogSpread& seen = base.count >= 2 ? base : now;
+  if (seen.count < 2) return 0;
+  return student_t_quantile(p, static_cast<double>(seen.count) - 1) *
+         std::sqrt(seen.variance * (1 / nb + 1 / nn));
 }
 
 RatioResult compare_samples(std::span<const double> base, std::span<const double> now,
@@ -164,15 +192,6 @@ RatioResult compare_samples(std::span<const double> base, std::span<const double
   return result;
 }
 
-std::vector<double> slowest_rank_times(const RawSamples& raw) {
-  std::vector<double> slowest(raw.sample_count());
-  for (std::size_t s = 0; s < slowest.size(); ++s) {
-    const auto row = raw.per_rank_seconds.begin() + static_cast<std::ptrdiff_t>(s * raw.nranks);
-    slowest[s] = *std::max_element(row, row + raw.nranks);
-  }
-  return slowest;
-}
-
 std::string match_key(const PointKey& key, bool ignore_backend) {
   // '\x1f' (unit separator) cannot occur in the stored strings' meaningful content.
   return fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}",
@@ -188,6 +207,7 @@ PointMatch match_points(std::span<const PointResult> base, std::span<const Point
   for (std::size_t i = now.size(); i-- > 0;)
     waiting[match_key(now[i].key, ignore_backend)].push_back(i);
   PointMatch match;
+  match.ignore_backend = ignore_backend;
   std::vector<bool> taken(now.size(), false);
   for (std::size_t i = 0; i < base.size(); ++i) {
     auto found = waiting.find(match_key(base[i].key, ignore_backend));
@@ -206,8 +226,15 @@ PointMatch match_points(std::span<const PointResult> base, std::span<const Point
 
 std::vector<PointComparison> compare_points(std::span<const PointResult> base,
                                             std::span<const PointResult> now,
-                                            const PointMatch& match,
-                                            const CompareOptions& options) {
+                                            const PointMatch& match, const CompareOptions& options,
+                                            std::span<const std::vector<PointResult>> earlier) {
+  // Each earlier baseline's points by key (the first of a key, as match_points pairs them).
+  std::vector<std::unordered_map<std::string, const PointResult*>> earlier_by_key(earlier.size());
+  const bool ignore_backend = match.ignore_backend;
+  for (std::size_t f = 0; f < earlier.size(); ++f)
+    for (const PointResult& point : earlier[f])
+      earlier_by_key[f].emplace(match_key(point.key, ignore_backend), &point);
+
   std::vector<PointComparison> comparisons;
   comparisons.reserve(match.matched.size());
   for (const auto& [b, n] : match.matched) {
@@ -218,8 +245,31 @@ std::vector<PointComparison> compare_points(std::span<const PointResult> base,
     if (have_samples) {
       const std::vector<double> base_times = slowest_rank_times(before.samples);
       const std::vector<double> new_times = slowest_rank_times(after.samples);
-      comparison.result =
-          compare_samples(base_times, new_times, options, fnv1a(match_key(before.key, true)));
+      RatioResult& r = comparison.result;
+      r = compare_samples(base_times, new_times, options, fnv1a(match_key(before.key, true)));
+      std::vector<double> baseline_medians;
+      for (const auto& points : earlier_by_key) {
+        const auto found = points.find(match_key(before.key, ignore_backend));
+        if (found != points.end() && found->second->summary.median > 0)
+          baseline_medians.push_back(found->second->summary.median);
+      }
+      if (!baseline_medians.empty()) baseline_medians.push_back(r.base_median_s);
+      const auto base_rounds = round_medians(base_times, before.samples.round_starts);
+      const auto new_rounds = round_medians(new_times, after.samples.round_starts);
+      r.baselines = std::max<std::size_t>(baseline_medians.size(), 1);
+      r.base_rounds = base_rounds.size();
+      r.new_rounds = new_rounds.size();
+      r.run_noise =
+          run_noise_halfwidth(baseline_medians, base_rounds, new_rounds, options.confidence);
+      if (baseline_medians.size() >= 2) {
+        const LogSpread runs = log_spread(baseline_medians);
+        r.ratio = r.new_median_s / std::exp(runs.mean);
+      }
+      if (r.reason.empty() && std::isfinite(r.ratio)) {
+        r.ratio_ci = {std::min(r.ratio_ci.low, r.ratio * std::exp(-r.run_noise)),
+                      std::max(r.ratio_ci.high, r.ratio * std::exp(r.run_noise))};
+        r.verdict = verdict_of_interval(r.ratio_ci, options.threshold, r.run_noise);
+      }
     } else {
       RatioResult& r = comparison.result;
       r.base_samples = before.summary.samples;
@@ -234,6 +284,25 @@ std::vector<PointComparison> compare_points(std::span<const PointResult> base,
     comparisons.push_back(std::move(comparison));
   }
   return comparisons;
+}
+
+double false_alarm_threshold(const Interval& ratio) {
+  if (!(ratio.low > 0) || !std::isfinite(ratio.high)) return 0;  // never judged: never an alarm
+  return std::max({0.0, ratio.low - 1, 1 / ratio.high - 1});
+}
+
+Calibration calibrate(std::span<const PointComparison> comparisons, double rate) {
+  Calibration calibration;
+  calibration.rate = rate;
+  calibration.points = comparisons.size();
+  std::vector<double> thresholds;
+  for (const auto& comparison : comparisons)
+    thresholds.push_back(false_alarm_threshold(comparison.result.ratio_ci));
+  // At threshold t the alarms are the points whose own threshold lies above t.
+  std::ranges::sort(thresholds, std::greater<>());
+  const auto allowed = static_cast<std::size_t>(std::floor(rate * thresholds.size()));
+  if (allowed < thresholds.size()) calibration.threshold = thresholds[allowed];
+  return calibration;
 }
 
 }  // namespace collbench

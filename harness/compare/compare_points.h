@@ -1,12 +1,18 @@
 #pragma once
-// `collbench compare`, point by point: which points of two runs are the same measurement, and
-// whether NEW is slower, faster or the same as BASE at each, judged on the raw samples.
+// `collbench compare`, point by point: which points of runs are the same measurement, and
+// whether NEW is slower, faster or the same as BASE at each, judged against the noise between
+// runs.
 //
 // The rule (README, "Comparing runs"): a sample's time is the slowest rank's; r = median(NEW) /
-// median(BASE); a percentile bootstrap (each side's samples resampled independently, medians
-// retaken) gives a `confidence` interval [lo, hi] of r. With threshold t:
+// median(BASE) (with several baselines, over the geometric mean of their medians). Two intervals
+// of r are joined: a percentile bootstrap of the samples (the noise within a run), and
+// r · exp(±h), h the half-width that the spread between runs gives log r: from the baselines'
+// medians when there are several, else from the rounds of both files (run_noise_halfwidth).
+// With threshold t, on the joined `confidence` interval [lo, hi]:
 //   SLOWER  lo > 1 + t              (the whole interval beyond the threshold, slower side)
 //   FASTER  hi < 1 / (1 + t)        (symmetric on a log scale: 5% slower and 1/1.05 faster)
+//   NOISY   h > log(1 + t)          (the runs' own spread is wider than the threshold: no
+//                                    number of samples inside a run could tell SAME)
 //   SAME    1/(1 + t) <= lo and hi <= 1 + t
 //   UNSURE  otherwise, and whenever a side has fewer than `min_samples` samples.
 #include <cstddef>
@@ -22,9 +28,9 @@
 namespace collbench {
 
 // A comparison's verdict (check's PASS/WARN/FAIL are harness/check/verdicts.h's Verdict).
-enum class Change { same, faster, slower, unsure };
-std::string_view name(Change verdict);  // "SAME", "FASTER", "SLOWER", "UNSURE"
-int severity(Change verdict);           // 0 same or faster, 1 unsure, 2 slower
+enum class Change { same, faster, slower, unsure, noisy };
+std::string_view name(Change verdict);  // "SAME", "FASTER", "SLOWER", "UNSURE", "NOISY"
+int severity(Change verdict);           // 0 same or faster, 1 unsure or noisy, 2 slower
 
 struct CompareOptions {
   double threshold = 0.05;   // minimum effect: 5% slower, or faster by 1/1.05
@@ -38,8 +44,20 @@ struct CompareOptions {
   std::size_t max_bootstrap_samples = 5000;
 };
 
-// The verdict of a ratio interval (NEW/BASE, a time ratio: above 1 is slower).
-Change verdict_of_interval(const Interval& ratio, double threshold);
+// The verdict of a ratio interval (NEW/BASE, a time ratio: above 1 is slower), given the
+// half-width on a log scale that the noise between runs contributes to it.
+Change verdict_of_interval(const Interval& ratio, double threshold, double run_noise = 0);
+
+// The half-width, on a log scale, of the `confidence` interval of log(NEW/BASE) that the noise
+// between runs gives (Student's t throughout: a few runs or rounds are all there is):
+// - with two or more baselines, from their medians' spread s: t(K-1) · s · sqrt(1 + 1/K), NEW
+//   being one more run drawn like them;
+// - else from the rounds' medians: Welch's t over both files' rounds; one side's spread for both
+//   when only that side has rounds;
+// - 0 when neither side shows a spread (one round per point): within-run noise is all it knows.
+double run_noise_halfwidth(std::span<const double> baseline_medians,
+                           std::span<const double> base_round_medians,
+                           std::span<const double> new_round_medians, double confidence);
 
 struct RatioResult {
   std::size_t base_samples = 0;
@@ -48,6 +66,10 @@ struct RatioResult {
   double new_median_s = 0;
   double ratio = 0;  // new median / base median; NaN when a median is missing or not positive
   Interval ratio_ci;  // NaN ends when not computed (too few samples)
+  double run_noise = 0;  // run_noise_halfwidth's: 0 when no spread between runs was seen
+  std::size_t baselines = 1;
+  std::size_t base_rounds = 1;
+  std::size_t new_rounds = 1;
   Change verdict = Change::unsure;
   std::string reason;  // why UNSURE when it is not the interval's doing; else empty
 };
@@ -57,9 +79,6 @@ struct RatioResult {
 RatioResult compare_samples(std::span<const double> base, std::span<const double> now,
                             const CompareOptions& options, std::uint64_t stream = 0);
 
-// Per sample, the slowest column's time: what the point's Summary is built from.
-std::vector<double> slowest_rank_times(const RawSamples& raw);
-
 // The point's identity for matching: every PointKey field (size = the size actually run) but the
 // element count, which follows from them; without the backend when `ignore_backend`.
 std::string match_key(const PointKey& key, bool ignore_backend);
@@ -68,6 +87,7 @@ struct PointMatch {
   std::vector<std::pair<std::size_t, std::size_t>> matched;  // (base index, new index)
   std::vector<std::size_t> base_only;
   std::vector<std::size_t> new_only;
+  bool ignore_backend = false;  // as matched
 };
 
 // Pairs equal keys in file order (a key twice on one side pairs with the other side's second);
@@ -81,9 +101,22 @@ struct PointComparison {
 };
 
 // Every matched pair compared; each point's random stream comes from its key, so a point's
-// verdict does not depend on which other points the files hold.
+// verdict does not depend on which other points the files hold. `earlier` holds the points of
+// further baselines (older runs), where the same point is found by its key.
 std::vector<PointComparison> compare_points(std::span<const PointResult> base,
                                             std::span<const PointResult> now,
-                                            const PointMatch& match, const CompareOptions& options);
+                                            const PointMatch& match, const CompareOptions& options,
+                                            std::span<const std::vector<PointResult>> earlier = {});
+
+// `compare --calibrate A B`, two runs of an unchanged system: each point's smallest threshold at
+// which it is neither SLOWER nor FASTER (its interval reaches back to the SAME band), and over
+// them the smallest threshold at which at most `rate` of the points would be false alarms.
+double false_alarm_threshold(const Interval& ratio);
+struct Calibration {
+  std::size_t points = 0;
+  double threshold = 0;  // the false-alarm rate is at most `rate` from this threshold on
+  double rate = 0.05;
+};
+Calibration calibrate(std::span<const PointComparison> comparisons, double rate = 0.05);
 
 }  // namespace collbench

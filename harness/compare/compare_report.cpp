@@ -6,20 +6,24 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "benches/backends/tuning.h"
 #include "harness/plan/sizes.h"
 
 namespace collbench {
-namespace {
 
 using Json = nlohmann::ordered_json;
+
+namespace {
 
 std::string tuning_text(const PointKey& key) {
   if (key.algorithm.empty() && key.protocol.empty()) return "";
   return fmt::format(" {}/{}", or_auto(key.algorithm), or_auto(key.protocol));
 }
+
+}  // namespace
 
 // "allreduce float sum world 2 ranks bandwidth" (+ " in place", + a pinned tuning).
 std::string curve_text(const PointKey& key) {
@@ -30,27 +34,6 @@ std::string curve_text(const PointKey& key) {
 
 std::string point_text(const PointKey& key) {
   return fmt::format("{} {}", curve_text(key), format_size(key.size_bytes));
-}
-
-std::string ratio_text(double ratio, const Interval& ci) {
-  const std::string value = std::isfinite(ratio) ? fmt::format("{:.3f}", ratio) : "n/a";
-  if (!std::isfinite(ci.low) || !std::isfinite(ci.high)) return value;
-  return fmt::format("{} [{:.3f}, {:.3f}]", value, ci.low, ci.high);
-}
-
-std::string us_text(double seconds) {
-  return std::isfinite(seconds) ? fmt::format("{:.2f}", seconds * 1e6) : "n/a";
-}
-
-// alpha in us, beta as bandwidth in GB/s (its interval's ends swap under the inversion).
-std::string fit_value_text(FitParameter parameter, const FitSide& side) {
-  if (!(side.value > 0)) return "n/a";
-  if (parameter == FitParameter::alpha)
-    return fmt::format("alpha {:.3g} [{:.3g}, {:.3g}] us", side.value * 1e6, side.ci.low * 1e6,
-                       side.ci.high * 1e6);
-  return fmt::format("1/beta {:.3g} [{:.3g}, {:.3g}] GB/s", 1e-9 / side.value,
-                     side.ci.high > 0 ? 1e-9 / side.ci.high : NAN,
-                     side.ci.low > 0 ? 1e-9 / side.ci.low : NAN);
 }
 
 std::vector<std::pair<std::string, std::string>> key_labels(const PointKey& key) {
@@ -82,6 +65,29 @@ Json key_json(const PointKey& key, bool with_size) {
   return json;
 }
 
+namespace {
+
+std::string ratio_text(double ratio, const Interval& ci) {
+  const std::string value = std::isfinite(ratio) ? fmt::format("{:.3f}", ratio) : "n/a";
+  if (!std::isfinite(ci.low) || !std::isfinite(ci.high)) return value;
+  return fmt::format("{} [{:.3f}, {:.3f}]", value, ci.low, ci.high);
+}
+
+std::string us_text(double seconds) {
+  return std::isfinite(seconds) ? fmt::format("{:.2f}", seconds * 1e6) : "n/a";
+}
+
+// alpha in us, beta as bandwidth in GB/s (its interval's ends swap under the inversion).
+std::string fit_value_text(FitParameter parameter, const FitSide& side) {
+  if (!(side.value > 0)) return "n/a";
+  if (parameter == FitParameter::alpha)
+    return fmt::format("alpha {:.3g} [{:.3g}, {:.3g}] us", side.value * 1e6, side.ci.low * 1e6,
+                       side.ci.high * 1e6);
+  return fmt::format("1/beta {:.3g} [{:.3g}, {:.3g}] GB/s", 1e-9 / side.value,
+                     side.ci.high > 0 ? 1e-9 / side.ci.high : NAN,
+                     side.ci.low > 0 ? 1e-9 / side.ci.low : NAN);
+}
+
 Json number_or_null(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
 
 Json interval_json(const Interval& ci) {
@@ -90,17 +96,19 @@ Json interval_json(const Interval& ci) {
 }
 
 std::string counts_text(const ChangeCounts& n) {
-  return fmt::format("{} same, {} faster, {} slower, {} unsure", n.same, n.faster, n.slower,
-                     n.unsure);
+  return fmt::format("{} same, {} faster, {} slower, {} unsure, {} noisy", n.same, n.faster,
+                     n.slower, n.unsure, n.noisy);
 }
 
 Json counts_json(const ChangeCounts& n) {
-  return Json{{"same", n.same}, {"faster", n.faster}, {"slower", n.slower}, {"unsure", n.unsure}};
+  return Json{{"same", n.same},     {"faster", n.faster}, {"slower", n.slower},
+              {"unsure", n.unsure}, {"noisy", n.noisy}};
 }
 
 std::string interval_rule(const CompareOptions& o) {
   return fmt::format("threshold {:g}%: SLOWER when the whole {:g}% interval of NEW/BASE lies above "
-                     "{:.4g}, FASTER below {:.4g}, SAME inside [{:.4g}, {:.4g}], else UNSURE",
+                     "{:.4g}, FASTER below {:.4g}, NOISY when the runs' own spread is wider than "
+                     "that, SAME inside [{:.4g}, {:.4g}], else UNSURE",
                      o.threshold * 100, o.confidence * 100, 1 + o.threshold, 1 / (1 + o.threshold),
                      1 / (1 + o.threshold), 1 + o.threshold);
 }
@@ -128,6 +136,8 @@ Json fit_side_json(const FitSide& side) {
 
 void print_table(std::ostream& out, const Comparison& c) {
   out << fmt::format("# collbench compare: BASE {} vs NEW {}\n", c.base_file, c.new_file);
+  if (!c.earlier_files.empty())
+    out << fmt::format("# earlier baselines: {}\n", fmt::join(c.earlier_files, " "));
   out << fmt::format("# {}; ratio = NEW/BASE median time (the slowest rank's per sample), "
                      "{} bootstrap replicates, seed {}\n",
                      interval_rule(c.options), c.options.replicates, c.options.seed);
@@ -172,6 +182,7 @@ Json comparison_json(const Comparison& c) {
   Json json;
   json["base"] = c.base_file;
   json["new"] = c.new_file;
+  json["earlier_baselines"] = c.earlier_files;
   json["threshold"] = c.options.threshold;
   json["confidence"] = c.options.confidence;
   json["bootstrap_replicates"] = c.options.replicates;
@@ -187,6 +198,10 @@ Json comparison_json(const Comparison& c) {
     row["new_median_us"] = number_or_null(r.new_median_s * 1e6);
     row["ratio"] = number_or_null(r.ratio);
     row["ratio_ci"] = interval_json(r.ratio_ci);
+    row["run_noise"] = std::expm1(r.run_noise);
+    row["baselines"] = r.baselines;
+    row["base_rounds"] = r.base_rounds;
+    row["new_rounds"] = r.new_rounds;
     row["verdict"] = name(r.verdict);
     row["reason"] = r.reason;
     points.push_back(std::move(row));

@@ -75,15 +75,6 @@ class MedianShifts {
 
 }  // namespace
 
-std::size_t uniform_index(std::mt19937_64& engine, std::size_t bound) {
-  const std::uint64_t range = bound;
-  const std::uint64_t limit =
-      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % range;
-  std::uint64_t draw = engine();
-  while (draw >= limit) draw = engine();
-  return static_cast<std::size_t>(draw % range);
-}
-
 Interval central_95(std::vector<double> values) {
   std::ranges::sort(values);
   return Interval{percentile_of_sorted(values, 2.5), percentile_of_sorted(values, 97.5)};

@@ -15,21 +15,14 @@
 #include <vector>
 
 #include "harness/fit/piecewise_fit.h"
+#include "harness/stats/interval.h"
+#include "harness/stats/uniform_index.h"
 
 namespace collbench {
-
-struct Interval {
-  double low = 0;
-  double high = 0;
-};
 
 // A replicate's time never falls below this share of the model's: a held-out error of -100%
 // or worse would otherwise give a time of zero or less, which no fit takes.
 inline constexpr double kSmallestShare = 0.05;
-
-// Uniform index below `bound` by rejection, not std::uniform_int_distribution, whose algorithm
-// differs between standard libraries: the same seed gives the same intervals everywhere.
-std::size_t uniform_index(std::mt19937_64& engine, std::size_t bound);
 
 // The 2.5% and 97.5% percentiles of `values` (numpy.percentile's default interpolation).
 Interval central_95(std::vector<double> values);

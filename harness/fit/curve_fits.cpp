@@ -35,16 +35,6 @@ std::vector<CurveData> group_curves(const std::vector<PointResult>& points) {
   return curves;
 }
 
-// A sample's time is the slowest rank's, as in the point's own statistics.
-std::vector<double> slowest_rank_times(const RawSamples& raw) {
-  std::vector<double> slowest(raw.sample_count());
-  for (std::size_t s = 0; s < slowest.size(); ++s) {
-    const auto row = raw.per_rank_seconds.begin() + s * raw.nranks;
-    slowest[s] = *std::max_element(row, row + raw.nranks);
-  }
-  return slowest;
-}
-
 void flag_parameter(std::vector<std::string>& flags, const char* name, double value,
                     const Interval& ci) {
   if (auto doubt = parameter_doubt(name, value, ci)) flags.push_back(std::move(*doubt));

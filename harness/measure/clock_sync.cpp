@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "harness/measure/host_clock.h"
@@ -32,10 +33,33 @@ ClockFitpoint ClockSync::play_with_root() {
   return best_fitpoint(exchanges);
 }
 
+void ClockSync::learn_shared_clocks() {
+  constexpr std::size_t kDomainLength = 64;
+  std::array<char, kDomainLength> domain{};
+  const std::string mine = steady_clock_domain();
+  if (comm_.rank() == kRoot) mine.copy(domain.data(), kDomainLength - 1);
+  comm_.broadcast_value(domain, kRoot);
+  const char shares = !mine.empty() && mine.size() < kDomainLength && mine == domain.data();
+  shares_root_clock_ = comm_.gather_values(shares, kRoot);
+  if (comm_.rank() != kRoot) shares_root_clock_ = {shares};
+}
+
 SyncOutcome ClockSync::synchronise() {
   constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  if (shares_root_clock_.empty()) learn_shared_clocks();
+  const auto shares = [&](int rank) {
+    return comm_.rank() == kRoot ? shares_root_clock_[rank] != 0 : shares_root_clock_[0] != 0;
+  };
   std::array<double, 2> mine{kNone, 0};  // residual, round trip
   for (int peer = 1; peer < comm_.size(); ++peer) {
+    if (comm_.rank() != kRoot && comm_.rank() != peer) continue;
+    if (shares(peer)) {
+      if (comm_.rank() == peer) {
+        mine[0] = 0;
+        model_.add({steady_seconds(), 0, 0});
+      }
+      continue;
+    }
     if (comm_.rank() == kRoot) serve(peer);
     if (comm_.rank() != peer) continue;
     const ClockFitpoint fitpoint = play_with_root();

@@ -2,6 +2,11 @@
 // Keeps this rank's model of rank 0's clock (harness/measure/clock_model.h) over one
 // communicator: rank 0 plays ping-pong with every other rank in turn, each rank refits its
 // model, and rank 0 learns how far the previous models had drifted (the residual error).
+// A rank that reads the same clock as rank 0 (the same kernel: one host, or virtual nodes on
+// it) plays no ping-pong: its offset is exactly zero, where a ping-pong's would be off by up to
+// half a round trip, and a start that far off is a latency that far off.
+#include <vector>
+
 #include "benches/backends/communicator.h"
 #include "harness/measure/clock_model.h"
 
@@ -38,8 +43,11 @@ class ClockSync {
  private:
   ClockFitpoint play_with_root();
   void serve(int peer);
+  // Once: which ranks read rank 0's clock (on rank 0, per rank; elsewhere, this rank's).
+  void learn_shared_clocks();
 
   Communicator& comm_;
+  std::vector<char> shares_root_clock_;
   ClockModel model_;
   double synced_at_ = -1;
 };

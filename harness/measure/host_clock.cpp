@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 namespace collbench {
@@ -19,6 +20,13 @@ constexpr double kSpinSeconds = 20e-6;
 double steady_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+std::string steady_clock_domain() {
+  std::ifstream boot_id("/proc/sys/kernel/random/boot_id");
+  std::string id;
+  std::getline(boot_id, id);
+  return id;
 }
 
 double wait_until(double local_s) {

@@ -20,16 +20,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::vector<double> column_medians(const RawSamples& raw) {
-  std::vector<double> medians(raw.nranks);
-  std::vector<double> column(raw.sample_count());
-  for (int r = 0; r < raw.nranks; ++r) {
-    for (std::size_t s = 0; s < column.size(); ++s) column[s] = raw.per_rank_seconds[s * raw.nranks + r];
-    medians[r] = summarize(column).median;
-  }
-  return medians;
-}
-
 }  // namespace
 
 struct RowRunner::Sampled {
@@ -319,7 +309,8 @@ RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
   return sample_from_barrier(call, mode, stopping);
 }
 
-std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional<double> time_left_s) {
+std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional<double> time_left_s,
+                                            bool validate) {
   const auto row_started = std::chrono::steady_clock::now();
   std::vector<PointResult> points;
   for (bool in_place : settings_.in_place) {
@@ -328,7 +319,8 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
                                   uses_reduce_op(row.collective) ? name(row.op) : "",
                                   format_size(row.shape.size_bytes),
                                   in_place ? "in place" : "out of place"));
-    const std::int64_t wrong = settings_.check_iters > 0 ? validate(call) : kNotChecked;
+    const std::int64_t wrong =
+        validate && settings_.check_iters > 0 ? this->validate(call) : kNotChecked;
     fill_input(call);  // timed operations see the same data whether or not -c validated
     for (Mode mode : settings_.modes) {
       std::optional<double> left;
@@ -350,14 +342,8 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       point.clock_error_s = sampled.clock_error_s;
       point.chosen = chosen;
       if (all_.rank() == kRoot) {
-        point.summary = summarize(sampled.slowest);
-        point.algbw_gbps = point.summary.median > 0
-                               ? double(row.shape.size_bytes) / point.summary.median / 1e9
-                               : 0;
-        point.busbw_gbps = point.algbw_gbps * busbw_factor(row.collective, run_.group_size);
         point.samples = std::move(sampled.raw);
         point.samples.world_ranks = run_.members;
-        point.rank_median_seconds = column_medians(point.samples);
       }
       points.push_back(std::move(point));
       if (sampled.reason == StopReason::time_limit) return points;

@@ -48,9 +48,12 @@ class RowRunner {
   RowRunner(const GroupRun& run, const MeasureSettings& settings, const SweepPlan& plan,
             CollectiveKind first_collective);
 
-  // `time_left_s` is what the sweep's --time-limit leaves, if set. Returns the points measured;
-  // fewer than points_per_row when the time limit ended the row.
-  std::vector<PointResult> measure(const PlannedRow& row, std::optional<double> time_left_s);
+  // One round of the row. `time_left_s` is what the sweep's --time-limit leaves, if set; the
+  // first round also validates. Returns the points measured, their samples on rank 0 (the
+  // statistics are point_rounds.h's once every round is in); fewer than points_per_row when the
+  // time limit ended the row.
+  std::vector<PointResult> measure(const PlannedRow& row, std::optional<double> time_left_s,
+                                   bool validate);
 
  private:
   struct Sampled;

@@ -1,18 +1,23 @@
 #include "sweep_passes.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "benches/backends/tuning.h"
 #include "harness/measure/fault_guard.h"
+#include "harness/measure/point_rounds.h"
 #include "harness/measure/row_runner.h"
 
 namespace collbench {
 namespace {
 
 constexpr int kRoot = 0;
+// The rounds' orders are the same in every run: where a point falls in the sweep is then no
+// difference between two runs that `compare` would have to tell from a change.
+constexpr std::uint64_t kRoundOrderSeed = 0x636f6c6c;
 
 std::string describe(const Tuning& tuning) {
   return fmt::format("NCCL algorithm {}, protocol {}", or_auto(tuning.algorithm),
@@ -49,6 +54,17 @@ std::vector<PlannedRow> rows_for(const SweepPlan& plan, const Backend& backend,
   return rows;
 }
 
+// One round's share of the point's rule: R rounds whose medians are each within target·sqrt(R)
+// pool to about the target, in the point's time budget.
+StoppingRule round_rule(const RunConfig& config) {
+  StoppingRule rule = config.stopping;
+  const double rounds = config.rounds;
+  rule.target_ci *= std::sqrt(rounds);
+  rule.min_time_s /= rounds;
+  rule.max_time_s /= rounds;
+  return rule;
+}
+
 MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass) {
   MeasureSettings settings;
   settings.backend = config.backend;
@@ -58,7 +74,7 @@ MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass)
   settings.in_place = config.in_place;
   settings.warmup_iters = config.warmup_iters;
   settings.check_iters = config.check_iters;
-  settings.stopping = config.stopping;
+  settings.stopping = round_rule(config);
   settings.latency_start = config.latency_start;
   return settings;
 }
@@ -70,22 +86,63 @@ std::vector<int> members_of(const GroupLayout& layout) {
   return members;
 }
 
-// One pass's rows. False when --time-limit ended it.
+// The pass's rows in curves: consecutive rows of one collective, datatype and op (its sizes).
+std::vector<std::pair<std::size_t, std::size_t>> curve_blocks(const std::vector<PlannedRow>& rows) {
+  std::vector<std::pair<std::size_t, std::size_t>> blocks;  // [begin, end)
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const bool same_curve = !blocks.empty() && rows[i].collective == rows[i - 1].collective &&
+                            rows[i].datatype == rows[i - 1].datatype && rows[i].op == rows[i - 1].op;
+    if (same_curve)
+      blocks.back().second = i + 1;
+    else
+      blocks.emplace_back(i, i + 1);
+  }
+  return blocks;
+}
+
+// One pass's rows, curve by curve: each curve's rows round after round, the order reshuffled
+// per round, so that every point's rounds are apart by the rest of its curve, and a run that
+// is killed loses one curve at most. A row is done when its last round is: then its points get
+// their statistics and go to `row_done`. False when --time-limit ended the pass; the curve's
+// rows begun by then are done with the rounds they have.
 bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const RunConfig& config,
-           const TimeLeft& time_left, const RowDone& row_done, std::vector<std::string>& notes) {
-  for (const PlannedRow& row : pass.rows) {
-    const std::optional<double> left = time_left();
-    int go = !left || *left > 0;  // rank 0's clock decides for everyone
-    {
-      CommunicationWait wait("rank 0's go-ahead for the next row");
-      world.broadcast_value(go, kRoot);
-    }
-    const auto points = go ? runner.measure(row, left) : std::vector<PointResult>{};
-    if (!points.empty()) row_done(points, row);
-    if (points.size() < points_per_row(config)) {
-      notes.push_back(fmt::format("--time-limit of {} s reached; the sweep stopped early",
-                                  *config.time_limit_s));
-      return false;
+           std::uint64_t order_seed, const TimeLeft& time_left, const RowDone& row_done,
+           std::vector<std::string>& notes) {
+  for (const auto& [begin, end] : curve_blocks(pass.rows)) {
+    std::vector<std::vector<PointResult>> measured(end - begin);
+    const auto finish_row = [&](std::size_t i) {
+      if (measured[i].empty()) return;
+      if (world.rank() == kRoot)
+        for (PointResult& point : measured[i]) finish_point(point, config.stopping.target_ci);
+      row_done(measured[i], pass.rows[begin + i]);
+      measured[i].clear();
+    };
+    for (int round = 0; round < config.rounds; ++round) {
+      const auto order = round_order(end - begin, round, config.rounds, order_seed ^ (std::uint64_t{begin} << 32));
+      for (std::size_t i : order) {
+        const std::optional<double> left = time_left();
+        int go = !left || *left > 0;  // rank 0's clock decides for everyone
+        {
+          CommunicationWait wait("rank 0's go-ahead for the next row");
+          world.broadcast_value(go, kRoot);
+        }
+        auto points = go ? runner.measure(pass.rows[begin + i], left, round == 0)
+                         : std::vector<PointResult>{};
+        const std::size_t measured_now = points.size();
+        for (std::size_t j = 0; j < measured_now; ++j) {
+          if (j < measured[i].size())
+            add_round(measured[i][j], std::move(points[j]));
+          else
+            measured[i].push_back(std::move(points[j]));
+        }
+        if (round + 1 == config.rounds) finish_row(i);
+        if (measured_now < points_per_row(config)) {
+          for (std::size_t k = 0; k < measured.size(); ++k) finish_row(k);
+          notes.push_back(fmt::format("--time-limit of {} s reached; the sweep stopped early",
+                                      *config.time_limit_s));
+          return false;
+        }
+      }
     }
   }
   return true;
@@ -120,6 +177,7 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
   // pinned algorithm may lack what it needs (NCCL's Tree has no broadcast or allgather).
   Communicator& world = backend.world();
   for (const SweepPass& pass : passes) {
+    const std::uint64_t order_seed = kRoundOrderSeed + static_cast<std::uint64_t>(&pass - passes.data());
     const bool tuned = !(pass.tuning == Tuning{});
     const bool whole_world =
         pass.layout.groups.size() == 1 && pass.layout.group_size == world.size();
@@ -152,7 +210,7 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
         continue;
       }
     }
-    if (!sweep(*runner, world, pass, config, time_left, row_done, notes)) return;
+    if (!sweep(*runner, world, pass, config, order_seed, time_left, row_done, notes)) return;
   }
 }
 

@@ -1,5 +1,7 @@
 #include "point.h"
 
+#include <algorithm>
+
 #include "benches/collectives/collective.h"
 
 namespace collbench {
@@ -18,6 +20,15 @@ std::optional<SampleStart> parse_sample_start(std::string_view text) {
   if (text == "window") return SampleStart::window;
   if (text == "barrier") return SampleStart::barrier;
   return std::nullopt;
+}
+
+std::vector<double> slowest_rank_times(const RawSamples& raw) {
+  std::vector<double> slowest(raw.sample_count());
+  for (std::size_t s = 0; s < slowest.size(); ++s) {
+    const auto row = raw.per_rank_seconds.begin() + static_cast<std::ptrdiff_t>(s * raw.nranks);
+    slowest[s] = *std::max_element(row, row + raw.nranks);
+  }
+  return slowest;
 }
 
 bool converged(const PointResult& point) {

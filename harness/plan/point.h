@@ -52,13 +52,18 @@ struct PointKey {
 // Sample matrix: samples[s * nranks + r] is rank r's time of sample s, in seconds.
 // With window starts, a rank's time is its operation's end minus t0 on the common clock, and
 // start_lateness_seconds (same shape) its start minus t0; empty for barrier starts.
+// The point's rounds follow each other in the matrix: round j starts at sample round_starts[j].
 struct RawSamples {
   int nranks = 0;
   std::vector<double> per_rank_seconds;
   std::vector<double> start_lateness_seconds;
   std::vector<int> world_ranks;  // column r of the matrix is this world rank
+  std::vector<std::size_t> round_starts{0};
   std::size_t sample_count() const { return nranks ? per_rank_seconds.size() / nranks : 0; }
 };
+
+// Per sample, the slowest column's time: what the point's Summary is built from.
+std::vector<double> slowest_rank_times(const RawSamples& raw);
 
 inline constexpr std::int64_t kNotChecked = -1;
 inline constexpr double kNotApplicable = std::numeric_limits<double>::quiet_NaN();

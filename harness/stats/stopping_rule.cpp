@@ -9,11 +9,12 @@
 namespace collbench {
 namespace {
 
-constexpr std::array<std::pair<StopReason, std::string_view>, 4> kStopReasonNames{{
+constexpr std::array<std::pair<StopReason, std::string_view>, kStopReasons> kStopReasonNames{{
     {StopReason::converged, "converged"},
     {StopReason::fixed_count, "fixed_count"},
     {StopReason::max_time, "max_time"},
     {StopReason::time_limit, "time_limit"},
+    {StopReason::round_noise, "round_noise"},
 }};
 
 }  // namespace

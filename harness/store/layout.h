@@ -25,6 +25,7 @@ inline constexpr const char* kUnits = "units";
 inline constexpr const char* kDims = "dims";
 inline constexpr const char* kPointId = "point_id";
 inline constexpr const char* kWorldRanks = "world_ranks";
+inline constexpr const char* kRoundStarts = "round_starts";
 
 // The samples of point 42 are /samples/000042 (its start lateness /start_lateness/000042), so
 // names sort in point order.

@@ -58,6 +58,7 @@ h5::Handle build_point_row_type() {
   insert("size_bytes", offsetof(PointRow, size_bytes), H5T_NATIVE_UINT64);
   insert("count", offsetof(PointRow, count), H5T_NATIVE_UINT64);
   insert("samples", offsetof(PointRow, samples), H5T_NATIVE_UINT64);
+  insert("rounds", offsetof(PointRow, rounds), H5T_NATIVE_INT32);
   insert("ops_per_sample", offsetof(PointRow, ops_per_sample), H5T_NATIVE_INT32);
   insert("invalid_samples", offsetof(PointRow, invalid_samples), H5T_NATIVE_UINT64);
   insert("window_margin_us", offsetof(PointRow, window_margin_us), H5T_NATIVE_DOUBLE);
@@ -103,6 +104,7 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   row.size_bytes = key.size_bytes;
   row.count = key.count;
   row.samples = summary.samples;
+  row.rounds = static_cast<std::int32_t>(point.samples.round_starts.size());
   row.ops_per_sample = point.ops_per_sample;
   row.invalid_samples = point.invalid_samples;
   row.window_margin_us = point.window_margin_s * kMicrosecondsPerSecond;

@@ -32,6 +32,7 @@ struct PointRow {
   std::uint64_t size_bytes;
   std::uint64_t count;
   std::uint64_t samples;
+  std::int32_t rounds;  // schema 6; 0 in older files, which measured in one round
   std::int32_t ops_per_sample;
   std::uint64_t invalid_samples;  // schema 4
   double window_margin_us;        // schema 4; NaN outside window starts
@@ -61,10 +62,11 @@ PointResult from_point_row(const PointRow& row);
 hid_t point_row_type();
 
 // Columns of /points that files of an older schema version lack (read as zeros: empty strings):
-// algorithm and protocol since schema 3, sync to clock_error_us since 4, the chosen_ ones since 5.
+// algorithm and protocol since schema 3, sync to clock_error_us since 4, the chosen_ ones since 5,
+// rounds since 6.
 inline constexpr std::string_view kPointColumnsAddedAfterSchema2[] = {
     "algorithm",       "protocol",         "sync",           "invalid_samples",
     "window_margin_us", "clock_error_us",  "chosen_algorithm", "chosen_protocol",
-    "chosen_channels"};
+    "chosen_channels", "rounds"};
 
 }  // namespace collbench

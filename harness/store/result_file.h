@@ -17,7 +17,7 @@ namespace collbench {
 // invalid_samples, window_margin_us, clock_error_us, /start_lateness); 5: the library's own
 // account of its choice (chosen_algorithm, chosen_protocol, chosen_channels). Older versions
 // read, their missing columns as empty strings and zeros.
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 inline constexpr const char* kSchemaName = "collbench-results";
 
 struct RankTopology {

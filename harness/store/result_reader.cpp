@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 #include <span>
 #include <string_view>
@@ -129,6 +130,17 @@ void read_samples(hid_t samples_group, hid_t lateness_group, std::int64_t point_
   if (!with_samples) return;
   samples.per_rank_seconds =
       read_seconds(dataset.get(), samples.world_ranks.size(), "samples/" + name);
+  // Files before schema 6 measured every point in one round.
+  if (h5::has_attribute(dataset.get(), layout::kRoundStarts)) {
+    const std::vector<int> starts = h5::read_int_list_attribute(dataset.get(), layout::kRoundStarts);
+    const auto count = static_cast<int>(samples.sample_count());
+    if (starts.empty() || starts.front() != 0 || !std::ranges::is_sorted(starts) ||
+        starts.back() > count)
+      throw std::runtime_error(fmt::format("samples/{}: round_starts is not an ascending list "
+                                           "from 0 within the samples",
+                                           name));
+    samples.round_starts.assign(starts.begin(), starts.end());
+  }
   if (lateness_group < 0 || !h5::link_exists(lateness_group, name)) return;
   const h5::Handle lateness = h5::open_dataset(lateness_group, name);
   samples.start_lateness_seconds =

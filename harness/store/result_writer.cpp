@@ -139,6 +139,8 @@ void ResultWriter::Impl::write_matrix(hid_t group, const std::vector<double>& se
   h5::write_string_attribute(dataset.get(), layout::kDims, "sample,rank");
   h5::write_int_attribute(dataset.get(), layout::kPointId, point_id);
   h5::write_int_list_attribute(dataset.get(), layout::kWorldRanks, raw.world_ranks);
+  h5::write_int_list_attribute(dataset.get(), layout::kRoundStarts,
+                               std::vector<int>(raw.round_starts.begin(), raw.round_starts.end()));
 }
 
 void ResultWriter::Impl::write_samples(const RawSamples& raw, std::int64_t point_id) {

@@ -1,5 +1,5 @@
 """One module per figure; FIGURES maps the CLI's names to them, in the order they are drawn."""
-from plots.figures import busbw, compare, distribution, heatmap, latency, ranks
+from plots.figures import busbw, compare, distribution, heatmap, latency, ranks, trend
 
 FIGURES = {
     "busbw": busbw.draw,
@@ -8,4 +8,5 @@ FIGURES = {
     "ranks-distribution": distribution.draw,
     "heatmap": heatmap.draw,
     "compare": compare.draw,
+    "trend": trend.draw,
 }

@@ -23,6 +23,7 @@ class Options:
     size: int | None = None       # --size
     spec: dict | None = None      # parsed --spec
     baseline: object = None       # ResultFile of --baseline
+    trend: dict | None = None     # --trend: collbench trend's JSON
 
 
 @dataclasses.dataclass

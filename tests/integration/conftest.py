@@ -4,10 +4,10 @@ import pathlib
 import subprocess
 
 import h5py
-import numpy as np
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+INTERPOSE = ROOT / "tests" / "interpose"
 BINARY = pathlib.Path(os.environ.get("COLLBENCH", ROOT / "build" / "harness" / "collbench")).resolve()
 
 # Fast stopping knobs: tests check behaviour, not the machine's numbers. Six samples are the
@@ -38,6 +38,30 @@ def run_mpi(np_, args, timeout=300, env=None):
     """Runs collbench under mpirun and returns the CompletedProcess (text output)."""
     return subprocess.run(mpirun_command(np_, args), capture_output=True, text=True,
                           timeout=timeout, env=environment(env), cwd=ROOT)
+
+
+@pytest.fixture(scope="session")
+def interposer(tmp_path_factory):
+    """Builds tests/interpose/NAME.c into a shared library and returns its path."""
+    folder = tmp_path_factory.mktemp("interpose")
+
+    def build(name):
+        library = folder / f"{name}.so"
+        if not library.exists():
+            subprocess.run(["mpicc", "-shared", "-fPIC", "-O2", "-o", str(library),
+                            str(INTERPOSE / f"{name}.c")], check=True, timeout=120)
+        return library
+    return build
+
+
+def run_preloaded(np_, args, library, timeout=300, env=None, **settings):
+    """collbench under mpirun, `library` preloaded into every rank (not into mpirun, which does
+    not link MPI) with the COLLBENCH_TEST_* settings it reads; `env` as run_mpi's."""
+    variables = {"LD_PRELOAD": library, **{f"COLLBENCH_TEST_{k}": v for k, v in settings.items()}}
+    exported = [flag for name, value in variables.items() for flag in ("-x", f"{name}={value}")]
+    return subprocess.run(["mpirun", "-np", str(np_), *exported, str(BINARY), *args],
+                          capture_output=True, text=True, timeout=timeout, env=environment(env),
+                          cwd=ROOT)
 
 
 def run_plain(args, timeout=120):

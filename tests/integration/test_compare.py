@@ -11,12 +11,12 @@ import xml.etree.ElementTree as ET
 import h5py
 import pytest
 
-from conftest import BINARY, QUICK, ROOT, environment, run_mpi, run_plain
+from conftest import BINARY, QUICK, ROOT, environment, run_mpi, run_plain, run_preloaded
 
 VCLUSTER = ROOT / "ci" / "vcluster"
 SUMMARY = re.compile(r"^# compare: (\d+) points: (\d+) same, (\d+) faster, (\d+) slower, "
-                     r"(\d+) unsure; (\d+) unmatched$", re.M)
-VERDICTS = ("SAME", "FASTER", "SLOWER", "UNSURE")
+                     r"(\d+) unsure, (\d+) noisy; (\d+) unmatched$", re.M)
+VERDICTS = ("SAME", "FASTER", "SLOWER", "UNSURE", "NOISY")
 # Prometheus text format: name{labels} value
 PROM_LINE = re.compile(r'^(collbench_compare_(?:severity|value))\{((?:[a-z_]+="(?:[^"\\]|\\.)*",?)*)\} '
                        r'(\S+)$')
@@ -46,35 +46,21 @@ def compare(*args):
 def summary_of(stdout):
     found = SUMMARY.findall(stdout)
     assert len(found) == 1, stdout
-    total, same, faster, slower, unsure, unmatched = map(int, found[0])
-    assert same + faster + slower + unsure == total
+    total, same, faster, slower, unsure, noisy, unmatched = map(int, found[0])
+    assert same + faster + slower + unsure + noisy == total
     return dict(points=total, same=same, faster=faster, slower=slower, unsure=unsure,
-                unmatched=unmatched)
+                noisy=noisy, unmatched=unmatched)
 
 
 def point_lines(stdout):
     return [line.split() for line in stdout.splitlines() if line.strip() and not line.startswith("#")]
 
 
-def test_unchanged_rerun_is_not_slower(runs, tmp_path):
-    """Two real runs of the same build. Their intervals cover each run's own sampling noise, not
-    what changes between runs: on a shared two-core machine, back-to-back reruns differed by
-    0.7x to 1.6x at every size with +-1% intervals while this was written (a neighbour's compile
-    slows all of one run), which no statistic inside the runs can tell from a regression. Hence
-    a generous threshold ("not twice as slow"), and should the machine still have been busy
-    during one pair, a fresh pair, twice at most: a compare that cried wolf on equal
-    distributions would do it on every pair. The statistics proper are the unit tests'."""
-    pairs = [runs]
-    while True:
-        base, rerun = pairs[-1]
-        result = compare(base, rerun, "--threshold", "100%")
-        summary = summary_of(result.stdout)
-        if summary["slower"] == 0 or len(pairs) == 3:
-            break
-        print(f"pair {len(pairs)}: {summary['slower']} SLOWER at 100% (a busy machine?); again")
-        pairs.append(measure_pair(tmp_path, str(len(pairs))))
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert summary["slower"] == 0, result.stdout
+def test_sizes_in_one_file_only_are_listed_not_judged(runs):
+    base, rerun = runs
+    result = compare(base, rerun, "--threshold", "100%")
+    assert result.returncode in (0, 1), result.stdout + result.stderr
+    summary = summary_of(result.stdout)
     # 64 B .. 32 KiB in both, latency and bandwidth mode: 4 sizes x 2 modes
     assert summary["points"] == 8, result.stdout
     # BASE's 8 B and NEW's 256 KiB, both modes, are listed, not errors
@@ -89,6 +75,107 @@ def test_unchanged_rerun_is_not_slower(runs, tmp_path):
         assert any(v in row for v in VERDICTS)
 
 
+HISTORY_SWEEP = ["--backend", "mpi", "-b", "8", "-e", "64K", "-f", "2", *QUICK]
+# Two ranks on two cores, as a user runs them (--bind-to core), not the oversubscribed setting
+# the other tests need: a rank that yields the core when idle makes small-message latency flip
+# between 0.5 and 2.5 us from one point to the next, and which one a point gets is chance.
+BOUND = {"OMPI_MCA_mpi_yield_when_idle": "0", "OMPI_MCA_hwloc_base_binding_policy": "core"}
+SLOWDOWN = 1.0  # the interposer makes every MPI_Allreduce take twice as long
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory, interposer):
+    """Four baselines of an unchanged build and, run between them, one more unchanged run and
+    one slowed by the interposer: A1, A2, unchanged, slowed, A3, A4. This machine's speed shifts
+    between runs (by 5% over half a minute when quiet, by a fifth or more when a neighbour on the
+    host is busy), which no run sees from inside; baselines on both sides of the runs judged
+    carry that spread into the verdicts. A first run, not kept, wakes the machine: the first run
+    after it idled for 20 s took 0.68 us at 8 B where the next two took 0.34 (the host places
+    an idle VM's cores anew)."""
+    folder = tmp_path_factory.mktemp("history")
+    warm = run_mpi(2, ["run", *HISTORY_SWEEP, "--no-fit", "--out", str(folder / "warm.h5")],
+                   env=BOUND)
+    assert warm.returncode == 0, warm.stdout + warm.stderr
+    nights = folder / "nights"
+    nights.mkdir()
+    baselines = [nights / f"A{i}.h5" for i in (1, 2, 3, 4)]
+    unchanged, slowed = folder / "unchanged.h5", folder / "slowed.h5"
+    for out in (*baselines[:2], unchanged, slowed, *baselines[2:]):
+        args = ["run", *HISTORY_SWEEP, "--no-fit", "--out", str(out)]
+        if out == slowed:
+            result = run_preloaded(2, args, interposer("slow_collectives"), env=BOUND,
+                                   SLOWDOWN=SLOWDOWN)
+        else:
+            result = run_mpi(2, args, env=BOUND)
+        assert result.returncode == 0, result.stdout + result.stderr
+    return baselines, unchanged, slowed
+
+
+def verdicts_by_collective(report):
+    counts = {}
+    for point in report["points"]:
+        per = counts.setdefault(point["collective"], {v: 0 for v in VERDICTS})
+        per[point["verdict"]] += 1
+    return counts
+
+
+def test_an_unchanged_run_among_its_baselines_raises_few_false_alarms(history):
+    baselines, unchanged, _ = history
+    result = compare(*baselines, unchanged, "--format", "json")
+    assert result.returncode in (0, 1), result.stderr
+    report = json.loads(result.stdout)
+    points = report["points"]
+    assert len(points) == 84 and all(p["baselines"] == 4 for p in points)
+    assert report["earlier_baselines"] == [str(b) for b in baselines[:3]]
+    alarms = sum(p["verdict"] in ("SLOWER", "FASTER") for p in points)
+    print(f"unchanged among 4 baselines: {alarms} of {len(points)} SLOWER or FASTER;",
+          verdicts_by_collective(report))
+    assert alarms <= 0.05 * len(points)
+
+
+def test_a_planted_slowdown_is_slower_where_it_was_planted(history):
+    baselines, _, slowed = history
+    result = compare(*baselines, slowed, "--format", "json")
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)
+    counts = verdicts_by_collective(report)
+    print(f"allreduce {1 + SLOWDOWN}x as slow:", counts)
+    allreduce = sum(counts["allreduce"].values())
+    assert counts["allreduce"]["SLOWER"] >= 0.9 * allreduce
+    untouched = [p for p in report["points"] if p["collective"] != "allreduce"]
+    alarms = sum(p["verdict"] in ("SLOWER", "FASTER") for p in untouched)
+    assert alarms <= 0.05 * len(untouched)
+
+
+def test_a_folder_of_baselines_is_its_files_in_name_order(history):
+    baselines, unchanged, _ = history
+    listed = json.loads(compare(*baselines, unchanged, "--format", "json").stdout)
+    # NEW inside the folder is not its own baseline
+    shutil.copy(unchanged, baselines[0].parent / "unchanged.h5")
+    folder = json.loads(compare(baselines[0].parent, baselines[0].parent / "unchanged.h5",
+                                "--format", "json").stdout)
+    assert folder["earlier_baselines"] == listed["earlier_baselines"]
+    assert [p["verdict"] for p in folder["points"]] == [p["verdict"] for p in listed["points"]]
+    (baselines[0].parent / "unchanged.h5").unlink()
+
+
+def test_calibrate_names_the_threshold_two_unchanged_runs_need(history):
+    baselines, _, _ = history
+    result = compare("--calibrate", baselines[1], baselines[2])
+    assert result.returncode == 0, result.stderr
+    found = re.search(r"at the 5% threshold, (\d+) of (\d+) points are false alarms", result.stdout)
+    assert found and int(found.group(2)) == 84, result.stdout
+    threshold = re.search(r"from a threshold of ([0-9.e+-]+)% on", result.stdout)
+    assert threshold, result.stdout
+    print(result.stdout)
+    # at the calibrated threshold, at most 5% of the points are SLOWER or FASTER
+    calibrated = max(float(threshold.group(1)), 0.01)  # 0% would mean any threshold
+    at = json.loads(compare(baselines[1], baselines[2], "--threshold", f"{calibrated}%",
+                            "--format", "json").stdout)
+    summary = at["summary"]
+    assert summary["faster"] + summary["slower"] - summary["fit_verdicts"]["slower"] <= 0.05 * 84
+
+
 def test_a_file_against_itself_is_never_slower_or_faster(runs):
     base, _ = runs
     result = compare(base, base, "--format", "json")
@@ -98,7 +185,7 @@ def test_a_file_against_itself_is_never_slower_or_faster(runs):
     assert len(report["points"]) == 10
     for point in report["points"]:
         assert point["ratio"] == 1.0
-        assert point["verdict"] in ("SAME", "UNSURE"), point
+        assert point["verdict"] in ("SAME", "UNSURE", "NOISY"), point
         low, high = point["ratio_ci"]
         assert low <= 1.0 <= high
     # fits: alpha and beta of each mode's curve, the same intervals on both sides
@@ -135,6 +222,7 @@ def test_json_holds_every_verdict_with_its_numbers(runs):
     assert summary["same"] == counts["SAME"]
     assert summary["slower"] == counts["SLOWER"] + summary["fit_verdicts"]["slower"]
     assert summary["unsure"] == counts["UNSURE"] and summary["faster"] == counts["FASTER"]
+    assert summary["noisy"] == counts["NOISY"]
     sides = sorted((u["side"], u["size_bytes"]) for u in report["unmatched"] if u["kind"] == "point")
     assert sides == [("base", 8), ("base", 8), ("new", 262144), ("new", 262144)]
     # reproducible: same seed, same intervals
@@ -177,7 +265,8 @@ def test_junit_and_prometheus_files(runs, tmp_path):
         if failure is not None:
             assert failure.get("type") == "SLOWER" and failure.text.startswith("SLOWER: ")
         else:
-            assert case.find("system-out").text.split(":")[0] in ("SAME", "FASTER", "UNSURE")
+            assert case.find("system-out").text.split(":")[0] in ("SAME", "FASTER", "UNSURE",
+                                                                  "NOISY")
 
     samples = parse_prometheus(prom)
     severities = [s for s in samples if s[0] == "collbench_compare_severity"]
@@ -194,7 +283,8 @@ def test_junit_and_prometheus_files(runs, tmp_path):
         assert labels["verdict"] == point["verdict"] and labels["kind"] == "point"
         assert labels["backend"] == "mpi" and labels["nranks"] == "2"
     for _, labels, value in severities:
-        assert value == {"SAME": 0, "FASTER": 0, "UNSURE": 1, "SLOWER": 2}[labels["verdict"]]
+        assert value == {"SAME": 0, "FASTER": 0, "UNSURE": 1, "NOISY": 1,
+                         "SLOWER": 2}[labels["verdict"]]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["compare.prom", "compare.xml"]
 
 
@@ -205,6 +295,8 @@ def test_bad_input_exits_2_and_writes_nothing(runs, tmp_path):
     foreign = tmp_path / "foreign.h5"
     with h5py.File(foreign, "w") as f:
         f["x"] = [1, 2, 3]
+    empty = tmp_path / "empty"
+    empty.mkdir()
     junit, prom = tmp_path / "out.xml", tmp_path / "out.prom"
     cases = [
         ([base, tmp_path / "missing.h5"], "no such file"),
@@ -215,7 +307,9 @@ def test_bad_input_exits_2_and_writes_nothing(runs, tmp_path):
         ([base, base, "--threshold", "-5%"], "--threshold"),
         ([base, base, "--format", "yaml"], "--format"),
         ([base, base, "--confidence", "1.5"], "--confidence"),
-        ([base], "new"),
+        ([base], "files"),
+        ([base, base, base, "--calibrate"], "--calibrate"),
+        ([empty, base], "without .h5"),
     ]
     for args, named in cases:
         result = compare(*args, "--junit", junit, "--prom", prom)
@@ -226,7 +320,7 @@ def test_bad_input_exits_2_and_writes_nothing(runs, tmp_path):
     result = compare(base, base, "--junit", tmp_path / "no" / "such" / "dir.xml", "--prom", prom)
     assert result.returncode == 2 and "no such directory" in result.stderr
     assert not prom.exists()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["foreign.h5", "notes.h5"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "foreign.h5", "notes.h5"]
 
 
 needs_root = pytest.mark.skipif(

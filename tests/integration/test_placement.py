@@ -1,7 +1,6 @@
 """Placements and rank-count sweeps under a real mpirun on one machine (one node). The
 inter-node half of placement runs on the virtual cluster: test_vcluster.py."""
 import h5py
-import numpy as np
 import pytest
 
 from conftest import QUICK, points_frame, run_mpi, text

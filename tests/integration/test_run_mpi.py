@@ -93,7 +93,8 @@ def test_footer_counts_how_each_point_stopped(sweep):
     with h5py.File(out, "r") as f:
         reasons = [text(r) for r in f["points"]["stop_reason"]]
     words = {"converged": "reached the 1% target", "max_time": "stopped at --max-time",
-             "time_limit": "stopped by --time-limit", "fixed_count": "fixed by -n"}
+             "time_limit": "stopped by --time-limit", "fixed_count": "fixed by -n",
+                 "round_noise": "held back by the spread between rounds"}
     expected = ", ".join(f"{reasons.count(reason)} {words[reason]}" for reason in words
                          if reasons.count(reason))
     (footer,) = [l for l in result.stdout.splitlines() if l.startswith(f"# {len(reasons)} points in")]
@@ -136,7 +137,7 @@ def test_provenance_and_topology(sweep):
     nranks, out, _ = sweep
     with h5py.File(out, "r") as f:
         assert f.attrs["schema"] == "collbench-results"
-        assert f.attrs["schema_version"] == 5
+        assert f.attrs["schema_version"] == 6
         assert f.attrs["backend"] == "mpi"
         assert "Open MPI" in f.attrs["backend_version"]
         assert "--out" in f.attrs["command_line"]

@@ -3,42 +3,15 @@ default, a barrier with --sync barrier; stragglers named per rank; late ranks co
 that corrupts the control plane reported, not obeyed. Real mpirun, oversubscribed as CI runs
 it, with test-only PMPI interposers (tests/interpose) built here by mpicc."""
 import json
-import pathlib
-import subprocess
 import time
 
 import h5py
 import numpy as np
 import pytest
 
-from conftest import BINARY, QUICK, ROOT, environment, run_mpi, text
+from conftest import QUICK, run_mpi, run_preloaded, text
 
-INTERPOSE = ROOT / "tests" / "interpose"
 SMALL = ["-b", "8", "-e", "1K", "-f", "4"]
-
-
-@pytest.fixture(scope="session")
-def interposer(tmp_path_factory):
-    """Builds tests/interpose/NAME.c into a shared library and returns its path."""
-    folder = tmp_path_factory.mktemp("interpose")
-
-    def build(name):
-        library = folder / f"{name}.so"
-        if not library.exists():
-            subprocess.run(["mpicc", "-shared", "-fPIC", "-O2", "-o", str(library),
-                            str(INTERPOSE / f"{name}.c")], check=True, timeout=120)
-        return library
-    return build
-
-
-def run_preloaded(np_, args, library, timeout=300, **settings):
-    """collbench under mpirun, `library` preloaded into every rank (not into mpirun, which does
-    not link MPI) with the COLLBENCH_TEST_* settings it reads."""
-    variables = {"LD_PRELOAD": library, **{f"COLLBENCH_TEST_{k}": v for k, v in settings.items()}}
-    exported = [flag for name, value in variables.items() for flag in ("-x", f"{name}={value}")]
-    return subprocess.run(["mpirun", "-np", str(np_), *exported, str(BINARY), *args],
-                          capture_output=True, text=True, timeout=timeout, env=environment(),
-                          cwd=ROOT)
 
 
 def points_of(path):

@@ -119,13 +119,13 @@ def test_nightly_check_and_compare_against_a_baseline(cluster, tmp_path):
     status, job, log = nightly(cluster, tmp_path, SPEC=str(SPEC), BASELINE=str(baseline))
     stem = result_of(tmp_path, job).with_suffix("")
     verdicts = {line.split(":")[0]: int(line.rsplit(" ", 1)[1]) for line in log.splitlines()
-                if line.startswith(("collbench check:", "collbench compare:"))}
-    assert set(verdicts) == {"collbench check", "collbench compare"}, log
+                if line.startswith(("collbench check:", "collbench compare:", "collbench trend:"))}
+    assert set(verdicts) == {"collbench check", "collbench compare", "collbench trend"}, log
     # The verdicts are the machine's business (a noisy 2-core VM may be slower); the template's
     # are that both ran on good input and that the job reports the worst of them.
     assert all(code in (0, 1) for code in verdicts.values()), log
     assert status == max(verdicts.values()), log
-    for kind in ("check", "compare"):
+    for kind in ("check", "compare", "trend"):
         assert pathlib.Path(f"{stem}.{kind}.xml").stat().st_size > 0
         assert pathlib.Path(f"{stem}.{kind}.prom").stat().st_size > 0
 

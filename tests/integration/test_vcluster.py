@@ -6,7 +6,6 @@ import shutil
 import subprocess
 
 import h5py
-import numpy as np
 import pytest
 
 from conftest import BINARY, QUICK, ROOT, environment, text

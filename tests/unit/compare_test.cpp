@@ -42,6 +42,14 @@ TEST(CompareVerdict, IntervalRule) {
   EXPECT_EQ(verdict_of_interval({0.8, 0.96}, t), Change::unsure);
   EXPECT_EQ(verdict_of_interval({0.5, 2.0}, t), Change::unsure);      // too noisy to say
   EXPECT_EQ(verdict_of_interval({NAN, NAN}, t), Change::unsure);
+  // The runs' own spread wider than the threshold: NOISY, unless the change exceeds even that.
+  const double wide = std::log1p(t) * 1.01;
+  EXPECT_EQ(verdict_of_interval({0.97, 1.04}, t, wide), Change::noisy);
+  EXPECT_EQ(verdict_of_interval({1.06, 1.3}, t, wide), Change::slower);
+  EXPECT_EQ(verdict_of_interval({0.7, 0.95}, t, wide), Change::faster);
+  EXPECT_EQ(verdict_of_interval({0.97, 1.04}, t, std::log1p(t) * 0.99), Change::same);
+  EXPECT_EQ(severity(Change::noisy), 1);
+  EXPECT_EQ(name(Change::noisy), "NOISY");
   EXPECT_EQ(severity(Change::slower), 2);
   EXPECT_EQ(severity(Change::unsure), 1);
   EXPECT_EQ(severity(Change::same), 0);
@@ -283,6 +291,129 @@ TEST(ComparePoints, UsesTheSlowestRankAndKeysTheStreamByPoint) {
   ASSERT_EQ(unsure.size(), 1u);
   EXPECT_EQ(unsure[0].result.verdict, Change::unsure);
   EXPECT_NE(unsure[0].result.reason.find("no raw samples"), std::string::npos);
+}
+
+TEST(RunNoise, FromBaselinesElseFromRoundsOfBothFilesElseNone) {
+  const double t2 = 4.302652729911275;  // t(0.975, 2)
+  const std::vector<double> three{1.0, std::exp(0.1), std::exp(0.2)};  // log sd 0.1
+  const std::vector<double> none;
+  // three baselines: NEW is one more run like them
+  EXPECT_NEAR(run_noise_halfwidth(three, none, none, 0.95), t2 * 0.1 * std::sqrt(1 + 1 / 3.0), 1e-9);
+  // rounds on one side only: that spread for both
+  EXPECT_NEAR(run_noise_halfwidth(none, three, std::vector{1.0}, 0.95),
+              t2 * 0.1 * std::sqrt(1 / 3.0 + 1.0), 1e-9);
+  // rounds on both sides, equal spreads: Welch's t with 4 degrees of freedom
+  EXPECT_NEAR(run_noise_halfwidth(none, three, three, 0.95),
+              2.7764451051977987 * 0.1 * std::sqrt(2 / 3.0), 1e-7);
+  EXPECT_EQ(run_noise_halfwidth(none, std::vector{1.0}, std::vector{2.0}, 0.95), 0);
+  EXPECT_EQ(run_noise_halfwidth(none, std::vector{1.0, 1.0}, std::vector{2.0, 2.0}, 0.95), 0);
+}
+
+// A point measured in `rounds` rounds whose locations scatter by exp(N(0, between)) around
+// `median`, each with 100 samples of spread 2% (one rank).
+PointResult rounds_point(std::size_t size, double median, int rounds, double between,
+                         std::uint64_t seed) {
+  PointResult point;
+  point.key.backend = "mpi";
+  point.key.nranks = 1;
+  point.key.size_bytes = size;
+  point.samples.nranks = 1;
+  point.samples.world_ranks = {0};
+  point.samples.round_starts.clear();
+  const auto shift = lognormal(rounds, 1.0, between, seed);
+  for (int r = 0; r < rounds; ++r) {
+    point.samples.round_starts.push_back(point.samples.per_rank_seconds.size());
+    for (double t : lognormal(100, median * shift[r], 0.02, seed * 31 + r + 1))
+      point.samples.per_rank_seconds.push_back(t);
+  }
+  point.summary.median = median;
+  return point;
+}
+
+struct Rates {
+  double alarms = 0, slower = 0, noisy = 0;
+};
+
+// Over 400 points whose rounds (and runs) scatter by 1%: NEW's times scaled by `factor`.
+Rates rates_over_points(double factor, int rounds) {
+  std::vector<PointResult> base, now;
+  for (std::size_t i = 0; i < 400; ++i) {
+    base.push_back(rounds_point(i, 10e-6, rounds, 0.01, 2 * i + 1));
+    now.push_back(rounds_point(i, 10e-6 * factor, rounds, 0.01, 2 * i + 2));
+  }
+  CompareOptions quick = options();
+  quick.replicates = 500;  // the bootstrap is the lesser half of these intervals
+  const auto comparisons = compare_points(base, now, match_points(base, now, false), quick);
+  Rates rates;
+  for (const auto& c : comparisons) {
+    rates.alarms += c.result.verdict == Change::slower || c.result.verdict == Change::faster;
+    rates.slower += c.result.verdict == Change::slower;
+    rates.noisy += c.result.verdict == Change::noisy;
+  }
+  rates.alarms /= comparisons.size();
+  rates.slower /= comparisons.size() - rates.noisy;
+  rates.noisy /= comparisons.size();
+  return rates;
+}
+
+TEST(ComparePoints, RoundsKeepUnchangedRunsQuietAndFindATenPercentSlowdown) {
+  for (const int rounds : {3, 5}) {
+    const Rates unchanged = rates_over_points(1.0, rounds);
+    EXPECT_LE(unchanged.alarms, 0.05) << rounds << " rounds";
+    const Rates slowed = rates_over_points(1.10, rounds);
+    std::printf("%d rounds: unchanged %.1f%% false alarms; 10%% slower: %.1f%% SLOWER of the "
+                "points not NOISY, %.1f%% NOISY\n",
+                rounds, 100 * unchanged.alarms, 100 * slowed.slower, 100 * slowed.noisy);
+    EXPECT_GE(slowed.slower, 0.90) << rounds << " rounds";  // of the points not NOISY
+    EXPECT_LE(slowed.noisy, 0.10) << rounds << " rounds";
+  }
+}
+
+TEST(ComparePoints, WithoutRoundsTheSameShiftsAreFalseAlarms) {
+  // One round per point: a 1% scatter between runs, invisible inside either run, is judged
+  // with the samples' intervals alone and called a change again and again.
+  std::vector<PointResult> base, now;
+  for (std::size_t i = 0; i < 400; ++i) {
+    base.push_back(rounds_point(i, 10e-6, 1, 0.03, 2 * i + 1));
+    now.push_back(rounds_point(i, 10e-6, 1, 0.03, 2 * i + 2));
+  }
+  const auto comparisons = compare_points(base, now, match_points(base, now, false), options());
+  std::size_t alarms = 0;
+  for (const auto& c : comparisons)
+    alarms += c.result.verdict == Change::slower || c.result.verdict == Change::faster;
+  std::printf("one round, 3%% between runs: %zu of 400 false alarms\n", alarms);
+  EXPECT_GT(alarms, 40u);
+}
+
+TEST(ComparePoints, SeveralBaselinesGiveTheNoiseBetweenRuns) {
+  const std::vector<PointResult> base = {rounds_point(8, 10e-6, 1, 0, 1)};
+  const std::vector<PointResult> now = {rounds_point(8, 10.4e-6, 1, 0, 2)};
+  const auto alone = compare_points(base, now, match_points(base, now, false), options());
+  EXPECT_EQ(alone[0].result.run_noise, 0);
+  // Earlier nights at 9.6 and 10.4 us: a 4% spread between runs, wider than 5% at 95%.
+  const std::vector<std::vector<PointResult>> earlier = {{rounds_point(8, 9.6e-6, 1, 0, 3)},
+                                                         {rounds_point(8, 10.4e-6, 1, 0, 4)}};
+  for (auto& file : earlier) ASSERT_GT(file[0].summary.median, 0);
+  const auto judged =
+      compare_points(base, now, match_points(base, now, false), options(), earlier);
+  EXPECT_EQ(judged[0].result.baselines, 3u);
+  EXPECT_GT(judged[0].result.run_noise, std::log1p(0.05));
+  EXPECT_EQ(judged[0].result.verdict, Change::noisy);
+  EXPECT_NEAR(judged[0].result.ratio, 10.4 / std::cbrt(10.0 * 9.6 * 10.4), 0.01);
+}
+
+TEST(Calibrate, TheThresholdBelowWhichTooManyUnchangedPointsWouldAlarm) {
+  EXPECT_DOUBLE_EQ(false_alarm_threshold({1.10, 1.20}), 0.10000000000000009);
+  EXPECT_NEAR(false_alarm_threshold({0.8, 0.9}), 1 / 0.9 - 1, 1e-12);
+  EXPECT_EQ(false_alarm_threshold({0.95, 1.05}), 0);
+  EXPECT_EQ(false_alarm_threshold({NAN, NAN}), 0);
+  std::vector<PointComparison> points(40);
+  for (std::size_t i = 0; i < points.size(); ++i)
+    points[i].result.ratio_ci = {1 + 0.01 * i, 1.5};  // own thresholds 0, 1%, ..., 39%
+  const Calibration calibration = calibrate(points);
+  // at most 2 of 40 (5%) above it: 37%, with 38% and 39% above
+  EXPECT_NEAR(calibration.threshold, 0.37, 1e-12);
+  EXPECT_EQ(calibration.points, 40u);
 }
 
 CurveFit curve(double alpha, Interval alpha_ci, double beta, Interval beta_ci,

@@ -1,6 +1,8 @@
 #include "harness/store/result_file.h"
 
 #include <gtest/gtest.h>
+
+#include <functional>
 #include <unistd.h>
 
 #include <algorithm>
@@ -102,6 +104,7 @@ PointResult example_point(PointKey key, std::vector<int> world_ranks, std::size_
   for (std::size_t sample = 0; sample < sample_count; ++sample)
     for (std::size_t column = 0; column < world_ranks.size(); ++column)
       point.samples.per_rank_seconds.push_back(scale * (1.0 + 0.001 * sample + 0.1 * column));
+  if (sample_count >= 2) point.samples.round_starts = {0, sample_count / 2};
   for (std::size_t column = 0; column < world_ranks.size(); ++column)
     point.rank_median_seconds.push_back(scale * (2.0 + 0.1 * column));
   return point;
@@ -211,6 +214,7 @@ void expect_same_point(const PointResult& expected, const PointResult& actual, b
   ASSERT_EQ(expected.samples.per_rank_seconds.size(), actual.samples.per_rank_seconds.size());
   for (std::size_t i = 0; i < expected.samples.per_rank_seconds.size(); ++i)
     EXPECT_DOUBLE_EQ(expected.samples.per_rank_seconds[i], actual.samples.per_rank_seconds[i]);
+  EXPECT_EQ(expected.samples.round_starts, actual.samples.round_starts);
 }
 
 // Two curves that differ only in their tuning, and a family across rank counts of the tuned one.
@@ -532,6 +536,27 @@ TEST_F(ResultFileTest, TableMissingAnOlderColumnIsInvalid) {
       thrown_message<InvalidResultFile>([&] { read_result_file(path, false); });
   EXPECT_NE(message.find("points"), std::string::npos) << message;
   EXPECT_NE(message.find("placement"), std::string::npos) << message;
+}
+
+// Files before schema 6 have no round_starts: one round. A list that does not fit the samples
+// is a broken file.
+TEST_F(ResultFileTest, RoundStartsAbsentAreOneRoundAndWrongOnesAreInvalid) {
+  const fs::path path = file("rounds.h5");
+  write_example(path);
+  const auto edit_first_samples = [&](const std::function<void(hid_t)>& change) {
+    const h5::Handle file = h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "H5Fopen");
+    const h5::Handle samples = h5::open_dataset(file.get(), "samples/000000");
+    change(samples.get());
+  };
+  edit_first_samples([](hid_t samples) { ASSERT_GE(H5Adelete(samples, "round_starts"), 0); });
+  EXPECT_EQ(read_result_file(path, true).points.at(0).samples.round_starts,
+            (std::vector<std::size_t>{0}));
+  edit_first_samples([](hid_t samples) {
+    h5::write_int_list_attribute(samples, "round_starts", std::vector<int>{0, 1000000});
+  });
+  const std::string message =
+      thrown_message<InvalidResultFile>([&] { read_result_file(path, true); });
+  EXPECT_NE(message.find("round_starts"), std::string::npos) << message;
 }
 
 TEST_F(ResultFileTest, ReadsRankMediansWithoutSamples) {

@@ -92,13 +92,15 @@ class NoisyStream {
 
 TEST(StopReasonName, RoundTripsEveryReason) {
   for (StopReason reason : {StopReason::converged, StopReason::fixed_count,
-                            StopReason::max_time, StopReason::time_limit}) {
+                            StopReason::max_time, StopReason::time_limit,
+                            StopReason::round_noise}) {
     EXPECT_EQ(parse_stop_reason(name(reason)), reason);
   }
   EXPECT_EQ(name(StopReason::converged), "converged");
   EXPECT_EQ(name(StopReason::fixed_count), "fixed_count");
   EXPECT_EQ(name(StopReason::max_time), "max_time");
   EXPECT_EQ(name(StopReason::time_limit), "time_limit");
+  EXPECT_EQ(name(StopReason::round_noise), "round_noise");
 }
 
 TEST(StopReasonName, UnknownTextParsesToNothing) {

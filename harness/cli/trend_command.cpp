@@ -1,0 +1,71 @@
+#include "trend_command.h"
+
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "harness/cli/usage_error.h"
+#include "harness/cli/verdict_outputs.h"
+#include "harness/store/result_file.h"
+#include "harness/trend/trend_report.h"
+
+namespace collbench {
+namespace {
+
+constexpr const char* kPromPrefix = "collbench_trend";
+constexpr const char* kJunitSuite = "collbench trend";
+
+ChangePointOptions change_point_options(const TrendCommandOptions& o) {
+  check_output_format(o.format);
+  check_verdict_files(o.junit, o.prom);
+  if (!(o.alpha > 0 && o.alpha < 1))
+    throw UsageError(fmt::format("--alpha: {} must lie between 0 and 1", o.alpha));
+  ChangePointOptions options;
+  options.min_magnitude = parse_threshold(o.threshold);
+  options.alpha = o.alpha;
+  return options;
+}
+
+}  // namespace
+
+void add_trend_options(CLI::App& command, TrendCommandOptions& o) {
+  command.add_option("files", o.files,
+                     "result files, or folders of them (their .h5 files in name order), oldest "
+                     "first")
+      ->required();
+  command.add_option("--threshold", o.threshold,
+                     "smallest change of level that counts: 5% (or 0.05) either way")
+      ->capture_default_str();
+  command.add_option("--alpha", o.alpha,
+                     "significance of a change point, after the correction over candidates")
+      ->capture_default_str();
+  add_verdict_output_options(command, o.format, o.junit, o.prom,
+                             "also write the verdicts as JUnit XML to this file",
+                             "also write them in the Prometheus text format to this file "
+                             "(atomically)");
+}
+
+int trend_command(const TrendCommandOptions& command) {
+  try {
+    const ChangePointOptions options = change_point_options(command);
+    const std::vector<std::string> files = result_files(command.files);
+    if (files.size() < 2)
+      throw UsageError(fmt::format("a trend needs at least two runs; {} given", files.size()));
+    const Trend trend = trend_of_files(files, options);
+    write_verdict_files(command.junit, command.prom, kJunitSuite, kPromPrefix,
+                        trend_verdict_records(trend));
+    if (command.format == "json")
+      std::cout << trend_json(trend).dump(2) << '\n';
+    else
+      print_trend_table(std::cout, trend);
+    std::cout.flush();
+    return trend.counts.slower > 0 ? kExitWrongOrFailed : kExitOk;
+  } catch (const UsageError& error) {
+    fmt::print(stderr, "collbench trend: {}\n", error.what());
+  } catch (const InvalidResultFile& error) {
+    fmt::print(stderr, "collbench trend: {}\n", error.what());
+  }
+  return kExitUsage;
+}
+
+}  // namespace collbench

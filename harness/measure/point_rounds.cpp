@@ -1,0 +1,80 @@
+#include "harness/measure/point_rounds.h"
+
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "benches/collectives/collective.h"
+#include "harness/stats/rounds.h"
+#include "harness/stats/uniform_index.h"
+
+namespace collbench {
+namespace {
+
+std::vector<double> column_medians(const RawSamples& raw) {
+  std::vector<double> medians(raw.nranks);
+  std::vector<double> column(raw.sample_count());
+  for (int r = 0; r < raw.nranks; ++r) {
+    for (std::size_t s = 0; s < column.size(); ++s) column[s] = raw.per_rank_seconds[s * raw.nranks + r];
+    medians[r] = summarize(column).median;
+  }
+  return medians;
+}
+
+// A limit that cut a round short cuts the point short.
+int weight(StopReason reason) {
+  switch (reason) {
+    case StopReason::time_limit: return 2;
+    case StopReason::max_time: return 1;
+    default: return 0;
+  }
+}
+
+template <typename T>
+void append(std::vector<T>& to, const std::vector<T>& from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
+
+}  // namespace
+
+std::vector<std::size_t> round_order(std::size_t rows, int round, int rounds, std::uint64_t seed) {
+  std::vector<std::size_t> order(rows);
+  std::iota(order.begin(), order.end(), 0);
+  if (round + 1 >= rounds) return order;
+  // seed_seq's mixing is specified by the standard: the same orders with every library.
+  std::seed_seq mixed{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32),
+                      static_cast<std::uint32_t>(round)};
+  std::mt19937_64 engine(mixed);
+  for (std::size_t i = rows; i > 1; --i) std::swap(order[i - 1], order[uniform_index(engine, i)]);
+  return order;
+}
+
+void add_round(PointResult& point, PointResult round) {
+  RawSamples& samples = point.samples;
+  samples.round_starts.push_back(samples.sample_count());
+  append(samples.per_rank_seconds, round.samples.per_rank_seconds);
+  append(samples.start_lateness_seconds, round.samples.start_lateness_seconds);
+  if (weight(round.stop_reason) > weight(point.stop_reason)) point.stop_reason = round.stop_reason;
+  point.invalid_samples += round.invalid_samples;
+  point.window_margin_s = round.window_margin_s;
+  point.clock_error_s = std::fmax(point.clock_error_s, round.clock_error_s);
+}
+
+void finish_point(PointResult& point, double target_ci) {
+  const std::vector<double> slowest = slowest_rank_times(point.samples);
+  point.summary = summarize(slowest);
+  const double between =
+      round_noise_halfwidth(round_medians(slowest, point.samples.round_starts));
+  const Interval interval =
+      with_round_noise({point.summary.ci_low, point.summary.ci_high}, point.summary.median, between);
+  point.summary.ci_low = interval.low;
+  point.summary.ci_high = interval.high;
+  const double size = static_cast<double>(point.key.size_bytes);
+  point.algbw_gbps = point.summary.median > 0 ? size / point.summary.median / 1e9 : 0;
+  point.busbw_gbps = point.algbw_gbps * busbw_factor(point.key.collective, point.key.nranks);
+  point.rank_median_seconds = column_medians(point.samples);
+  if (point.stop_reason == StopReason::converged && std::expm1(between) > target_ci)
+    point.stop_reason = StopReason::round_noise;
+}
+
+}  // namespace collbench

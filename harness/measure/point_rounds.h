@@ -1,0 +1,27 @@
+#pragma once
+// A point is measured in interleaved rounds; each round comes back from the row runner as a
+// PointResult of its own. These gather the rounds into the point, and give it the statistics of
+// every sample and an interval that includes the spread between rounds.
+#include <span>
+#include <vector>
+
+#include "harness/plan/point.h"
+
+namespace collbench {
+
+// The order in which round `round` of `rounds` visits `rows` rows (a curve's sizes):
+// reshuffled (seeded by `seed` and the round) in every round but the last, which keeps the
+// sweep's order so that the table and the file grow row by row in order. The same on every
+// rank.
+std::vector<std::size_t> round_order(std::size_t rows, int round, int rounds, std::uint64_t seed);
+
+// Appends `round` to `point`: its samples after the point's, a stop reason that keeps the worst
+// (a limit hit in any round), the validation of the first round. Works on every rank.
+void add_round(PointResult& point, PointResult round);
+
+// On rank 0, once the rounds are in: the statistics of every sample, the bandwidths, the
+// ranks' medians, and the median's interval widened by the spread between rounds; a point whose
+// rounds all converged but whose interval is wider than `target_ci` stops as round_noise.
+void finish_point(PointResult& point, double target_ci);
+
+}  // namespace collbench

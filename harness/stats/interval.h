@@ -1,0 +1,11 @@
+#pragma once
+
+namespace collbench {
+
+// A confidence interval [low, high].
+struct Interval {
+  double low = 0;
+  double high = 0;
+};
+
+}  // namespace collbench

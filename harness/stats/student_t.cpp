@@ -1,0 +1,65 @@
+#include "harness/stats/student_t.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace collbench {
+namespace {
+
+// The continued fraction of the regularised incomplete beta function (modified Lentz), which
+// converges fast for x < (a + 1) / (a + b + 2).
+double beta_continued_fraction(double a, double b, double x) {
+  constexpr double kTiny = 1e-300;
+  constexpr double kEpsilon = 1e-15;
+  double c = 1;
+  double d = 1 - (a + b) * x / (a + 1);
+  if (std::abs(d) < kTiny) d = kTiny;
+  d = 1 / d;
+  double fraction = d;
+  for (int m = 1; m <= 1000; ++m) {
+    const double even = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+    for (const double term : {even, -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))}) {
+      d = 1 + term * d;
+      if (std::abs(d) < kTiny) d = kTiny;
+      c = 1 + term / c;
+      if (std::abs(c) < kTiny) c = kTiny;
+      d = 1 / d;
+      fraction *= d * c;
+    }
+    if (std::abs(d * c - 1) < kEpsilon) break;
+  }
+  return fraction;
+}
+
+// I_x(a, b).
+double regularised_incomplete_beta(double a, double b, double x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) +
+                                a * std::log(x) + b * std::log1p(-x));
+  if (x < (a + 1) / (a + b + 2)) return front * beta_continued_fraction(a, b, x) / a;
+  return 1 - front * beta_continued_fraction(b, a, 1 - x) / b;
+}
+
+}  // namespace
+
+double student_t_cdf(double t, double df) {
+  if (!(df > 0)) throw std::invalid_argument("student_t_cdf: degrees of freedom must be positive");
+  const double tail = 0.5 * regularised_incomplete_beta(df / 2, 0.5, df / (df + t * t));
+  return t > 0 ? 1 - tail : tail;
+}
+
+double student_t_quantile(double p, double df) {
+  if (!(p > 0 && p < 1)) throw std::invalid_argument("student_t_quantile: p must lie in (0, 1)");
+  if (p < 0.5) return -student_t_quantile(1 - p, df);
+  // The CDF is monotone: bisect, after growing the bracket until it holds p.
+  double low = 0, high = 1;
+  while (student_t_cdf(high, df) < p) high *= 2;
+  for (int i = 0; i < 200 && high - low > 1e-12 * high; ++i) {
+    const double middle = (low + high) / 2;
+    (student_t_cdf(middle, df) < p ? low : high) = middle;
+  }
+  return (low + high) / 2;
+}
+
+}  // namespace collbench

@@ -1,0 +1,115 @@
+"""`collbench trend FILES|DIR`: a nightly history per point with its change points, on real
+runs: six nights, the last three with every MPI_Allreduce slowed twofold by a test-only
+interposer. The change is found where it was planted, the verdict files parse back, the trend
+figure and the report's section are drawn from the JSON, and bad input exits 2."""
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from conftest import QUICK, run_mpi, run_plain, run_preloaded
+
+NIGHTS = 6
+SLOWED_FROM = 3  # nights 4, 5 and 6 (run indexes 3..5)
+SWEEP = ["--backend", "mpi", "--ops", "allreduce,allgather", "-b", "8", "-e", "4K", "-f", "4",
+         *QUICK, "--no-fit"]
+# As in test_compare: two ranks on two cores, not yielding, as a user runs them.
+BOUND = {"OMPI_MCA_mpi_yield_when_idle": "0", "OMPI_MCA_hwloc_base_binding_policy": "core"}
+
+
+@pytest.fixture(scope="module")
+def nights(tmp_path_factory, interposer):
+    folder = tmp_path_factory.mktemp("nights")
+    for night in range(NIGHTS):
+        args = ["run", *SWEEP, "--out", str(folder / f"2026-12-{night + 1:02d}.h5")]
+        if night >= SLOWED_FROM:
+            result = run_preloaded(2, args, interposer("slow_collectives"), env=BOUND,
+                                   SLOWDOWN="1.0")
+        else:
+            result = run_mpi(2, args, env=BOUND)
+        assert result.returncode == 0, result.stdout + result.stderr
+    return folder
+
+
+def trend(*args, timeout=120):
+    return run_plain(["trend", *map(str, args)], timeout=timeout)
+
+
+def test_the_planted_slowdown_is_a_change_point_where_it_was_planted(nights, tmp_path):
+    junit, prom = tmp_path / "trend.xml", tmp_path / "trend.prom"
+    result = trend(nights, "--format", "json", "--junit", junit, "--prom", prom)
+    assert result.returncode == 1, result.stdout + result.stderr  # something got slower
+    report = json.loads(result.stdout)
+    assert len(report["runs"]) == NIGHTS and report["runs"] == sorted(report["runs"])
+    allreduce = [p for p in report["points"] if p["collective"] == "allreduce"]
+    assert len(allreduce) == 10  # 8 B to 2 KiB by 4x: 5 sizes, 2 modes
+    found = [p for p in allreduce
+             if p["verdict"] == "SLOWER" and [c["run"] for c in p["changes"]] == [SLOWED_FROM]]
+    print(f"allreduce slowed from night {SLOWED_FROM + 1}: change found there at "
+          f"{len(found)}/{len(allreduce)} points;",
+          {p["size_bytes"]: [round(c["change"], 2) for c in p["changes"]] for p in allreduce
+           if p["mode"] == "latency"})
+    assert len(found) >= 0.9 * len(allreduce)
+    for point in found:
+        assert len(point["median_us"]) == NIGHTS
+        assert point["changes"][0]["change"] > 0.5  # about twice as slow
+        assert point["changes"][0]["p_value"] <= 0.05
+    summary = report["summary"]
+    assert summary["slower"] == sum(p["verdict"] == "SLOWER" for p in report["points"])
+
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert int(suite.get("tests")) == len(report["points"])
+    assert int(suite.get("failures")) == summary["slower"]
+    severities = re.findall(r'^collbench_trend_severity\{.*verdict="(\w+)".*\} (\d)$',
+                            prom.read_text(), re.M)
+    assert len(severities) == len(report["points"])
+    assert all(int(s) == {"SAME": 0, "FASTER": 0, "UNSURE": 1, "SLOWER": 2}[v]
+               for v, s in severities)
+
+
+def test_the_table_names_the_night_of_the_change(nights):
+    result = trend(*sorted(nights.iterdir()))  # files instead of the folder: the same
+    assert result.returncode == 1, result.stderr
+    lines = [l for l in result.stdout.splitlines() if l.startswith("  allreduce")]
+    assert len(lines) == 10
+    slower = [l for l in lines if " SLOWER " in l]
+    assert len(slower) >= 9
+    assert all(f"run {SLOWED_FROM + 1} (2026-12-{SLOWED_FROM + 1:02d}.h5)" in l for l in slower)
+    assert re.search(r"^# trend: 20 points over 6 runs: \d+ same, \d+ faster, \d+ slower, "
+                     r"\d+ unsure$", result.stdout, re.M)
+
+
+def test_the_trend_figure_and_the_reports_section(nights, tmp_path):
+    data = tmp_path / "trend.json"
+    data.write_text(trend(nights, "--format", "json").stdout)
+    newest = sorted(nights.iterdir())[-1]
+    result = run_plain(["plot", str(newest), "-o", str(tmp_path), "--figures", "trend",
+                        "--trend", str(data), "--report"], timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    figure = tmp_path / f"{newest.stem}-trend.png"
+    assert figure.stat().st_size > 10_000
+    page = (tmp_path / f"{newest.stem}-report.html").read_text()
+    assert '<h2 id="trend">Trend</h2>' in page
+    assert page.count("<td>4</td>") >= 9  # the night of each change, one row per change
+
+
+def test_too_few_runs_are_unsure_and_bad_input_exits_2(nights, tmp_path):
+    first, second = sorted(nights.iterdir())[:2]
+    two = json.loads(trend(first, second, "--format", "json").stdout)
+    assert {p["verdict"] for p in two["points"]} == {"UNSURE"}
+    junit = tmp_path / "t.xml"
+    for args, named in [([first], "at least two runs"),
+                        ([nights, "--alpha", "2"], "--alpha"),
+                        ([nights, "--threshold", "x"], "--threshold"),
+                        ([nights, tmp_path / "missing.h5"], "missing.h5"),
+                        ([tmp_path, first], "without .h5")]:
+        result = trend(*args, "--junit", junit)
+        assert result.returncode == 2, (args, result.stdout, result.stderr)
+        assert named in result.stderr, (args, result.stderr)
+        assert result.stdout == "" and not junit.exists()
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    result = run_plain(["plot", str(first), "-o", str(tmp_path), "--figures", "trend",
+                        "--trend", str(bad)])
+    assert result.returncode == 2 and "--trend" in result.stderr
