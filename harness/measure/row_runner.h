@@ -49,11 +49,11 @@ class RowRunner {
             CollectiveKind first_collective);
 
   // One round of the row. `time_left_s` is what the sweep's --time-limit leaves, if set; the
-  // first round also validates. Returns the points measured, their samples on rank 0 (the
+  // first round also validates, and runs every -w warm-up (later rounds one). Returns the points measured, their samples on rank 0 (the
   // statistics are point_rounds.h's once every round is in); fewer than points_per_row when the
   // time limit ended the row.
   std::vector<PointResult> measure(const PlannedRow& row, std::optional<double> time_left_s,
-                                   bool validate);
+                                   bool first_round);
 
  private:
   struct Sampled;
@@ -63,7 +63,8 @@ class RowRunner {
   PatternRule pattern_rule(const CollectiveCall& call) const;
   void fill_input(const CollectiveCall& call);
   std::int64_t validate(const CollectiveCall& call);
-  Sampled sample(const CollectiveCall& call, Mode mode, std::optional<double> time_left_s);
+  Sampled sample(const CollectiveCall& call, Mode mode, std::optional<double> time_left_s,
+                 bool first_round);
   Sampled sample_from_barrier(const CollectiveCall& call, Mode mode, StoppingState& stopping);
   Sampled sample_in_windows(const CollectiveCall& call, StoppingState& stopping);
   int size_loop(Batch* once);

@@ -55,10 +55,11 @@ std::vector<PlannedRow> rows_for(const SweepPlan& plan, const Backend& backend,
 }
 
 // One round's share of the point's rule: R rounds whose medians are each within target·sqrt(R)
-// pool to about the target, in the point's time budget.
+// pool to about the target, in the point's time budget and sample floor.
 StoppingRule round_rule(const RunConfig& config) {
   StoppingRule rule = config.stopping;
   const double rounds = config.rounds;
+  rule.min_samples = (rule.min_samples + config.rounds - 1) / config.rounds;
   rule.target_ci *= std::sqrt(rounds);
   rule.min_time_s /= rounds;
   rule.max_time_s /= rounds;
