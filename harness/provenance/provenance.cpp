@@ -58,6 +58,7 @@ std::string settings_json(const RunConfig& config) {
   settings["timeout_s"] = config.watchdog.timeout_s;
   settings["timeout_grows_with_samples"] = config.watchdog.grows_with_samples;
   settings["latency_sync"] = name(config.latency_start);
+  settings["rounds"] = config.rounds;
   settings["min_samples"] = config.stopping.min_samples;
   settings["min_time_s"] = config.stopping.min_time_s;
   settings["target_ci"] = config.stopping.target_ci;
