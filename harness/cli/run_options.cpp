@@ -164,7 +164,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("--rounds", o.rounds,
                  "measure each point in this many interleaved rounds, the order reshuffled per "
                  "round (default 3; 1 with -n)");
-  run.add_option("--min-samples", o.min_samples, "samples per point, shared by its rounds, before stopping may be decided")
+  run.add_option("--min-samples", o.min_samples,
+                 "samples per point, shared by its rounds, before stopping may be decided")
       ->capture_default_str();
   run.add_option("--min-time", o.min_time_s, "seconds of sampling before stopping")
       ->capture_default_str();

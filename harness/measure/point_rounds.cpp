@@ -15,7 +15,8 @@ std::vector<double> column_medians(const RawSamples& raw) {
   std::vector<double> medians(raw.nranks);
   std::vector<double> column(raw.sample_count());
   for (int r = 0; r < raw.nranks; ++r) {
-    for (std::size_t s = 0; s < column.size(); ++s) column[s] = raw.per_rank_seconds[s * raw.nranks + r];
+    for (std::size_t s = 0; s < column.size(); ++s)
+      column[s] = raw.per_rank_seconds[s * raw.nranks + r];
     medians[r] = summarize(column).median;
   }
   return medians;

@@ -110,6 +110,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
            std::uint64_t order_seed, const TimeLeft& time_left, const RowDone& row_done,
            std::vector<std::string>& notes) {
   for (const auto& [begin, end] : curve_blocks(pass.rows)) {
+    const std::uint64_t curve_seed = order_seed ^ (std::uint64_t{begin} << 32);
     std::vector<std::vector<PointResult>> measured(end - begin);
     const auto finish_row = [&](std::size_t i) {
       if (measured[i].empty()) return;
@@ -119,8 +120,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
       measured[i].clear();
     };
     for (int round = 0; round < config.rounds; ++round) {
-      const auto order = round_order(end - begin, round, config.rounds, order_seed ^ (std::uint64_t{begin} << 32));
-      for (std::size_t i : order) {
+      for (std::size_t i : round_order(end - begin, round, config.rounds, curve_seed)) {
         const std::optional<double> left = time_left();
         int go = !left || *left > 0;  // rank 0's clock decides for everyone
         {
