@@ -248,8 +248,9 @@ std::vector<PointComparison> compare_points(std::span<const PointResult> base,
       RatioResult& r = comparison.result;
       r = compare_samples(base_times, new_times, options, fnv1a(match_key(before.key, true)));
       std::vector<double> baseline_medians;
+      const std::string key = match_key(before.key, ignore_backend);
       for (const auto& points : earlier_by_key) {
-        const auto found = points.find(match_key(before.key, ignore_backend));
+        const auto found = points.find(key);
         if (found != points.end() && found->second->summary.median > 0)
           baseline_medians.push_back(found->second->summary.median);
       }

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import h5py
 import pytest
 
-from conftest import BINARY, QUICK, ROOT, environment, run_mpi, run_plain, run_preloaded
+from conftest import BINARY, BOUND, QUICK, ROOT, environment, run_mpi, run_plain, run_preloaded
 
 VCLUSTER = ROOT / "ci" / "vcluster"
 SUMMARY = re.compile(r"^# compare: (\d+) points: (\d+) same, (\d+) faster, (\d+) slower, "
@@ -76,10 +76,6 @@ def test_sizes_in_one_file_only_are_listed_not_judged(runs):
 
 
 HISTORY_SWEEP = ["--backend", "mpi", "-b", "8", "-e", "64K", "-f", "2", *QUICK]
-# Two ranks on two cores, as a user runs them (--bind-to core), not the oversubscribed setting
-# the other tests need: a rank that yields the core when idle makes small-message latency flip
-# between 0.5 and 2.5 us from one point to the next, and which one a point gets is chance.
-BOUND = {"OMPI_MCA_mpi_yield_when_idle": "0", "OMPI_MCA_hwloc_base_binding_policy": "core"}
 # The slowed run's rank 1 returns from every collective 50 us late (the test-only interposer
 # delay_collectives): far beyond the host's own states, which move small sizes by 2.2x over
 # minutes here, where a twofold slowdown came out SLOWER at only 21 of 28 points in one run. How

@@ -10,14 +10,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import QUICK, run_mpi, run_plain, run_preloaded
+from conftest import BOUND, QUICK, run_mpi, run_plain, run_preloaded
 
 NIGHTS = 6
 SLOWED_FROM = 3  # nights 4, 5 and 6 (run indexes 3..5)
 SWEEP = ["--backend", "mpi", "--ops", "allreduce,allgather", "-b", "8", "-e", "4K", "-f", "4",
          *QUICK, "--no-fit"]
-# As in test_compare: two ranks on two cores, not yielding, as a user runs them.
-BOUND = {"OMPI_MCA_mpi_yield_when_idle": "0", "OMPI_MCA_hwloc_base_binding_policy": "core"}
 
 
 @pytest.fixture(scope="module")
