@@ -61,6 +61,10 @@ void add_round(PointResult& point, PointResult round) {
   point.clock_error_s = std::fmax(point.clock_error_s, round.clock_error_s);
 }
 
+std::vector<double> round_medians_of(const PointResult& point) {
+  return round_medians(slowest_rank_times(point.samples), point.samples.round_starts);
+}
+
 void finish_point(PointResult& point, double target_ci) {
   const std::vector<double> slowest = slowest_rank_times(point.samples);
   point.summary = summarize(slowest);

@@ -9,6 +9,7 @@
 #include "benches/collectives/pattern.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/measure/host_clock.h"
+#include "harness/measure/point_rounds.h"
 #include "harness/plan/sizes.h"
 
 namespace collbench {
@@ -297,23 +298,27 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
 }
 
 RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
-                                     std::optional<double> time_left_s, bool first_round) {
+                                     std::optional<double> time_left_s,
+                                     const PointResult* earlier) {
   // Later rounds find the library's state for this call set up: one operation brings its
   // buffers back into cache.
-  const int warmups_now = first_round ? settings_.warmup_iters : std::min(settings_.warmup_iters, 1);
+  const int warmups_now = earlier ? std::min(settings_.warmup_iters, 1) : settings_.warmup_iters;
   if (group_ && warmups_now > 0) {
     const auto warmups = prepare(call, warmups_now);
     CommunicationWait wait("a warm-up operation");
     run_timed(*warmups);  // waits for the warm-ups; their time is not kept
   }
-  StoppingState stopping(settings_.stopping, time_left_s);
+  // Only rank 0 holds samples, and only rank 0 decides.
+  StoppingState stopping(settings_.stopping, time_left_s,
+                         earlier ? round_medians_of(*earlier) : std::vector<double>{});
   if (mode == Mode::latency && settings_.latency_start == SampleStart::window)
     return sample_in_windows(call, stopping);
   return sample_from_barrier(call, mode, stopping);
 }
 
 std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional<double> time_left_s,
-                                            bool first_round) {
+                                            std::span<const PointResult> earlier_rounds) {
+  const bool first_round = earlier_rounds.empty();
   const auto row_started = std::chrono::steady_clock::now();
   std::vector<PointResult> points;
   for (bool in_place : settings_.in_place) {
@@ -328,7 +333,9 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
     for (Mode mode : settings_.modes) {
       std::optional<double> left;
       if (time_left_s) left = *time_left_s - seconds_since(row_started);
-      Sampled sampled = sample(call, mode, left, first_round);
+      const std::size_t index = points.size();
+      Sampled sampled = sample(call, mode, left,
+                               index < earlier_rounds.size() ? &earlier_rounds[index] : nullptr);
       const LibraryChoice chosen = library_choice(call);
 
       PointResult point;

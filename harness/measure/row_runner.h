@@ -6,6 +6,7 @@
 // complete on rank 0 only.
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "benches/backends/communicator.h"
@@ -48,12 +49,13 @@ class RowRunner {
   RowRunner(const GroupRun& run, const MeasureSettings& settings, const SweepPlan& plan,
             CollectiveKind first_collective);
 
-  // One round of the row. `time_left_s` is what the sweep's --time-limit leaves, if set; the
-  // first round also validates, and runs every -w warm-up (later rounds one). Returns the points measured, their samples on rank 0 (the
-  // statistics are point_rounds.h's once every round is in); fewer than points_per_row when the
-  // time limit ended the row.
+  // One round of the row. `time_left_s` is what the sweep's --time-limit leaves, if set;
+  // `earlier_rounds` the row's points as its earlier rounds left them (empty in the first
+  // round, which also validates and runs every -w warm-up; later rounds run one). Returns the
+  // points measured, their samples on rank 0 (the statistics are point_rounds.h's once every
+  // round is in); fewer than points_per_row when the time limit ended the row.
   std::vector<PointResult> measure(const PlannedRow& row, std::optional<double> time_left_s,
-                                   bool first_round);
+                                   std::span<const PointResult> earlier_rounds);
 
  private:
   struct Sampled;
@@ -63,8 +65,9 @@ class RowRunner {
   PatternRule pattern_rule(const CollectiveCall& call) const;
   void fill_input(const CollectiveCall& call);
   std::int64_t validate(const CollectiveCall& call);
+  // `earlier`: the point as its earlier rounds left it; null in its first round.
   Sampled sample(const CollectiveCall& call, Mode mode, std::optional<double> time_left_s,
-                 bool first_round);
+                 const PointResult* earlier);
   Sampled sample_from_barrier(const CollectiveCall& call, Mode mode, StoppingState& stopping);
   Sampled sample_in_windows(const CollectiveCall& call, StoppingState& stopping);
   int size_loop(Batch* once);

@@ -63,6 +63,8 @@ StoppingRule round_rule(const RunConfig& config) {
   rule.target_ci *= std::sqrt(rounds);
   rule.min_time_s /= rounds;
   rule.max_time_s /= rounds;
+  rule.rounds = config.rounds;
+  rule.point_target_ci = config.stopping.target_ci;
   return rule;
 }
 
@@ -127,7 +129,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
           CommunicationWait wait("rank 0's go-ahead for the next row");
           world.broadcast_value(go, kRoot);
         }
-        auto points = go ? runner.measure(pass.rows[begin + i], left, round == 0)
+        auto points = go ? runner.measure(pass.rows[begin + i], left, measured[i])
                          : std::vector<PointResult>{};
         const std::size_t measured_now = points.size();
         for (std::size_t j = 0; j < measured_now; ++j) {

@@ -44,6 +44,20 @@ double round_noise_halfwidth(std::span<const double> round_medians, double confi
   return student_t_quantile(0.5 + confidence / 2, rounds - 1) * std::sqrt(spread.variance / rounds);
 }
 
+bool rounds_cannot_converge(std::span<const double> earlier_medians, const Interval& current,
+                            int rounds, double target, double confidence) {
+  if (earlier_medians.empty() || rounds < 2 || !(current.low > 0)) return false;
+  const LogSpread earlier = log_spread(earlier_medians);
+  const double nearest = std::clamp(earlier.mean, std::log(current.low), std::log(current.high));
+  // Adding a value to k others adds k/(k+1) of its squared distance from their mean.
+  const double known = static_cast<double>(earlier.count);
+  const double squares = earlier.variance * (known - 1) +
+                         known / (known + 1) * std::pow(nearest - earlier.mean, 2);
+  const double least_halfwidth = student_t_quantile(0.5 + confidence / 2, rounds - 1) *
+                                 std::sqrt(squares / (rounds - 1) / rounds);
+  return std::expm1(least_halfwidth) > target;
+}
+
 Interval with_round_noise(const Interval& within, double center, double log_halfwidth) {
   if (!(center > 0) || !(log_halfwidth > 0)) return within;
   return {std::min(within.low, center * std::exp(-log_halfwidth)),

@@ -30,6 +30,14 @@ LogSpread log_spread(std::span<const double> values);
 // medians; 0 with fewer than two rounds, which show no spread.
 double round_noise_halfwidth(std::span<const double> round_medians, double confidence = 0.95);
 
+// Whether a point can no longer reach a `target` half-width (relative) whatever it measures
+// from now on: the medians of its earlier rounds, a current round whose median lies in
+// `current`, and any medians of the rest of its `rounds` rounds give round_noise_halfwidth
+// above ln(1 + target) at the least (the current median nearest the earlier ones' mean, the
+// later ones at the mean of all). Then more samples in this round buy nothing.
+bool rounds_cannot_converge(std::span<const double> earlier_medians, const Interval& current,
+                            int rounds, double target, double confidence = 0.95);
+
 // The interval of a point's median `center` once that spread is included: center times
 // exp(±halfwidth), joined with `within` (the interval of the pooled samples), so it is never
 // narrower than the noise inside the rounds.

@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "harness/stats/rounds.h"
 #include "harness/stats/summary.h"
 
 namespace collbench {
@@ -33,22 +34,23 @@ std::optional<StopReason> parse_stop_reason(std::string_view text) {
   return std::nullopt;
 }
 
-StoppingState::StoppingState(const StoppingRule& rule, std::optional<double> time_left_s)
-    : rule_(rule), time_left_s_(time_left_s) {}
+StoppingState::StoppingState(const StoppingRule& rule, std::optional<double> time_left_s,
+                             std::vector<double> earlier_round_medians)
+    : rule_(rule),
+      time_left_s_(time_left_s),
+      earlier_round_medians_(std::move(earlier_round_medians)) {}
 
-// The 95% interval of the median lies within target_ci of it on both sides. An interval that
-// cannot reach 95% coverage (too few samples) never counts, however narrow it looks. Read after
-// every sample: three order statistics, no pass over the samples.
-bool StoppingState::median_is_tight() const {
+// The median's 95% interval; none when too few samples give it that coverage, however narrow it
+// would look. Read after every sample: three order statistics, no pass over the samples.
+std::optional<StoppingState::MedianInterval> StoppingState::median_interval() const {
   const std::size_t n = sorted_.size();
   const std::size_t rank = median_interval_rank(n);
-  if (rank == 0) return false;
+  if (rank == 0) return std::nullopt;
   // numpy's median: the upper middle value moved halfway down to the lower one when n is even.
   const double upper_middle = sorted_.at(n / 2);
   const double median =
       n % 2 ? upper_middle : upper_middle - (upper_middle - sorted_.at(n / 2 - 1)) * 0.5;
-  const double half_width = std::max(median - sorted_.at(rank - 1), sorted_.at(n - rank) - median);
-  return half_width <= rule_.target_ci * median;
+  return MedianInterval{median, {sorted_.at(rank - 1), sorted_.at(n - rank)}};
 }
 
 std::optional<StopReason> StoppingState::decide(double elapsed_s) const {
@@ -56,9 +58,15 @@ std::optional<StopReason> StoppingState::decide(double elapsed_s) const {
   if (samples() == 0) return std::nullopt;
   if (rule_.fixed_samples && samples() >= *rule_.fixed_samples) return StopReason::fixed_count;
   const bool adaptive = !rule_.fixed_samples;
-  if (adaptive && samples() >= rule_.min_samples && elapsed_s >= rule_.min_time_s &&
-      median_is_tight()) {
-    return StopReason::converged;
+  if (adaptive && samples() >= rule_.min_samples && elapsed_s >= rule_.min_time_s) {
+    if (const auto estimate = median_interval()) {
+      const auto& [median, interval] = *estimate;
+      if (std::max(median - interval.low, interval.high - median) <= rule_.target_ci * median)
+        return StopReason::converged;
+      if (rounds_cannot_converge(earlier_round_medians_, interval, rule_.rounds,
+                                 rule_.point_target_ci))
+        return StopReason::round_noise;
+    }
   }
   // The sweep's --time-limit is a hard wall (a Slurm window); --max-time yields to
   // --min-samples, since a point without enough samples for an interval means nothing.

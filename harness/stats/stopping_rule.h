@@ -1,11 +1,13 @@
 #pragma once
 // When to stop sampling a point: decided on rank 0 from the slowest-rank sample times.
-// Precedence: a fixed count (-n); the target interval, once --min-samples and --min-time are
-// met; the sweep's --time-limit; --max-time, but never before --min-samples.
+// Precedence: a fixed count (-n); the target interval, or rounds that already disagree, once
+// --min-samples and --min-time are met; the sweep's --time-limit; --max-time, but never before
+// --min-samples.
 #include <cstddef>
 #include <optional>
 #include <vector>
 
+#include "harness/stats/interval.h"
 #include "harness/stats/sorted_samples.h"
 #include "harness/stats/stop_reason.h"
 
@@ -17,13 +19,19 @@ struct StoppingRule {
   double target_ci = 0.01;  // CI half-width of the median, relative to the median
   double max_time_s = 1.0;
   std::optional<std::size_t> fixed_samples;  // -n: exactly this many, no adaptive stop
+  // The point's rounds, when this rule is one round's share of it: a round stops as
+  // round_noise once the point's interval can no longer reach `point_target_ci`.
+  int rounds = 1;
+  double point_target_ci = 0.01;
 };
 
 // Feed samples one by one; it says when to stop and why. `time_left_s` is what remains of the
-// sweep's --time-limit when the point starts, if there is one.
+// sweep's --time-limit when the point starts, if there is one; `earlier_round_medians` those of
+// the point's rounds measured before this one.
 class StoppingState {
  public:
-  StoppingState(const StoppingRule& rule, std::optional<double> time_left_s);
+  StoppingState(const StoppingRule& rule, std::optional<double> time_left_s,
+                std::vector<double> earlier_round_medians = {});
 
   void add(double sample_s) { sorted_.add(sample_s); }
   std::optional<StopReason> decide(double elapsed_s) const;
@@ -32,10 +40,15 @@ class StoppingState {
   void restart() { sorted_.clear(); }
 
  private:
-  bool median_is_tight() const;
+  struct MedianInterval {
+    double median = 0;
+    Interval interval;
+  };
+  std::optional<MedianInterval> median_interval() const;
 
   StoppingRule rule_;
   std::optional<double> time_left_s_;
+  std::vector<double> earlier_round_medians_;
   SortedSamples sorted_;
 };
 

@@ -3,7 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <random>
 #include <vector>
+
+#include "harness/stats/stopping_rule.h"
 
 namespace collbench {
 namespace {
@@ -73,6 +79,86 @@ TEST(PointRounds, AgreeingRoundsConvergeDisagreeingOnesAreHeldBack) {
   // the interval now reaches past the rounds' own medians
   EXPECT_LT(shifting.summary.ci_low, 0.97e-5);
   EXPECT_GT(shifting.summary.ci_high, 1.05e-5);
+}
+
+// A point measured as the sweep does, with planted noise: round r's times are lognormal with
+// spread `within` around true * exp(between * z_r). Each round samples until its StoppingState
+// stops it, told the earlier rounds' medians or not.
+struct Simulated {
+  PointResult point;
+  std::size_t samples = 0;
+};
+
+// Box-Muller on mt19937_64, so that the data are the same with every standard library.
+double standard_normal(std::mt19937_64& engine) {
+  const auto uniform = [&] { return (static_cast<double>(engine() >> 11) + 0.5) / 9007199254740992.0; };
+  return std::sqrt(-2 * std::log(uniform())) * std::cos(2 * M_PI * uniform());
+}
+
+Simulated simulate(std::uint64_t seed, double between, bool told_earlier_rounds) {
+  constexpr int kRounds = 3;
+  constexpr double kTrue = 1e-5, kWithin = 0.1;
+  // Each round its own stream: the same samples with or without the rule, however many it took.
+  std::mt19937_64 levels(seed);
+  StoppingRule rule;
+  rule.min_samples = 4;
+  rule.target_ci = 0.01 * std::sqrt(kRounds);
+  rule.max_time_s = 1e9;
+  rule.rounds = kRounds;
+  rule.point_target_ci = 0.01;
+  Simulated simulated;
+  for (int r = 0; r < kRounds; ++r) {
+    const double location = kTrue * std::exp(between * standard_normal(levels));
+    std::mt19937_64 engine(seed * kRounds + r + 1000);
+    StoppingState state(rule, std::nullopt,
+                        told_earlier_rounds && r > 0 ? round_medians_of(simulated.point)
+                                                     : std::vector<double>{});
+    std::vector<double> times;
+    std::optional<StopReason> reason;
+    while (!reason) {
+      times.push_back(location * std::exp(kWithin * standard_normal(engine)));
+      state.add(times.back());
+      reason = state.decide(0);
+    }
+    simulated.samples += times.size();
+    if (r == 0)
+      simulated.point = round_of(times, *reason);
+    else
+      add_round(simulated.point, round_of(times, *reason));
+  }
+  finish_point(simulated.point, 0.01);
+  return simulated;
+}
+
+// Over 100 seeds per level of planted noise between rounds: a round stopped because the rounds
+// already disagree leaves a point held back by round noise every time, the points that converge
+// without the rule converge with it, the interval still covers the true median, and the
+// samples drop where rounds disagree.
+TEST(PointRounds, StoppingRoundsThatDisagreeKeepsVerdictsAndCoverage) {
+  for (const double between : {0.0, 0.01, 0.05}) {
+    int early = 0, early_held_back = 0, lost_convergence = 0, covered = 0, converged = 0;
+    std::size_t told = 0, untold = 0;
+    for (std::uint64_t seed = 0; seed < 100; ++seed) {
+      const Simulated with = simulate(seed, between, true);
+      const Simulated without = simulate(seed, between, false);
+      told += with.samples;
+      untold += without.samples;
+      const bool stopped_early = with.samples < without.samples;
+      early += stopped_early;
+      early_held_back += stopped_early && with.point.stop_reason == StopReason::round_noise;
+      lost_convergence += without.point.stop_reason == StopReason::converged &&
+                          with.point.stop_reason != StopReason::converged;
+      converged += with.point.stop_reason == StopReason::converged;
+      covered += with.point.summary.ci_low <= 1e-5 && 1e-5 <= with.point.summary.ci_high;
+    }
+    std::printf("between %.0f%%: %d/100 stopped early, samples %.2fx; lost convergence %d, "
+                "converged %d, covered %d/100\n",
+                between * 100, early, static_cast<double>(told) / untold, lost_convergence,
+                converged, covered);
+    EXPECT_EQ(early_held_back, early);
+    EXPECT_LE(lost_convergence, 5);
+    if (between > 0) EXPECT_GE(covered, 93);
+  }
 }
 
 }  // namespace

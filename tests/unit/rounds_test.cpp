@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -116,6 +117,63 @@ TEST(RoundNoise, WithoutRoundNoiseTheIntervalStaysNearTheOneWithin) {
   }
   std::printf("no round noise: the interval %.2fx as wide as the samples' own\n", widening / 100);
   EXPECT_LT(widening / 100, 1.5);
+}
+
+TEST(RoundsCannotConverge, NeedsEarlierRoundsAndARoundStillToCome) {
+  const Interval far{2.0, 2.01};
+  EXPECT_FALSE(rounds_cannot_converge(std::vector<double>{}, far, 3, 0.01));
+  EXPECT_FALSE(rounds_cannot_converge(std::vector<double>{1.0}, far, 1, 0.01));
+  EXPECT_TRUE(rounds_cannot_converge(std::vector<double>{1.0}, far, 3, 0.01));
+  // an interval that holds the earlier median leaves agreement possible, however wide
+  EXPECT_FALSE(rounds_cannot_converge(std::vector<double>{1.0}, {0.5, 2.0}, 3, 0.01));
+  EXPECT_FALSE(rounds_cannot_converge(std::vector<double>{1.0, 1.0}, {0.999, 1.001}, 3, 0.01));
+  // earlier rounds that disagree settle it whatever the current one measures
+  EXPECT_TRUE(rounds_cannot_converge(std::vector<double>{1.0, 1.1}, {1.04, 1.06}, 5, 0.01));
+}
+
+// Over many random cases: when it says the point cannot converge, no current median inside the
+// interval and no later medians bring the point's round noise under the target; when it says
+// it can, the completion it reasons about (the current median nearest the earlier ones' mean,
+// later ones at the mean) does.
+TEST(RoundsCannotConverge, IsExactAboutWhatLaterRoundsCanDo) {
+  std::mt19937_64 engine(11);
+  std::uniform_real_distribution<double> unit(0, 1);
+  constexpr double kTarget = 0.01;
+  int settled = 0, open = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const int rounds = 2 + static_cast<int>(unit(engine) * 5);
+    const int known = 1 + static_cast<int>(unit(engine) * (rounds - 1));  // earlier + current
+    std::vector<double> earlier;
+    for (int r = 0; r + 1 < known; ++r) earlier.push_back(std::exp(0.02 * standard_normal(engine)));
+    if (earlier.empty()) earlier.push_back(1.0);
+    const double low = std::exp(0.03 * standard_normal(engine));
+    const Interval current{low, low * std::exp(0.02 * unit(engine))};
+    const bool cannot = rounds_cannot_converge(earlier, current, rounds, kTarget);
+    if (cannot) {
+      ++settled;
+      for (int completion = 0; completion < 20; ++completion) {
+        std::vector<double> all = earlier;
+        all.push_back(std::exp(std::log(current.low) +
+                               unit(engine) * std::log(current.high / current.low)));
+        while (static_cast<int>(all.size()) < rounds)
+          all.push_back(std::exp(0.02 * standard_normal(engine)));
+        ASSERT_GT(std::expm1(round_noise_halfwidth(all)), kTarget) << "trial " << trial;
+      }
+    } else {
+      ++open;
+      double mean_log = 0;
+      for (double m : earlier) mean_log += std::log(m) / earlier.size();
+      std::vector<double> all = earlier;
+      all.push_back(std::clamp(std::exp(mean_log), current.low, current.high));
+      double all_mean = 0;
+      for (double m : all) all_mean += std::log(m) / all.size();
+      while (static_cast<int>(all.size()) < rounds) all.push_back(std::exp(all_mean));
+      ASSERT_LE(std::expm1(round_noise_halfwidth(all)), kTarget * (1 + 1e-9)) << "trial " << trial;
+    }
+  }
+  std::printf("cannot converge: %d, still can: %d of 4000\n", settled, open);
+  EXPECT_GT(settled, 400);
+  EXPECT_GT(open, 400);
 }
 
 }  // namespace

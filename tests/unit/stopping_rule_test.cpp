@@ -8,6 +8,8 @@
 #include <numbers>
 #include <optional>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include "harness/stats/stop_reason.h"
 
@@ -28,8 +30,9 @@ struct Outcome {
 
 // Feeds the stream to the rule as the harness does: each sample advances the clock by itself.
 Outcome run_until_stop(const StoppingRule& rule, std::optional<double> time_left_s,
-                       const std::function<double()>& next_sample) {
-  StoppingState state(rule, time_left_s);
+                       const std::function<double()>& next_sample,
+                       std::vector<double> earlier_round_medians = {}) {
+  StoppingState state(rule, time_left_s, std::move(earlier_round_medians));
   Outcome outcome;
   while (state.samples() < kSafetyCap) {
     outcome.last_sample_s = next_sample();
@@ -159,6 +162,45 @@ TEST(StoppingState, NoisyStreamConvergesOnceIntervalIsNarrowEnough) {
     EXPECT_GT(outcome.samples, 100u) << "seed " << seed;
     EXPECT_LT(outcome.samples, 500u) << "seed " << seed;
   }
+}
+
+StoppingRule round_share(int rounds) {
+  StoppingRule rule = adaptive_rule(4, 0, 0.01 * std::sqrt(rounds), 1.0 / rounds);
+  rule.rounds = rounds;
+  rule.point_target_ci = 0.01;
+  return rule;
+}
+
+// The stream's median is 1 ms. Against an earlier round at 1.5 ms the point cannot reach 1%:
+// the round stops at its first interval that excludes agreement, long before its own target.
+TEST(StoppingState, ARoundStopsOnceTheRoundsAlreadyDisagree) {
+  for (std::uint32_t seed : {1u, 2u, 3u, 42u, 2024u}) {
+    const Outcome alone = run_until_stop(round_share(3), std::nullopt, NoisyStream(seed));
+    const Outcome against =
+        run_until_stop(round_share(3), std::nullopt, NoisyStream(seed), {1.5e-3});
+    EXPECT_EQ(against.reason, StopReason::round_noise) << "seed " << seed;
+    EXPECT_LT(against.samples, 40u) << "seed " << seed;
+    EXPECT_GT(alone.samples, 10 * against.samples) << "seed " << seed;
+  }
+}
+
+// Earlier rounds at the stream's own median: nothing is settled, the round runs as alone.
+TEST(StoppingState, RoundsThatAgreeLeaveTheRoundToItsTarget) {
+  for (std::uint32_t seed : {1u, 2u, 3u, 42u, 2024u}) {
+    const Outcome alone = run_until_stop(round_share(3), std::nullopt, NoisyStream(seed));
+    const Outcome agreeing =
+        run_until_stop(round_share(3), std::nullopt, NoisyStream(seed), {1e-3, 1e-3});
+    EXPECT_EQ(agreeing.reason, alone.reason) << "seed " << seed;
+    EXPECT_EQ(agreeing.samples, alone.samples) << "seed " << seed;
+  }
+}
+
+TEST(StoppingState, FixedCountIgnoresTheEarlierRounds) {
+  StoppingRule rule = round_share(3);
+  rule.fixed_samples = 50;
+  const Outcome outcome = run_until_stop(rule, std::nullopt, NoisyStream(7), {1.5e-3});
+  EXPECT_EQ(outcome.reason, StopReason::fixed_count);
+  EXPECT_EQ(outcome.samples, 50u);
 }
 
 TEST(StoppingState, FixedCountEndsAtExactlyNEvenWhenNoisy) {
