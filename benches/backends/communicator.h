@@ -27,6 +27,10 @@ class Buffer {
   virtual std::size_t bytes() const = 0;
   virtual void upload(std::span<const std::byte> host, std::size_t offset_bytes) = 0;
   virtual void download(std::span<std::byte> host, std::size_t offset_bytes) const = 0;
+  // The bytes themselves where the host can touch them (host memory), so that inputs are
+  // written and results checked in place, without a staging copy; empty for device memory.
+  virtual std::span<std::byte> host_bytes() { return {}; }
+  virtual std::span<const std::byte> host_bytes() const { return {}; }
 };
 
 // Times operations where they run: a steady clock for host backends, events on the

@@ -6,7 +6,7 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import QUICK, run_mpi, run_plain, table_rows, text
+from conftest import QUICK, run_mpi, run_plain, run_preloaded, table_rows, text
 
 BUS_FACTOR = {"allreduce": lambda p: 2 * (p - 1) / p,
               "allgather": lambda p: (p - 1) / p,
@@ -22,6 +22,21 @@ def sweep(request, tmp_path_factory):
                               "--out", str(out), *QUICK])
     assert result.returncode == 0, result.stderr
     return nranks, out, result
+
+
+def test_damaged_results_are_counted_at_every_point(tmp_path, interposer):
+    """The last rank's result loses one byte in every measured collective: validation, reading
+    the result where the collective left it, finds it at every point, and the run says so."""
+    out = tmp_path / "damaged.h5"
+    result = run_preloaded(2, ["run", "-b", "8", "-e", "1M", "-f", "64", "--inplace",
+                               "--out", str(out), *QUICK],
+                           interposer("corrupt_collectives"), CORRUPT_WHAT="float")
+    assert result.returncode == 1, result.stderr
+    with h5py.File(out, "r") as f:
+        points = f["points"][()]
+    assert len(points) == 3 * 3 * 2 * 2  # collectives x sizes x in place x modes
+    assert (points["wrong"] >= 1).all(), points["wrong"]
+    assert "# Out of bounds values : 0 OK" not in result.stdout
 
 
 def test_every_point_validates_clean(sweep):

@@ -1,7 +1,17 @@
 /* Test-only PMPI interposer (LD_PRELOAD): a fabric that damages data. On the job's last rank,
  * flips one byte of every collective's result (MPI_Bcast, MPI_Allreduce, MPI_Allgather,
- * MPI_Reduce_scatter_block, and MPI_Gather where that rank is the root). Built by the tests. */
+ * MPI_Reduce_scatter_block, and MPI_Gather where that rank is the root); with
+ * COLLBENCH_TEST_CORRUPT_WHAT=float, of the float collectives' only: what a float sweep
+ * measures, while the control plane (MPI_Bcast, MPI_Gather, int64 sums) stays whole. Built by
+ * the tests. */
 #include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int floats_only(void) {
+  const char *what = getenv("COLLBENCH_TEST_CORRUPT_WHAT");
+  return what && strcmp(what, "float") == 0;
+}
 
 static int last_rank(void) {
   int rank = 0, size = 0;
@@ -14,16 +24,20 @@ static void flip(void *buffer, int count) {
   if (count > 0 && buffer && last_rank()) ((unsigned char *)buffer)[0] ^= 0x5A;
 }
 
+static void flip_typed(void *buffer, int count, MPI_Datatype type) {
+  if (!floats_only() || type == MPI_FLOAT) flip(buffer, count);
+}
+
 int MPI_Bcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   const int result = PMPI_Bcast(buffer, count, type, root, comm);
-  flip(buffer, count);
+  if (!floats_only()) flip(buffer, count);
   return result;
 }
 
 int MPI_Allreduce(const void *send, void *recv, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
   const int result = PMPI_Allreduce(send, recv, count, type, op, comm);
-  flip(recv, count);
+  flip_typed(recv, count, type);
   return result;
 }
 
@@ -31,14 +45,14 @@ int MPI_Allgather(const void *send, int send_count, MPI_Datatype send_type, void
                   int recv_count, MPI_Datatype recv_type, MPI_Comm comm) {
   const int result =
       PMPI_Allgather(send, send_count, send_type, recv, recv_count, recv_type, comm);
-  flip(recv, recv_count);
+  flip_typed(recv, recv_count, recv_type);
   return result;
 }
 
 int MPI_Reduce_scatter_block(const void *send, void *recv, int count, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm) {
   const int result = PMPI_Reduce_scatter_block(send, recv, count, type, op, comm);
-  flip(recv, count);
+  flip_typed(recv, count, type);
   return result;
 }
 
@@ -48,6 +62,6 @@ int MPI_Gather(const void *send, int send_count, MPI_Datatype send_type, void *r
       PMPI_Gather(send, send_count, send_type, recv, recv_count, recv_type, root, comm);
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
-  if (rank == root) flip(recv, recv_count);
+  if (rank == root && !floats_only()) flip(recv, recv_count);
   return result;
 }

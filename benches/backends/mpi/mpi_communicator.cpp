@@ -32,6 +32,8 @@ class HostBuffer final : public Buffer {
   void download(std::span<std::byte> host, std::size_t offset_bytes) const override {
     std::memcpy(host.data(), data_ + offset_bytes, host.size());
   }
+  std::span<std::byte> host_bytes() override { return {data_, bytes_}; }
+  std::span<const std::byte> host_bytes() const override { return {data_, bytes_}; }
 
  private:
   std::byte* data_ = nullptr;
