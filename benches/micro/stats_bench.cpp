@@ -30,15 +30,17 @@ BENCHMARK(BM_Summarize)->Arg(10)->Arg(100)->Arg(1000)->Arg(10000);
 
 // One point's whole stream, reported per sample (`per_sample`, in seconds) averaged over a stream
 // growing from 1 to N. A target nobody reaches and no minimum time make decide()
-// compute the median interval after every sample, its most expensive path.
-void BM_AddAndDecidePerSample(benchmark::State& state) {
+// compute the median interval after every sample, its most expensive path; in a later round,
+// earlier rounds that agree with it make it also ask them after every sample.
+void add_and_decide(benchmark::State& state, std::vector<double> earlier_round_medians) {
   const std::vector<double> samples = noisy_samples(static_cast<std::size_t>(state.range(0)));
   StoppingRule rule;
   rule.min_time_s = 0;
   rule.target_ci = 0;
   rule.max_time_s = 1e9;
+  rule.rounds = 3;
   for (auto _ : state) {
-    StoppingState stopping(rule, std::nullopt);
+    StoppingState stopping(rule, std::nullopt, earlier_round_medians);
     double elapsed_s = 0;
     for (double sample : samples) {
       stopping.add(sample);
@@ -51,7 +53,14 @@ void BM_AddAndDecidePerSample(benchmark::State& state) {
   state.counters["per_sample"] =
       benchmark::Counter(samples_fed, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
+
+void BM_AddAndDecidePerSample(benchmark::State& state) { add_and_decide(state, {}); }
 BENCHMARK(BM_AddAndDecidePerSample)->Arg(100)->Arg(1000)->Arg(10000);
+
+void BM_AddAndDecidePerSampleInALaterRound(benchmark::State& state) {
+  add_and_decide(state, {1e-3, 1e-3});
+}
+BENCHMARK(BM_AddAndDecidePerSampleInALaterRound)->Arg(100)->Arg(1000)->Arg(10000);
 
 }  // namespace
 }  // namespace collbench

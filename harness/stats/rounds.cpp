@@ -44,18 +44,22 @@ double round_noise_halfwidth(std::span<const double> round_medians, double confi
   return student_t_quantile(0.5 + confidence / 2, rounds - 1) * std::sqrt(spread.variance / rounds);
 }
 
-bool rounds_cannot_converge(std::span<const double> earlier_medians, const Interval& current,
-                            int rounds, double target, double confidence) {
-  if (earlier_medians.empty() || rounds < 2 || !(current.low > 0)) return false;
-  const LogSpread earlier = log_spread(earlier_medians);
-  const double nearest = std::clamp(earlier.mean, std::log(current.low), std::log(current.high));
+RoundsSoFar::RoundsSoFar(std::span<const double> medians, int rounds, double target,
+                         double confidence)
+    : earlier_(log_spread(medians)) {
+  if (earlier_.count == 0 || rounds < 2) return;
+  const double t = student_t_quantile(0.5 + confidence / 2, rounds - 1);
+  most_squares_ = std::pow(std::log1p(target) / t, 2) * (rounds - 1) * rounds;
+}
+
+bool RoundsSoFar::cannot_converge(const Interval& current) const {
+  if (most_squares_ <= 0 || !(current.low > 0)) return false;
+  const double nearest = std::clamp(earlier_.mean, std::log(current.low), std::log(current.high));
   // Adding a value to k others adds k/(k+1) of its squared distance from their mean.
-  const double known = static_cast<double>(earlier.count);
-  const double squares = earlier.variance * (known - 1) +
-                         known / (known + 1) * std::pow(nearest - earlier.mean, 2);
-  const double least_halfwidth = student_t_quantile(0.5 + confidence / 2, rounds - 1) *
-                                 std::sqrt(squares / (rounds - 1) / rounds);
-  return std::expm1(least_halfwidth) > target;
+  const double known = static_cast<double>(earlier_.count);
+  const double squares = earlier_.variance * (known - 1) +
+                         known / (known + 1) * std::pow(nearest - earlier_.mean, 2);
+  return squares > most_squares_;
 }
 
 Interval with_round_noise(const Interval& within, double center, double log_halfwidth) {

@@ -30,13 +30,27 @@ LogSpread log_spread(std::span<const double> values);
 // medians; 0 with fewer than two rounds, which show no spread.
 double round_noise_halfwidth(std::span<const double> round_medians, double confidence = 0.95);
 
-// Whether a point can no longer reach a `target` half-width (relative) whatever it measures
-// from now on: the medians of its earlier rounds, a current round whose median lies in
-// `current`, and any medians of the rest of its `rounds` rounds give round_noise_halfwidth
-// above ln(1 + target) at the least (the current median nearest the earlier ones' mean, the
-// later ones at the mean of all). Then more samples in this round buy nothing.
-bool rounds_cannot_converge(std::span<const double> earlier_medians, const Interval& current,
-                            int rounds, double target, double confidence = 0.95);
+// The rounds a point has measured, asked after every sample of its next round whether the
+// point can still reach a `target` half-width (relative) at `confidence`.
+class RoundsSoFar {
+ public:
+  RoundsSoFar() = default;  // no earlier round: nothing is settled
+  RoundsSoFar(std::span<const double> medians, int rounds, double target,
+              double confidence = 0.95);
+
+  // True when the point cannot reach the target whatever it measures from now on: the medians
+  // so far, a current round whose median lies in `current`, and any medians of the rounds still
+  // to come give round_noise_halfwidth above ln(1 + target) at the least (the current median
+  // nearest the earlier ones' mean, the later ones at the mean of all). More samples in the
+  // current round then buy nothing.
+  bool cannot_converge(const Interval& current) const;
+
+ private:
+  LogSpread earlier_;
+  // The sum of squared log deviations of all R medians above which t(R-1)·s/√R exceeds
+  // ln(1 + target); computed once, as the t quantile is dear.
+  double most_squares_ = 0;
+};
 
 // The interval of a point's median `center` once that spread is included: center times
 // exp(±halfwidth), joined with `within` (the interval of the pooled samples), so it is never

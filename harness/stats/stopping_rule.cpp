@@ -4,7 +4,6 @@
 #include <array>
 #include <utility>
 
-#include "harness/stats/rounds.h"
 #include "harness/stats/summary.h"
 
 namespace collbench {
@@ -35,10 +34,10 @@ std::optional<StopReason> parse_stop_reason(std::string_view text) {
 }
 
 StoppingState::StoppingState(const StoppingRule& rule, std::optional<double> time_left_s,
-                             std::vector<double> earlier_round_medians)
+                             std::span<const double> earlier_round_medians)
     : rule_(rule),
       time_left_s_(time_left_s),
-      earlier_round_medians_(std::move(earlier_round_medians)) {}
+      earlier_rounds_(earlier_round_medians, rule.rounds, rule.point_target_ci) {}
 
 // The median's 95% interval; none when too few samples give it that coverage, however narrow it
 // would look. Read after every sample: three order statistics, no pass over the samples.
@@ -63,9 +62,7 @@ std::optional<StopReason> StoppingState::decide(double elapsed_s) const {
       const auto& [median, interval] = *estimate;
       if (std::max(median - interval.low, interval.high - median) <= rule_.target_ci * median)
         return StopReason::converged;
-      if (rounds_cannot_converge(earlier_round_medians_, interval, rule_.rounds,
-                                 rule_.point_target_ci))
-        return StopReason::round_noise;
+      if (earlier_rounds_.cannot_converge(interval)) return StopReason::round_noise;
     }
   }
   // The sweep's --time-limit is a hard wall (a Slurm window); --max-time yields to

@@ -5,9 +5,10 @@
 // --min-samples.
 #include <cstddef>
 #include <optional>
-#include <vector>
+#include <span>
 
 #include "harness/stats/interval.h"
+#include "harness/stats/rounds.h"
 #include "harness/stats/sorted_samples.h"
 #include "harness/stats/stop_reason.h"
 
@@ -31,7 +32,7 @@ struct StoppingRule {
 class StoppingState {
  public:
   StoppingState(const StoppingRule& rule, std::optional<double> time_left_s,
-                std::vector<double> earlier_round_medians = {});
+                std::span<const double> earlier_round_medians = {});
 
   void add(double sample_s) { sorted_.add(sample_s); }
   std::optional<StopReason> decide(double elapsed_s) const;
@@ -48,7 +49,7 @@ class StoppingState {
 
   StoppingRule rule_;
   std::optional<double> time_left_s_;
-  std::vector<double> earlier_round_medians_;
+  RoundsSoFar earlier_rounds_;
   SortedSamples sorted_;
 };
 

@@ -157,7 +157,9 @@ TEST(PointRounds, StoppingRoundsThatDisagreeKeepsVerdictsAndCoverage) {
                 converged, covered);
     EXPECT_EQ(early_held_back, early);
     EXPECT_LE(lost_convergence, 5);
-    if (between > 0) EXPECT_GE(covered, 93);
+    if (between > 0) {
+      EXPECT_GE(covered, 93);
+    }
   }
 }
 

@@ -119,23 +119,24 @@ TEST(RoundNoise, WithoutRoundNoiseTheIntervalStaysNearTheOneWithin) {
   EXPECT_LT(widening / 100, 1.5);
 }
 
-TEST(RoundsCannotConverge, NeedsEarlierRoundsAndARoundStillToCome) {
+TEST(RoundsSoFar, NeedEarlierRoundsAndARoundStillToCome) {
   const Interval far{2.0, 2.01};
-  EXPECT_FALSE(rounds_cannot_converge(std::vector<double>{}, far, 3, 0.01));
-  EXPECT_FALSE(rounds_cannot_converge(std::vector<double>{1.0}, far, 1, 0.01));
-  EXPECT_TRUE(rounds_cannot_converge(std::vector<double>{1.0}, far, 3, 0.01));
+  EXPECT_FALSE(RoundsSoFar().cannot_converge(far));
+  EXPECT_FALSE(RoundsSoFar(std::vector<double>{}, 3, 0.01).cannot_converge(far));
+  EXPECT_FALSE(RoundsSoFar(std::vector<double>{1.0}, 1, 0.01).cannot_converge(far));
+  EXPECT_TRUE(RoundsSoFar(std::vector<double>{1.0}, 3, 0.01).cannot_converge(far));
   // an interval that holds the earlier median leaves agreement possible, however wide
-  EXPECT_FALSE(rounds_cannot_converge(std::vector<double>{1.0}, {0.5, 2.0}, 3, 0.01));
-  EXPECT_FALSE(rounds_cannot_converge(std::vector<double>{1.0, 1.0}, {0.999, 1.001}, 3, 0.01));
+  EXPECT_FALSE(RoundsSoFar(std::vector<double>{1.0}, 3, 0.01).cannot_converge({0.5, 2.0}));
+  EXPECT_FALSE(RoundsSoFar(std::vector<double>{1.0, 1.0}, 3, 0.01).cannot_converge({0.999, 1.001}));
   // earlier rounds that disagree settle it whatever the current one measures
-  EXPECT_TRUE(rounds_cannot_converge(std::vector<double>{1.0, 1.1}, {1.04, 1.06}, 5, 0.01));
+  EXPECT_TRUE(RoundsSoFar(std::vector<double>{1.0, 1.1}, 5, 0.01).cannot_converge({1.04, 1.06}));
 }
 
 // Over many random cases: when it says the point cannot converge, no current median inside the
 // interval and no later medians bring the point's round noise under the target; when it says
 // it can, the completion it reasons about (the current median nearest the earlier ones' mean,
 // later ones at the mean) does.
-TEST(RoundsCannotConverge, IsExactAboutWhatLaterRoundsCanDo) {
+TEST(RoundsSoFar, AreExactAboutWhatLaterRoundsCanDo) {
   std::mt19937_64 engine(11);
   std::uniform_real_distribution<double> unit(0, 1);
   constexpr double kTarget = 0.01;
@@ -148,7 +149,7 @@ TEST(RoundsCannotConverge, IsExactAboutWhatLaterRoundsCanDo) {
     if (earlier.empty()) earlier.push_back(1.0);
     const double low = std::exp(0.03 * standard_normal(engine));
     const Interval current{low, low * std::exp(0.02 * unit(engine))};
-    const bool cannot = rounds_cannot_converge(earlier, current, rounds, kTarget);
+    const bool cannot = RoundsSoFar(earlier, rounds, kTarget).cannot_converge(current);
     if (cannot) {
       ++settled;
       for (int completion = 0; completion < 20; ++completion) {
