@@ -32,7 +32,7 @@ BENCHMARK(BM_Summarize)->Arg(10)->Arg(100)->Arg(1000)->Arg(10000);
 // growing from 1 to N. A target nobody reaches and no minimum time make decide()
 // compute the median interval after every sample, its most expensive path; in a later round,
 // earlier rounds that agree with it make it also ask them after every sample.
-void add_and_decide(benchmark::State& state, std::vector<double> earlier_round_medians) {
+void add_and_decide(benchmark::State& state, std::vector<RoundMedian> earlier_rounds) {
   const std::vector<double> samples = noisy_samples(static_cast<std::size_t>(state.range(0)));
   StoppingRule rule;
   rule.min_time_s = 0;
@@ -40,7 +40,7 @@ void add_and_decide(benchmark::State& state, std::vector<double> earlier_round_m
   rule.max_time_s = 1e9;
   rule.rounds = 3;
   for (auto _ : state) {
-    StoppingState stopping(rule, std::nullopt, earlier_round_medians);
+    StoppingState stopping(rule, std::nullopt, earlier_rounds);
     double elapsed_s = 0;
     for (double sample : samples) {
       stopping.add(sample);
@@ -58,7 +58,7 @@ void BM_AddAndDecidePerSample(benchmark::State& state) { add_and_decide(state, {
 BENCHMARK(BM_AddAndDecidePerSample)->Arg(100)->Arg(1000)->Arg(10000);
 
 void BM_AddAndDecidePerSampleInALaterRound(benchmark::State& state) {
-  add_and_decide(state, {1e-3, 1e-3});
+  add_and_decide(state, {{1e-3, 1e-4}, {1e-3, 1e-4}});
 }
 BENCHMARK(BM_AddAndDecidePerSampleInALaterRound)->Arg(100)->Arg(1000)->Arg(10000);
 

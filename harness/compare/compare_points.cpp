@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "harness/stats/rounds.h"
-#include "harness/stats/student_t.h"
+#include "harness/stats/sampling_distributions.h"
 #include "harness/stats/summary.h"
 
 namespace collbench {
@@ -255,8 +255,8 @@ std::vector<PointComparison> compare_points(std::span<const PointResult> base,
           baseline_medians.push_back(found->second->summary.median);
       }
       if (!baseline_medians.empty()) baseline_medians.push_back(r.base_median_s);
-      const auto base_rounds = round_medians(base_times, before.samples.round_starts);
-      const auto new_rounds = round_medians(new_times, after.samples.round_starts);
+      const auto base_rounds = medians_of(round_estimates(base_times, before.samples.round_starts));
+      const auto new_rounds = medians_of(round_estimates(new_times, after.samples.round_starts));
       r.baselines = std::max<std::size_t>(baseline_medians.size(), 1);
       r.base_rounds = base_rounds.size();
       r.new_rounds = new_rounds.size();

@@ -61,15 +61,15 @@ void add_round(PointResult& point, PointResult round) {
   point.clock_error_s = std::fmax(point.clock_error_s, round.clock_error_s);
 }
 
-std::vector<double> round_medians_of(const PointResult& point) {
-  return round_medians(slowest_rank_times(point.samples), point.samples.round_starts);
+std::vector<RoundMedian> round_estimates_of(const PointResult& point) {
+  return round_estimates(slowest_rank_times(point.samples), point.samples.round_starts);
 }
 
 void finish_point(PointResult& point, double target_ci) {
   const std::vector<double> slowest = slowest_rank_times(point.samples);
   point.summary = summarize(slowest);
   const double between =
-      round_noise_halfwidth(round_medians(slowest, point.samples.round_starts));
+      round_noise_halfwidth(round_estimates(slowest, point.samples.round_starts));
   const Interval interval =
       with_round_noise({point.summary.ci_low, point.summary.ci_high}, point.summary.median, between);
   point.summary.ci_low = interval.low;

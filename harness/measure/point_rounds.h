@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/plan/point.h"
+#include "harness/stats/rounds.h"
 
 namespace collbench {
 
@@ -20,7 +21,7 @@ std::vector<std::size_t> round_order(std::size_t rows, int round, int rounds, st
 void add_round(PointResult& point, PointResult round);
 
 // The median of each round's slowest-rank times (rank 0 holds the samples).
-std::vector<double> round_medians_of(const PointResult& point);
+std::vector<RoundMedian> round_estimates_of(const PointResult& point);
 
 // On rank 0, once the rounds are in: the statistics of every sample, the bandwidths, the
 // ranks' medians, and the median's interval widened by the spread between rounds; a point whose

@@ -310,7 +310,7 @@ RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
   }
   // Only rank 0 holds samples, and only rank 0 decides.
   StoppingState stopping(settings_.stopping, time_left_s,
-                         earlier ? round_medians_of(*earlier) : std::vector<double>{});
+                         earlier ? round_estimates_of(*earlier) : std::vector<RoundMedian>{});
   if (mode == Mode::latency && settings_.latency_start == SampleStart::window)
     return sample_in_windows(call, stopping);
   return sample_from_barrier(call, mode, stopping);

@@ -34,10 +34,10 @@ std::optional<StopReason> parse_stop_reason(std::string_view text) {
 }
 
 StoppingState::StoppingState(const StoppingRule& rule, std::optional<double> time_left_s,
-                             std::span<const double> earlier_round_medians)
+                             std::span<const RoundMedian> earlier_rounds)
     : rule_(rule),
       time_left_s_(time_left_s),
-      earlier_rounds_(earlier_round_medians, rule.rounds, rule.point_target_ci) {}
+      earlier_rounds_(earlier_rounds, rule.rounds, rule.point_target_ci) {}
 
 // The median's 95% interval; none when too few samples give it that coverage, however narrow it
 // would look. Read after every sample: three order statistics, no pass over the samples.

@@ -27,12 +27,12 @@ struct StoppingRule {
 };
 
 // Feed samples one by one; it says when to stop and why. `time_left_s` is what remains of the
-// sweep's --time-limit when the point starts, if there is one; `earlier_round_medians` those of
+// sweep's --time-limit when the point starts, if there is one; `earlier_rounds` the medians of
 // the point's rounds measured before this one.
 class StoppingState {
  public:
   StoppingState(const StoppingRule& rule, std::optional<double> time_left_s,
-                std::span<const double> earlier_round_medians = {});
+                std::span<const RoundMedian> earlier_rounds = {});
 
   void add(double sample_s) { sorted_.add(sample_s); }
   std::optional<StopReason> decide(double elapsed_s) const;

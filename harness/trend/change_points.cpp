@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "harness/stats/student_t.h"
+#include "harness/stats/sampling_distributions.h"
 
 namespace collbench {
 namespace {

@@ -111,8 +111,8 @@ Simulated simulate(std::uint64_t seed, double between, bool told_earlier_rounds)
     const double location = kTrue * std::exp(between * standard_normal(levels));
     std::mt19937_64 engine(seed * kRounds + r + 1000);
     StoppingState state(rule, std::nullopt,
-                        told_earlier_rounds && r > 0 ? round_medians_of(simulated.point)
-                                                     : std::vector<double>{});
+                        told_earlier_rounds && r > 0 ? round_estimates_of(simulated.point)
+                                                     : std::vector<RoundMedian>{});
     std::vector<double> times;
     std::optional<StopReason> reason;
     while (!reason) {

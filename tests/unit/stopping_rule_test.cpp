@@ -32,7 +32,11 @@ struct Outcome {
 Outcome run_until_stop(const StoppingRule& rule, std::optional<double> time_left_s,
                        const std::function<double()>& next_sample,
                        std::vector<double> earlier_round_medians = {}) {
-  StoppingState state(rule, time_left_s, std::move(earlier_round_medians));
+  // Each earlier round converged to its share of the target: a 1.7% interval.
+  std::vector<RoundMedian> earlier_rounds;
+  for (double median : earlier_round_medians)
+    earlier_rounds.push_back({median, log_variance_of({median / 1.017, median * 1.017})});
+  StoppingState state(rule, time_left_s, earlier_rounds);
   Outcome outcome;
   while (state.samples() < kSafetyCap) {
     outcome.last_sample_s = next_sample();

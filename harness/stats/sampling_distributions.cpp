@@ -1,5 +1,6 @@
-#include "harness/stats/student_t.h"
+#include "harness/stats/sampling_distributions.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -41,6 +42,31 @@ double regularised_incomplete_beta(double a, double b, double x) {
   return 1 - front * beta_continued_fraction(b, a, 1 - x) / b;
 }
 
+// P(a, x), the regularised lower incomplete gamma function: its power series, which converges
+// for every x (in about x terms), and the degrees of freedom here are those of a few rounds.
+double regularised_lower_gamma(double a, double x) {
+  if (x <= 0) return 0;
+  double term = 1 / a, sum = term;
+  for (int n = 1; n < 10000 && term > 1e-16 * sum; ++n) {
+    term *= x / (a + n);
+    sum += term;
+  }
+  return std::min(1.0, sum * std::exp(a * std::log(x) - x - std::lgamma(a)));
+}
+
+// The x in [0, inf) with cdf(x) = p for a monotone cdf: bisection, after growing the bracket
+// until it holds p.
+template <typename Cdf>
+double inverse_of(const Cdf& cdf, double p) {
+  double low = 0, high = 1;
+  while (cdf(high) < p) high *= 2;
+  for (int i = 0; i < 200 && high - low > 1e-12 * high; ++i) {
+    const double middle = (low + high) / 2;
+    (cdf(middle) < p ? low : high) = middle;
+  }
+  return (low + high) / 2;
+}
+
 }  // namespace
 
 double student_t_cdf(double t, double df) {
@@ -52,14 +78,17 @@ double student_t_cdf(double t, double df) {
 double student_t_quantile(double p, double df) {
   if (!(p > 0 && p < 1)) throw std::invalid_argument("student_t_quantile: p must lie in (0, 1)");
   if (p < 0.5) return -student_t_quantile(1 - p, df);
-  // The CDF is monotone: bisect, after growing the bracket until it holds p.
-  double low = 0, high = 1;
-  while (student_t_cdf(high, df) < p) high *= 2;
-  for (int i = 0; i < 200 && high - low > 1e-12 * high; ++i) {
-    const double middle = (low + high) / 2;
-    (student_t_cdf(middle, df) < p ? low : high) = middle;
-  }
-  return (low + high) / 2;
+  return inverse_of([df](double t) { return student_t_cdf(t, df); }, p);
+}
+
+double chi_squared_cdf(double x, double df) {
+  if (!(df > 0)) throw std::invalid_argument("chi_squared_cdf: degrees of freedom must be positive");
+  return regularised_lower_gamma(df / 2, x / 2);
+}
+
+double chi_squared_quantile(double p, double df) {
+  if (!(p > 0 && p < 1)) throw std::invalid_argument("chi_squared_quantile: p must lie in (0, 1)");
+  return inverse_of([df](double x) { return chi_squared_cdf(x, df); }, p);
 }
 
 }  // namespace collbench
