@@ -11,6 +11,7 @@
 #include "harness/cli/usage_error.h"
 #include "harness/launch/local_launcher.h"
 #include "harness/measure/fault_guard.h"
+#include "harness/measure/steady_allocator.h"
 #include "harness/measure/sweep_passes.h"
 #include "harness/plan/sizes.h"
 #include "harness/provenance/clock.h"
@@ -193,6 +194,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
     return kExitUsage;
   }
 
+  keep_freed_memory();
   // The watchdog covers the library's start too: a communicator that never forms (a peer that
   // never arrives, a wrong interface) must not hang the job.
   install_fault_guard(fmt::format("rank {} on {}", launcher_rank().value_or(0), this_host()),

@@ -23,9 +23,14 @@ double MarginController::initial(std::span<const double> broadcast_delays_s,
 }
 
 MarginController::MarginController(double margin_s)
-    : margin_s_(std::clamp(margin_s, kMinimumSeconds, kMaximumSeconds)) {}
+    : margin_s_(std::clamp(margin_s, kMinimumSeconds, kMaximumSeconds)), narrowest_s_(margin_s_) {}
 
 void MarginController::record(bool valid) {
+  valid_in_a_row_ = valid ? valid_in_a_row_ + 1 : 0;
+  if (valid_in_a_row_ >= kNarrowAfter) {
+    margin_s_ = std::max(margin_s_ / 2, narrowest_s_);
+    valid_in_a_row_ = 0;
+  }
   recent_.push_back(valid);
   if (recent_.size() > kRecent) recent_.pop_front();
   if (static_cast<std::size_t>(std::count(recent_.begin(), recent_.end(), false)) < kWidenAfter)

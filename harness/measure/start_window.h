@@ -24,14 +24,17 @@ struct WindowVerdict {
 
 WindowVerdict judge_window(std::span<const WindowReport> members);
 
-// The lead rank 0 gives t0. It starts from what a broadcast takes and doubles whenever invalid
-// samples become frequent: a margin costs idle time between samples, never time in them.
+// The lead rank 0 gives t0. It starts from what a broadcast takes, doubles whenever invalid
+// samples become frequent, and halves again, down to where it started, after a long run of
+// valid ones: a margin costs idle time before every sample (never time in one), so one noisy
+// moment must not make every later sample of the run wait for it.
 class MarginController {
  public:
   static constexpr double kMinimumSeconds = 10e-6;
   static constexpr double kMaximumSeconds = 1.0;
   static constexpr std::size_t kRecent = 20;      // samples remembered
   static constexpr std::size_t kWidenAfter = 2;   // invalid ones among them that widen it
+  static constexpr std::size_t kNarrowAfter = 200;  // valid ones in a row that narrow it
 
   // Four times the median broadcast delay plus the clocks' uncertainty, at least the minimum.
   static double initial(std::span<const double> broadcast_delays_s, double clock_uncertainty_s);
@@ -42,7 +45,9 @@ class MarginController {
 
  private:
   double margin_s_;
+  double narrowest_s_;
   std::deque<bool> recent_;
+  std::size_t valid_in_a_row_ = 0;
 };
 
 }  // namespace collbench

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "benches/backends/tuning.h"
+#include "harness/measure/steady_allocator.h"
 #include "harness/provenance/environment.h"
 #include "harness/provenance/version.h"
 
@@ -89,6 +90,7 @@ Provenance collect_provenance(const RunConfig& config, const std::vector<std::st
   text["backend_version"] = backend_version;
   text["placement"] = fmt::format("{}", fmt::join(config.placements, ","));
   text["settings_json"] = settings_json(config);
+  text["allocator"] = allocator_policy();
   for (const auto& [attribute, variable] :
        {std::pair{"slurm_job_id", "SLURM_JOB_ID"}, {"slurm_step_id", "SLURM_STEP_ID"},
         {"slurm_job_nodelist", "SLURM_JOB_NODELIST"}, {"slurm_array_task_id", "SLURM_ARRAY_TASK_ID"},

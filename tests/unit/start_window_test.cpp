@@ -50,5 +50,23 @@ TEST(StartWindow, FrequentLateRanksWidenTheMarginAndRareOnesDoNot) {
   EXPECT_DOUBLE_EQ(margin.margin_s(), MarginController::kMaximumSeconds);
 }
 
+TEST(StartWindow, ALongRunOfValidSamplesNarrowsTheMarginBackToItsStart) {
+  MarginController margin(10e-6);
+  margin.record(false);
+  margin.record(false);
+  margin.record(false);
+  margin.record(false);
+  EXPECT_DOUBLE_EQ(margin.margin_s(), 40e-6);
+  for (std::size_t i = 1; i < MarginController::kNarrowAfter; ++i) margin.record(true);
+  EXPECT_DOUBLE_EQ(margin.margin_s(), 40e-6);
+  margin.record(true);
+  EXPECT_DOUBLE_EQ(margin.margin_s(), 20e-6);
+  margin.record(false);  // an invalid sample starts the run again
+  for (std::size_t i = 1; i < MarginController::kNarrowAfter; ++i) margin.record(true);
+  EXPECT_DOUBLE_EQ(margin.margin_s(), 20e-6);
+  for (std::size_t i = 0; i < 10 * MarginController::kNarrowAfter; ++i) margin.record(true);
+  EXPECT_DOUBLE_EQ(margin.margin_s(), 10e-6);  // never below where it started
+}
+
 }  // namespace
 }  // namespace collbench
