@@ -1,5 +1,7 @@
 // collbench: one binary, one subcommand per job (DESIGN.md, "Command line").
 #include <algorithm>
+#include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,10 +16,34 @@
 #include "harness/cli/plot_command.h"
 #include "harness/cli/topo_command.h"
 #include "harness/cli/trend_command.h"
-#include "harness/cli/usage_error.h"
+#include "harness/errors.h"
 #include "harness/provenance/launcher.h"
 #include "harness/provenance/version.h"
 #include "harness/report/reporter.h"
+#include "harness/store/result_file.h"
+
+namespace collbench {
+namespace {
+
+// How a command that reads files ends on bad input: each line of the message after
+// "collbench COMMAND: ", and exit 2.
+int exit_on_bad_input(const std::string& command, const std::function<int()>& body) {
+  std::string message;
+  try {
+    return body();
+  } catch (const UsageError& error) {
+    message = error.what();
+  } catch (const InvalidResultFile& error) {
+    message = error.what();
+  }
+  std::istringstream lines(message);
+  for (std::string line; std::getline(lines, line);)
+    fmt::print(stderr, "collbench {}: {}\n", command, line);
+  return kExitUsage;
+}
+
+}  // namespace
+}  // namespace collbench
 
 int main(int argc, char** argv) {
   using namespace collbench;
@@ -104,11 +130,15 @@ int main(int argc, char** argv) {
   }
 
   if (run->parsed()) return run_command(run_options, std::vector<std::string>(argv, argv + argc));
-  if (fit->parsed()) return fit_command(fit_options);
   if (topo->parsed()) return topo_command(topo_options);
   if (plot->parsed()) return plot_command(plot->remaining());
-  if (check->parsed()) return check_command(check_options);
-  if (compare->parsed()) return compare_command(compare_options);
-  if (trend->parsed()) return trend_command(trend_options);
-  return report_command(report_options);
+  const std::pair<CLI::App*, std::function<int()>> file_commands[] = {
+      {fit, [&] { return fit_command(fit_options); }},
+      {check, [&] { return check_command(check_options); }},
+      {compare, [&] { return compare_command(compare_options); }},
+      {trend, [&] { return trend_command(trend_options); }},
+      {report, [&] { return report_command(report_options); }}};
+  for (const auto& [command, body] : file_commands)
+    if (command->parsed()) return exit_on_bad_input(command->get_name(), body);
+  return kExitUsage;
 }

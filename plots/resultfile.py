@@ -1,4 +1,4 @@
-"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-6)."""
+"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-7)."""
 import dataclasses
 import pathlib
 
@@ -6,7 +6,7 @@ import h5py
 import numpy as np
 
 SCHEMA = "collbench-results"
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 # The columns that name a curve: every size of one of these is one line in a figure and one fit.
 CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorithm", "protocol",
@@ -60,9 +60,13 @@ def _table(dataset):
     for name in ("algorithm", "protocol"):
         if name not in columns and "backend" in columns:
             columns[name] = np.array([""] * len(data), dtype=object)
-    # Files before version 5 lack p*'s interval: unknown, NaN.
+    # Files before version 5 lack p*'s interval, before 7 the families' coefficients: NaN.
     for name in ("crossover_ranks_ci_low", "crossover_ranks_ci_high"):
         if name not in columns and "crossover_ranks" in columns:
+            columns[name] = np.full(len(data), np.nan)
+    for name in ("latency_per_peer", "latency_per_doubling", "bandwidth_per_share",
+                 "bandwidth_whole"):
+        if name not in columns and "rank_counts" in columns:
             columns[name] = np.full(len(data), np.nan)
     return columns
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "benches/backends/communicator.h"
-#include "harness/store/result_file.h"
+#include "topo/rank_topology.h"
 
 namespace collbench {
 

@@ -1,12 +1,17 @@
 #include "placement.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 namespace collbench {
 namespace {
+
+constexpr std::array kPlacements{Placement::world, Placement::intra, Placement::inter,
+                                 Placement::packed, Placement::spread};
 
 // World ranks per node, in node order, each node's ranks in local-rank order.
 std::vector<std::vector<int>> ranks_by_node(std::span<const RankPlace> ranks) {
@@ -21,16 +26,16 @@ std::vector<std::vector<int>> ranks_by_node(std::span<const RankPlace> ranks) {
   return nodes;
 }
 
-GroupLayout skipped(std::string placement, std::string why) {
+GroupLayout skipped(Placement placement, std::string why) {
   GroupLayout layout;
-  layout.placement = std::move(placement);
+  layout.placement = placement;
   layout.skipped = std::move(why);
   return layout;
 }
 
-GroupLayout with_groups(std::string placement, std::vector<std::vector<int>> groups) {
+GroupLayout with_groups(Placement placement, std::vector<std::vector<int>> groups) {
   GroupLayout layout;
-  layout.placement = std::move(placement);
+  layout.placement = placement;
   for (auto& group : groups) std::sort(group.begin(), group.end());
   layout.group_size = groups.empty() ? 0 : static_cast<int>(groups.front().size());
   layout.groups = std::move(groups);
@@ -38,6 +43,31 @@ GroupLayout with_groups(std::string placement, std::vector<std::vector<int>> gro
 }
 
 }  // namespace
+
+std::string_view name(Placement placement) {
+  switch (placement) {
+    case Placement::world: return "world";
+    case Placement::intra: return "intra";
+    case Placement::inter: return "inter";
+    case Placement::packed: return "packed";
+    case Placement::spread: return "spread";
+  }
+  return "?";
+}
+
+std::optional<Placement> parse_placement(std::string_view text) {
+  for (Placement placement : kPlacements)
+    if (name(placement) == text) return placement;
+  return std::nullopt;
+}
+
+std::span<const Placement> all_placements() { return kPlacements; }
+
+std::span<const Placement> job_placements() { return std::span(kPlacements).first(3); }
+
+bool is_subset(Placement placement) {
+  return placement == Placement::packed || placement == Placement::spread;
+}
 
 int GroupLayout::group_of(int world_rank) const {
   for (std::size_t g = 0; g < groups.size(); ++g)
@@ -48,7 +78,7 @@ int GroupLayout::group_of(int world_rank) const {
 GroupLayout world_layout(std::span<const RankPlace> ranks) {
   std::vector<int> all(ranks.size());
   for (std::size_t rank = 0; rank < all.size(); ++rank) all[rank] = static_cast<int>(rank);
-  return with_groups("world", {all});
+  return with_groups(Placement::world, {all});
 }
 
 GroupLayout intra_layout(std::span<const RankPlace> ranks) {
@@ -57,32 +87,44 @@ GroupLayout intra_layout(std::span<const RankPlace> ranks) {
   for (const auto& node : nodes)
     if (node.size() >= 2 && (size == 0 || node.size() < size)) size = node.size();
   if (size == 0)
-    return skipped("intra", "every node has one rank; intra-node needs two on a node");
+    return skipped(Placement::intra, "every node has one rank; intra-node needs two on a node");
   std::vector<std::vector<int>> groups;
   for (const auto& node : nodes)
     if (node.size() >= 2) groups.emplace_back(node.begin(), node.begin() + static_cast<long>(size));
-  return with_groups("intra", std::move(groups));
+  return with_groups(Placement::intra, std::move(groups));
 }
 
 GroupLayout inter_layout(std::span<const RankPlace> ranks) {
   const auto nodes = ranks_by_node(ranks);
   if (nodes.size() < 2)
-    return skipped("inter", "the job runs on one node; inter-node needs two");
+    return skipped(Placement::inter, "the job runs on one node; inter-node needs two");
   std::size_t rails = nodes.front().size();
   for (const auto& node : nodes) rails = std::min(rails, node.size());
   std::vector<std::vector<int>> groups(rails);
   for (std::size_t rail = 0; rail < rails; ++rail)
     for (const auto& node : nodes) groups[rail].push_back(node[rail]);
-  return with_groups("inter", std::move(groups));
+  return with_groups(Placement::inter, std::move(groups));
 }
 
-GroupLayout subset_layout(std::span<const RankPlace> ranks, int size, Spread spread) {
-  const std::string placement = spread == Spread::packed ? "packed" : "spread";
+GroupLayout job_layout(std::span<const RankPlace> ranks, Placement placement) {
+  switch (placement) {
+    case Placement::world: return world_layout(ranks);
+    case Placement::intra: return intra_layout(ranks);
+    case Placement::inter: return inter_layout(ranks);
+    case Placement::packed:
+    case Placement::spread: break;
+  }
+  throw std::invalid_argument(fmt::format("placement {} needs a size", name(placement)));
+}
+
+GroupLayout subset_layout(std::span<const RankPlace> ranks, int size, Placement placement) {
+  if (!is_subset(placement))
+    throw std::invalid_argument(fmt::format("placement {} is not a subset", name(placement)));
   if (size > static_cast<int>(ranks.size()))
     return skipped(placement, fmt::format("{} ranks asked, the job has {}", size, ranks.size()));
   const auto nodes = ranks_by_node(ranks);
   std::vector<int> order;
-  if (spread == Spread::packed) {
+  if (placement == Placement::packed) {
     for (const auto& node : nodes) order.insert(order.end(), node.begin(), node.end());
   } else {
     for (std::size_t local = 0; order.size() < ranks.size(); ++local)

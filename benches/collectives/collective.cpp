@@ -1,47 +1,94 @@
 #include "collective.h"
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+
 namespace collbench {
+
+extern const Collective kAllreduce;
+extern const Collective kAllgather;
+extern const Collective kReduceScatter;
+
+namespace {
+
+constexpr std::array kCollectives{CollectiveKind::allreduce, CollectiveKind::allgather,
+                                  CollectiveKind::reduce_scatter};
+
+bool split_into_shares(const Collective& c) {
+  return c.send == Extent::share || c.recv == Extent::share;
+}
+
+std::size_t offset_of(Extent side, int rank, const Shape& shape) {
+  return side == Extent::share ? static_cast<std::size_t>(rank) * shape.count : 0;
+}
+
+}  // namespace
+
+double RankFamily::latency_factor(double ranks) const {
+  return latency_per_peer * (ranks - 1) + latency_per_doubling * std::log2(ranks);
+}
+
+double RankFamily::bandwidth_factor(double ranks) const {
+  return bandwidth_per_share * (ranks - 1) / ranks + bandwidth_whole;
+}
+
+const Collective& describe(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::allreduce: return kAllreduce;
+    case CollectiveKind::allgather: return kAllgather;
+    case CollectiveKind::reduce_scatter: return kReduceScatter;
+  }
+  return kAllreduce;
+}
+
+const RankFamily* find_family(CollectiveKind kind, std::string_view name) {
+  for (const RankFamily& family : describe(kind).families)
+    if (family.name == name) return &family;
+  return nullptr;
+}
+
+std::span<const CollectiveKind> all_collectives() { return kCollectives; }
+
+std::string_view name(CollectiveKind kind) { return describe(kind).name; }
+
+std::optional<CollectiveKind> parse_collective(std::string_view text) {
+  for (auto kind : kCollectives) {
+    const Collective& c = describe(kind);
+    if (c.name == text || std::ranges::find(c.aliases, text) != c.aliases.end()) return kind;
+  }
+  return std::nullopt;
+}
 
 Shape shape_for(CollectiveKind kind, std::size_t requested_bytes, std::size_t element_bytes,
                 int nranks) {
-  const auto p = static_cast<std::size_t>(nranks);
+  const Collective& c = describe(kind);
+  const std::size_t shares = split_into_shares(c) ? static_cast<std::size_t>(nranks) : 1;
   Shape shape;
-  switch (kind) {
-    case CollectiveKind::allreduce:
-      shape.count = requested_bytes / element_bytes;
-      shape.send_count = shape.recv_count = shape.count;
-      shape.size_bytes = shape.count * element_bytes;
-      break;
-    case CollectiveKind::allgather:
-      shape.count = requested_bytes / (element_bytes * p);
-      shape.send_count = shape.count;
-      shape.recv_count = shape.count * p;
-      shape.size_bytes = shape.recv_count * element_bytes;
-      break;
-    case CollectiveKind::reduce_scatter:
-      shape.count = requested_bytes / (element_bytes * p);
-      shape.send_count = shape.count * p;
-      shape.recv_count = shape.count;
-      shape.size_bytes = shape.send_count * element_bytes;
-      break;
-  }
+  shape.count = requested_bytes / (element_bytes * shares);
+  shape.send_count = c.send == Extent::buffer ? shape.count * shares : shape.count;
+  shape.recv_count = c.recv == Extent::buffer ? shape.count * shares : shape.count;
+  shape.size_bytes = shape.count * shares * element_bytes;
   return shape;
+}
+
+std::size_t smallest_size(CollectiveKind kind, std::size_t element_bytes, int nranks) {
+  return (split_into_shares(describe(kind)) ? static_cast<std::size_t>(nranks) : 1) * element_bytes;
 }
 
 double busbw_factor(CollectiveKind kind, int nranks) {
   const double p = nranks;
-  return kind == CollectiveKind::allreduce ? 2.0 * (p - 1) / p : (p - 1) / p;
+  return describe(kind).busbw_per_share * (p - 1) / p;
 }
 
-bool uses_reduce_op(CollectiveKind kind) { return kind != CollectiveKind::allgather; }
+bool uses_reduce_op(CollectiveKind kind) { return describe(kind).reduces; }
 
 std::size_t in_place_send_offset(CollectiveKind kind, int rank, const Shape& shape) {
-  return kind == CollectiveKind::allgather ? static_cast<std::size_t>(rank) * shape.count : 0;
+  return offset_of(describe(kind).send, rank, shape);
 }
 
 std::size_t in_place_recv_offset(CollectiveKind kind, int rank, const Shape& shape) {
-  return kind == CollectiveKind::reduce_scatter ? static_cast<std::size_t>(rank) * shape.count
-                                                : 0;
+  return offset_of(describe(kind).recv, rank, shape);
 }
 
 }  // namespace collbench

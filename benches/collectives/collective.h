@@ -1,17 +1,57 @@
 #pragma once
-// What a collective moves for a requested size, how its bus bandwidth is counted, and where
-// its data sits in the buffers. Sizes and factors follow nccl-tests so numbers compare.
+// A collective's descriptor: everything the harness knows about it, in one place per
+// collective (allreduce.cpp, allgather.cpp, reduce_scatter.cpp), as nccl-tests keeps one file
+// per collective. Sizes and factors follow nccl-tests so numbers compare.
 #include <cstddef>
+#include <span>
+#include <string_view>
 
-#include "benches/collective_kind.h"
+#include "benches/collectives/collective_kind.h"
 
 namespace collbench {
+
+// How much of the buffer one rank sends or receives: all of it, or its 1/p share.
+enum class Extent { buffer, share };
+
+// A textbook algorithm's cost in the alpha-beta model (DESIGN.md, "Models"):
+//   T(n, p) = alpha·latency_factor(p) + beta·n·bandwidth_factor(p), with
+//   latency_factor(p)   = latency_per_peer·(p−1) + latency_per_doubling·log2(p),
+//   bandwidth_factor(p) = bandwidth_per_share·(p−1)/p + bandwidth_whole.
+// Stored as these four numbers in the file's /families table, so readers need no copy.
+struct RankFamily {
+  std::string_view name;
+  double latency_per_peer = 0;
+  double latency_per_doubling = 0;
+  double bandwidth_per_share = 0;
+  double bandwidth_whole = 0;
+
+  double latency_factor(double ranks) const;
+  double bandwidth_factor(double ranks) const;
+};
+
+struct Collective {
+  CollectiveKind kind;
+  std::string_view name;
+  std::span<const std::string_view> aliases;  // other spellings accepted on input
+  Extent send;
+  Extent recv;
+  bool reduces;  // takes a reduction op; one that does not has its inputs gathered instead
+  // busbw = algbw × busbw_per_share·(p−1)/p: 2 for allreduce, 1 for allgather and
+  // reduce-scatter (nccl-tests' PERFORMANCE.md).
+  double busbw_per_share;
+  // The algorithms the rank-count fit tries, the ring first: the crossover p* is the ring's.
+  std::span<const RankFamily> families;
+};
+
+const Collective& describe(CollectiveKind kind);
+// The family of that name among the collective's, or nullptr.
+const RankFamily* find_family(CollectiveKind kind, std::string_view name);
 
 struct Shape {
   std::size_t send_count = 0;  // elements each rank sends
   std::size_t recv_count = 0;  // elements each rank receives
-  std::size_t size_bytes = 0;  // the size reported: the buffer (allreduce) or p shares (others)
-  std::size_t count = 0;       // the count reported: the buffer or one rank's share
+  std::size_t size_bytes = 0;  // the size reported: the whole buffer
+  std::size_t count = 0;       // the count reported: the buffer, or one rank's share of it
 };
 
 // Rounds a share that does not divide evenly down to whole elements; count 0 when the size is
@@ -19,13 +59,15 @@ struct Shape {
 Shape shape_for(CollectiveKind kind, std::size_t requested_bytes, std::size_t element_bytes,
                 int nranks);
 
-// busbw = algbw × factor: 2(p-1)/p for allreduce, (p-1)/p for allgather and reduce-scatter.
+// The smallest requested size that gives one element per rank.
+std::size_t smallest_size(CollectiveKind kind, std::size_t element_bytes, int nranks);
+
 double busbw_factor(CollectiveKind kind, int nranks);
 
 bool uses_reduce_op(CollectiveKind kind);
 
 // Offsets, in elements, of this rank's input and result within a single in-place buffer, in
-// NCCL's convention: allgather reads its share from rank × share, reduce-scatter writes there.
+// NCCL's convention: a side that holds one share of the buffer sits at rank × share.
 std::size_t in_place_send_offset(CollectiveKind kind, int rank, const Shape& shape);
 std::size_t in_place_recv_offset(CollectiveKind kind, int rank, const Shape& shape);
 

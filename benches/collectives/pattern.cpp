@@ -6,19 +6,17 @@ namespace collbench {
 
 PatternRule::PatternRule(const PatternCase& pattern)
     : datatype_(pattern.datatype),
-      gathers_(pattern.kind == CollectiveKind::allgather),
+      gathers_(!uses_reduce_op(pattern.kind)),
       rank_(pattern.rank),
       nranks_(pattern.nranks),
       share_(std::max<std::size_t>(pattern.shape.count, 1)),
+      first_input_(in_place_send_offset(pattern.kind, pattern.rank, pattern.shape)),
+      first_result_(in_place_recv_offset(pattern.kind, pattern.rank, pattern.shape)),
       input_count_(pattern.shape.send_count),
       result_count_(pattern.shape.recv_count) {
-  const auto rank = static_cast<std::size_t>(pattern.rank);
-  if (pattern.kind == CollectiveKind::allgather) first_input_ = rank * pattern.shape.count;
-  if (pattern.kind == CollectiveKind::reduce_scatter) first_result_ = rank * pattern.shape.count;
-
   const std::int64_t limit = exact_integer_limit(pattern.datatype);
   const std::int64_t p = pattern.nranks;
-  // Allgather reduces nothing; its inputs follow the min/max rule to vary across elements.
+  // A gather reduces nothing; its inputs follow the min/max rule to vary across elements.
   const ReduceOp op = uses_reduce_op(pattern.kind) ? pattern.op : ReduceOp::max;
   switch (op) {
     case ReduceOp::sum:

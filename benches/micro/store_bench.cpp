@@ -18,7 +18,7 @@ PointResult measured_point(int sample_count, int rank_count) {
   std::lognormal_distribution<double> distribution(std::log(1e-4), 0.3);
   PointResult point;
   point.key = {.backend = "mpi",
-               .placement = "world",
+               .placement = Placement::world,
                .nranks = rank_count,
                .mode = Mode::latency,
                .size_bytes = 1 << 20,

@@ -38,6 +38,14 @@ constexpr std::array kBoundKeys{
     BoundKey{"bandwidth_min", Metric::bandwidth, true},
 };
 
+// "a, b, c": the names of every value a key accepts, for its error message.
+template <typename Range>
+std::string listed(const Range& values) {
+  std::vector<std::string> names;
+  for (const auto& value : values) names.emplace_back(name(value));
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
 std::optional<Metric> metric_named(std::string_view text) {
   for (const Metric metric : kMetrics)
     if (text == name(metric)) return metric;
@@ -112,25 +120,23 @@ class RuleParser {
 
   void parse_selection() {
     Selection& s = rule_.selection;
-    const auto one_of = [](std::initializer_list<std::string_view> names) {
-      return [names](const std::string& text) -> std::optional<std::string> {
-        for (auto n : names)
-          if (text == n) return text;
-        return std::nullopt;
-      };
-    };
-    s.backend = named<std::string>("backend", one_of({"mpi", "nccl", "ucx"}), "mpi, nccl, ucx");
+    s.backend = named<std::string>(
+        "backend",
+        [](const std::string& text) -> std::optional<std::string> {
+          if (text == "mpi" || text == "nccl" || text == "ucx") return text;
+          return std::nullopt;
+        },
+        "mpi, nccl, ucx");
     s.collective = named<CollectiveKind>(
         "collective", [](const std::string& t) { return parse_collective(t); },
-        "allreduce, allgather, reduce_scatter");
-    s.placement = named<std::string>("placement",
-                                     one_of({"world", "intra", "inter", "packed", "spread"}),
-                                     "world, intra, inter, packed, spread");
+        listed(all_collectives()));
+    s.placement = named<Placement>(
+        "placement", [](const std::string& t) { return parse_placement(t); },
+        listed(all_placements()));
     s.datatype = named<DataType>(
-        "datatype", [](const std::string& t) { return parse_datatype(t); },
-        "int8, uint8, int32, uint32, int64, uint64, half, float, double, bfloat16, f8e4m3, f8e5m2");
+        "datatype", [](const std::string& t) { return parse_datatype(t); }, listed(all_datatypes()));
     s.op = named<ReduceOp>("op", [](const std::string& t) { return parse_reduce_op(t); },
-                           "sum, prod, min, max, avg");
+                           listed(all_reduce_ops()));
     if (s.op && s.collective && !uses_reduce_op(*s.collective))
       problem(*table_.get("op"), fmt::format("op selects nothing: {} reduces nothing",
                                              name(*s.collective)));

@@ -70,7 +70,8 @@ bool Selection::same_except_sizes(const Selection& o) const {
 }
 
 SpecError::SpecError(std::vector<std::string> list)
-    : std::runtime_error(list.empty() ? "bad spec" : list.front()), problems(std::move(list)) {}
+    : UsageError(list.empty() ? "bad spec" : fmt::format("{}", fmt::join(list, "\n"))),
+      problems(std::move(list)) {}
 
 Spec parse_spec(std::string_view text, std::string_view source) {
   Problems problems{std::string(source)};
@@ -140,7 +141,7 @@ std::string describe(const Selection& s) {
   std::vector<std::string> parts;
   if (s.backend) parts.push_back(*s.backend);
   parts.push_back(s.collective ? std::string(name(*s.collective)) : "any-collective");
-  if (s.placement) parts.push_back(*s.placement);
+  if (s.placement) parts.emplace_back(name(*s.placement));
   if (!s.nranks.any()) {
     if (s.nranks.low == s.nranks.high)
       parts.push_back(fmt::format("{} ranks", s.nranks.low));

@@ -13,8 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "benches/collective_kind.h"
+#include "benches/collectives/collective_kind.h"
 #include "benches/datatype.h"
+#include "harness/errors.h"
 #include "harness/plan/point.h"
 
 namespace collbench {
@@ -43,7 +44,7 @@ struct SizeRange {
 struct Selection {
   std::optional<std::string> backend;
   std::optional<CollectiveKind> collective;
-  std::optional<std::string> placement;
+  std::optional<Placement> placement;
   RankRange nranks;
   std::optional<DataType> datatype;
   std::optional<ReduceOp> op;
@@ -87,8 +88,9 @@ struct Spec {
   std::vector<Rule> rules;
 };
 
-// Every problem found, each "FILE:LINE: rule N: what", so one run shows them all (exit 2).
-struct SpecError : std::runtime_error {
+// Every problem found, each "FILE:LINE: rule N: what", so one run shows them all (exit 2); the
+// message is the problems, one per line.
+struct SpecError : UsageError {
   explicit SpecError(std::vector<std::string> problems);
   std::vector<std::string> problems;
 };

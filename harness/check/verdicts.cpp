@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "benches/collectives/collective.h"
+#include "harness/plan/point_identity.h"
 #include "harness/plan/sizes.h"
 
 namespace collbench {
@@ -13,18 +14,12 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-std::string where_of(const PointKey& key) {
-  return fmt::format("{} {} {} {} ranks {}{}", format_size(key.size_bytes), name(key.collective),
-                     key.placement, key.nranks, name(key.datatype),
-                     key.in_place ? " in-place" : "");
-}
-
 // A point's value and interval. Bandwidths are size/time, so the time interval maps to the
 // bandwidth interval inverted: the slow end of the time interval is the low bandwidth.
 Measured measure_point(Metric metric, const PointResult& point) {
   Measured m;
   m.key = point.key;
-  m.where = where_of(point.key);
+  m.where = point_text(point.key);
   const Summary& s = point.summary;
   if (metric == Metric::latency) {
     m.value = s.median * 1e6;
@@ -64,9 +59,8 @@ Measured measure_segment(Metric metric, const CurveFit& curve, const SegmentRepo
   m.key = curve.key;
   m.segment_min_bytes = segment.min_size_bytes;
   m.segment_max_bytes = segment.max_size_bytes;
-  m.where = fmt::format("fit {}-{} {} {} {} ranks {}", format_size(segment.min_size_bytes),
-                        format_size(segment.max_size_bytes), name(curve.key.collective),
-                        curve.key.placement, curve.key.nranks, name(curve.key.datatype));
+  m.where = fmt::format("fit {}-{} {}", format_size(segment.min_size_bytes),
+                        format_size(segment.max_size_bytes), curve_text(curve.key));
   if (metric == Metric::alpha) {
     m.value = segment.alpha_s * 1e6;
     m.low = segment.alpha_ci.low * 1e6;
@@ -136,8 +130,7 @@ std::vector<Item> fit_items(const Rule& rule, const ModelReport& models) {
     if (curve.segments.empty()) {  // selected, but could not be fitted
       Item item;
       item.measured.key = curve.key;
-      item.measured.where = fmt::format("{} {} {} ranks", name(curve.key.collective),
-                                        curve.key.placement, curve.key.nranks);
+      item.measured.where = curve_text(curve.key);
       item.judgement = {Verdict::fail,
                         fmt::format("curve not fitted ({})", fmt::join(curve.flags, "; ")),
                         -kInfinity};

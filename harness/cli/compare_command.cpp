@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "harness/cli/usage_error.h"
+#include "harness/errors.h"
 #include "harness/cli/verdict_outputs.h"
 #include "harness/compare/compare_files.h"
 #include "harness/compare/compare_report.h"
@@ -79,32 +79,25 @@ void add_compare_options(CLI::App& command, CompareCommandOptions& o) {
 }
 
 int compare_command(const CompareCommandOptions& command) {
-  try {
-    const CompareOptions options = compare_options(command);
-    const std::string& new_file = command.files.back();
-    const auto bases =
-        result_files({command.files.begin(), command.files.end() - 1}, new_file);
-    if (command.calibrate && bases.size() != 1)
-      throw UsageError("--calibrate takes two files, A and B, of an unchanged system");
-    const Comparison comparison = compare_files(bases, new_file, options);
-    if (command.calibrate) {
-      print_calibration(comparison);
-      return kExitOk;
-    }
-    write_verdict_files(command.junit, command.prom, kJunitSuite, kPromPrefix,
-                        verdict_records(comparison));
-    if (command.format == "json")
-      std::cout << comparison_json(comparison).dump(2) << '\n';
-    else
-      print_table(std::cout, comparison);
-    std::cout.flush();
-    return comparison.any_slower() ? kExitWrongOrFailed : kExitOk;
-  } catch (const UsageError& error) {
-    fmt::print(stderr, "collbench compare: {}\n", error.what());
-  } catch (const InvalidResultFile& error) {
-    fmt::print(stderr, "collbench compare: {}\n", error.what());
+  const CompareOptions options = compare_options(command);
+  const std::string& new_file = command.files.back();
+  const auto bases =
+      result_files({command.files.begin(), command.files.end() - 1}, new_file);
+  if (command.calibrate && bases.size() != 1)
+    throw UsageError("--calibrate takes two files, A and B, of an unchanged system");
+  const Comparison comparison = compare_files(bases, new_file, options);
+  if (command.calibrate) {
+    print_calibration(comparison);
+    return kExitOk;
   }
-  return kExitUsage;
+  write_verdict_files(command.junit, command.prom, kJunitSuite, kPromPrefix,
+                      verdict_records(comparison));
+  if (command.format == "json")
+    std::cout << comparison_json(comparison).dump(2) << '\n';
+  else
+    print_table(std::cout, comparison);
+  std::cout.flush();
+  return comparison.any_slower() ? kExitWrongOrFailed : kExitOk;
 }
 
 }  // namespace collbench

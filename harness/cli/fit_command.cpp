@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "harness/cli/usage_error.h"
+#include "harness/errors.h"
 #include "harness/plan/sizes.h"
 #include "harness/report/model_report.h"
 #include "harness/store/model_tables.h"
@@ -34,24 +34,17 @@ FitOptions fit_options(const FitCommandOptions& options) {
 }  // namespace
 
 int fit_command(const FitCommandOptions& options) {
-  try {
-    const FitOptions fit = fit_options(options);
-    const ResultFile file = read_result_file(options.file, true);
-    if (file.points.empty())
-      throw UsageError(fmt::format("{} holds no points to fit", options.file));
-    const ModelReport report = fit_models(file.points, fit);
-    store_models(options.file, report);
-    if (options.format == "json")
-      std::cout << model_json(report).dump(2) << '\n';
-    else
-      print_model_table(std::cout, report, options.segments);
-    return kExitOk;
-  } catch (const UsageError& error) {
-    fmt::print(stderr, "collbench fit: {}\n", error.what());
-  } catch (const InvalidResultFile& error) {
-    fmt::print(stderr, "collbench fit: {}\n", error.what());
-  }
-  return kExitUsage;
+  const FitOptions fit = fit_options(options);
+  const ResultFile file = read_result_file(options.file, true);
+  if (file.points.empty())
+    throw UsageError(fmt::format("{} holds no points to fit", options.file));
+  const ModelReport report = fit_models(file.points, fit);
+  store_models(options.file, report);
+  if (options.format == "json")
+    std::cout << model_json(report).dump(2) << '\n';
+  else
+    print_model_table(std::cout, report, options.segments);
+  return kExitOk;
 }
 
 }  // namespace collbench

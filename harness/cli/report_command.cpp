@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "harness/cli/usage_error.h"
+#include "harness/errors.h"
 #include "harness/report/model_report.h"
 #include "harness/report/reporter.h"
 #include "harness/store/result_file.h"
@@ -25,36 +25,29 @@ long long integer_or_zero(const Provenance& provenance, const std::string& key) 
 }  // namespace
 
 int report_command(const ReportOptions& options) {
-  try {
-    auto reporter = make_reporter(options.format, std::cout);
-    const ResultFile file = read_result_file(options.file, false);
-    const Provenance& p = file.provenance;
-    reporter->begin({text_or_empty(p, "collbench_version"), text_or_empty(p, "backend"),
-                     text_or_empty(p, "backend_version"),
-                     static_cast<int>(integer_or_zero(p, "nranks")),
-                     static_cast<int>(integer_or_zero(p, "nodes")), p.hosts,
-                     text_or_empty(p, "start_utc"), text_or_empty(p, "command_line")});
-    const auto& points = file.points;
-    for (std::size_t first = 0; first < points.size();) {
-      std::size_t last = first + 1;
-      while (last < points.size() && same_row(points[first].key, points[last].key)) ++last;
-      reporter->row(std::span(points).subspan(first, last - first));
-      first = last;
-    }
-    reporter->end();
-    if (file.models && options.format == "table")
-      for (const auto& line : model_footer_lines(*file.models)) fmt::print("{}\n", line);
-    if (!file.complete)
-      fmt::print(stderr, "collbench report: note: {} is from a run that did not finish; it holds "
-                         "the {} points finished before it stopped\n",
-                 options.file, points.size());
-    return kExitOk;
-  } catch (const UsageError& error) {
-    fmt::print(stderr, "collbench report: {}\n", error.what());
-  } catch (const InvalidResultFile& error) {
-    fmt::print(stderr, "collbench report: {}\n", error.what());
+  auto reporter = make_reporter(options.format, std::cout);
+  const ResultFile file = read_result_file(options.file, false);
+  const Provenance& p = file.provenance;
+  reporter->begin({text_or_empty(p, "collbench_version"), text_or_empty(p, "backend"),
+                   text_or_empty(p, "backend_version"),
+                   static_cast<int>(integer_or_zero(p, "nranks")),
+                   static_cast<int>(integer_or_zero(p, "nodes")), p.hosts,
+                   text_or_empty(p, "start_utc"), text_or_empty(p, "command_line")});
+  const auto& points = file.points;
+  for (std::size_t first = 0; first < points.size();) {
+    std::size_t last = first + 1;
+    while (last < points.size() && same_row(points[first].key, points[last].key)) ++last;
+    reporter->row(std::span(points).subspan(first, last - first));
+    first = last;
   }
-  return kExitUsage;
+  reporter->end();
+  if (file.models && options.format == "table")
+    for (const auto& line : model_footer_lines(*file.models)) fmt::print("{}\n", line);
+  if (!file.complete)
+    fmt::print(stderr, "collbench report: note: {} is from a run that did not finish; it holds "
+                       "the {} points finished before it stopped\n",
+               options.file, points.size());
+  return kExitOk;
 }
 
 }  // namespace collbench

@@ -8,7 +8,7 @@
 
 #include "benches/backends/registry.h"
 #include "harness/cli/run_output.h"
-#include "harness/cli/usage_error.h"
+#include "harness/errors.h"
 #include "harness/launch/local_launcher.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/measure/steady_allocator.h"
@@ -33,14 +33,13 @@ bool any_rank_failed(Communicator& world, bool failed) {
   return world.sum_over_ranks(failed) > 0;
 }
 
-std::string memory_problem(const SweepPlan& plan, const JobTopology& topology) {
-  const std::size_t send = std::max(plan.max_send_bytes, plan.max_recv_bytes);
-  const std::size_t needed = 2 * send + plan.max_recv_bytes;  // send, receive, host staging
+std::string memory_problem(const BufferSizes& buffers, const JobTopology& topology) {
+  const std::size_t needed = buffers.send_bytes + buffers.recv_bytes;
   const auto available = available_host_memory_bytes();
   if (!available || needed * topology.ranks_on_my_node <= *available) return "";
   return fmt::format(
-      "-e/--maxbytes: the largest size needs {} per rank (send, receive and staging buffers), "
-      "{} for the {} ranks on {}, but only {} is available there",
+      "-e/--maxbytes: the largest size needs {} per rank (send and receive buffers), {} for the "
+      "{} ranks on {}, but only {} is available there",
       format_size(needed), format_size(needed * topology.ranks_on_my_node),
       topology.ranks_on_my_node, topology.self.host, format_size(*available));
 }
@@ -62,27 +61,23 @@ std::vector<RankPlace> places_of(const JobTopology& topology) {
   return places;
 }
 
-// The largest buffers any pass needs, allocated once here so that a size that does not fit is
-// bad input (exit 2) before the result file exists.
-std::string allocation_problem(Communicator& world, const std::vector<SweepPass>& passes,
-                               const JobTopology& topology, const RunConfig& config,
-                               bool host_memory) {
-  SweepPlan largest;
-  for (const auto& pass : passes) {
-    largest.max_send_bytes = std::max(largest.max_send_bytes, pass.plan.max_send_bytes);
-    largest.max_recv_bytes = std::max(largest.max_recv_bytes, pass.plan.max_recv_bytes);
-  }
+// The run's buffers, for the largest row of any pass, allocated once here so that a size that
+// does not fit is bad input (exit 2) before the result file exists. Empty `problem` on success.
+RunBuffers allocate_buffers(Communicator& world, const std::vector<SweepPass>& passes,
+                            const JobTopology& topology, const RunConfig& config,
+                            bool host_memory, std::string& problem) {
+  BufferSizes largest;
+  for (const auto& pass : passes) largest = covering(largest, buffers_for(pass.plan));
   // Device buffers are the GPU's business: cudaMalloc answers for them.
-  if (host_memory)
-    if (auto problem = memory_problem(largest, topology); !problem.empty()) return problem;
+  if (host_memory) problem = memory_problem(largest, topology);
+  if (!problem.empty()) return {};
   try {
-    world.allocate(std::max(largest.max_send_bytes, largest.max_recv_bytes));
-    world.allocate(largest.max_recv_bytes);
+    return {world.allocate(largest.send_bytes), world.allocate(largest.recv_bytes)};
   } catch (const std::bad_alloc&) {
-    return fmt::format("-e/--maxbytes: cannot allocate buffers for {} on {}",
-                       format_size(config.sweep.max_bytes), topology.self.host);
+    problem = fmt::format("-e/--maxbytes: cannot allocate buffers for {} on {}",
+                          format_size(config.sweep.max_bytes), topology.self.host);
+    return {};
   }
-  return "";
 }
 
 int measure(Backend& backend, const RunConfig& config, const std::vector<std::string>& argv,
@@ -99,7 +94,9 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
   }();
 
   const auto passes = plan_passes(config, backend, places_of(topology), notes);
-  std::string problem = allocation_problem(world, passes, topology, config, device.name.empty());
+  std::string problem;
+  RunBuffers buffers =
+      allocate_buffers(world, passes, topology, config, device.name.empty(), problem);
   if (any_rank_failed(world, !problem.empty())) {
     if (!problem.empty()) fmt::print(stderr, "collbench run: {}\n", problem);
     return kExitUsage;
@@ -134,7 +131,7 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
   const RowDone row_done = [&](const std::vector<PointResult>& points, const PlannedRow& row) {
     if (output) output->add_row(points, row);
   };
-  run_passes(backend, passes, config, time_left, row_done, notes);
+  run_passes(backend, passes, config, buffers, time_left, row_done, notes);
   if (!root) return kExitOk;
   output->finish(notes, elapsed());
   return output->wrong() ? kExitWrongOrFailed : kExitOk;

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "harness/cli/usage_error.h"
+#include "harness/errors.h"
 #include "harness/provenance/clock.h"
 
 namespace collbench {
@@ -86,21 +86,17 @@ std::vector<std::string> nccl_choices(const std::string& text, const char* optio
   return choices;
 }
 
+// --placement names the placements that split the whole job; packed and spread come with --ranks.
+std::optional<Placement> job_placement(std::string_view text) {
+  const auto placement = parse_placement(text);
+  return placement && !is_subset(*placement) ? placement : std::nullopt;
+}
+
 // World unless --ranks alone asks for subsets; "all" is every placement.
-std::vector<std::string> placements_of(const RunOptions& o) {
-  constexpr std::string_view kPlacements[] = {"world", "intra", "inter"};
-  if (o.placement.empty()) return o.rank_counts.empty() ? std::vector<std::string>{"world"}
-                                                        : std::vector<std::string>{};
-  if (o.placement == "all") return {kPlacements, kPlacements + 3};
-  std::vector<std::string> placements;
-  for (const auto& item : split_list(o.placement)) {
-    if (std::find(std::begin(kPlacements), std::end(kPlacements), item) == std::end(kPlacements))
-      throw UsageError(fmt::format("--placement: unknown value '{}' (world, intra, inter, or all)",
-                                   item));
-    if (std::find(placements.begin(), placements.end(), item) == placements.end())
-      placements.push_back(item);
-  }
-  return placements;
+std::vector<Placement> placements_of(const RunOptions& o) {
+  if (o.placement.empty()) return o.rank_counts.empty() ? std::vector{Placement::world}
+                                                        : std::vector<Placement>{};
+  return parse_list<Placement>(o.placement, "--placement", job_placement, job_placements());
 }
 
 std::vector<Tuning> tunings_of(const RunOptions& o) {
@@ -137,7 +133,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "how latency samples start: window (every rank at one moment of synchronised "
                  "clocks) or barrier (when a barrier releases it, as OSU)")
       ->capture_default_str();
-  run.add_option("--ops", o.collectives, "collectives: allreduce,allgather,reduce_scatter or all")
+  run.add_option("--ops", o.collectives,
+                 fmt::format("collectives: a list of {}, or all",
+                             fmt::join(names_of(all_collectives()), ",")))
       ->capture_default_str();
   run.add_option("--backend", o.backend, "nccl or mpi (default: nccl where a GPU is usable)");
   run.add_option("--np", o.local_ranks,
@@ -226,9 +224,10 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
         config.rank_counts.push_back(count);
     }
   }
-  require(o.spread == "packed" || o.spread == "spread",
+  const auto subset = parse_placement(o.spread);
+  require(subset && is_subset(*subset),
           fmt::format("--spread: unknown value '{}' (packed or spread)", o.spread));
-  config.spread = o.spread == "packed" ? Spread::packed : Spread::spread;
+  config.subset_placement = *subset;
   require(o.cuda_graph_launches >= 0, "-G/--cudagraph must not be negative");
   require(o.cuda_graph_launches == 0 || config.backend == "nccl",
           "-G/--cudagraph needs the nccl backend");

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "benches/backends/registry.h"
-#include "harness/cli/usage_error.h"
+#include "harness/errors.h"
 #include "harness/provenance/launcher.h"
 #include "topo/discovery.h"
 

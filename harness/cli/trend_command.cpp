@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "harness/cli/usage_error.h"
+#include "harness/errors.h"
 #include "harness/cli/verdict_outputs.h"
 #include "harness/store/result_file.h"
 #include "harness/trend/trend_report.h"
@@ -46,26 +46,19 @@ void add_trend_options(CLI::App& command, TrendCommandOptions& o) {
 }
 
 int trend_command(const TrendCommandOptions& command) {
-  try {
-    const ChangePointOptions options = change_point_options(command);
-    const std::vector<std::string> files = result_files(command.files);
-    if (files.size() < 2)
-      throw UsageError(fmt::format("a trend needs at least two runs; {} given", files.size()));
-    const Trend trend = trend_of_files(files, options);
-    write_verdict_files(command.junit, command.prom, kJunitSuite, kPromPrefix,
-                        trend_verdict_records(trend));
-    if (command.format == "json")
-      std::cout << trend_json(trend).dump(2) << '\n';
-    else
-      print_trend_table(std::cout, trend);
-    std::cout.flush();
-    return trend.counts.slower > 0 ? kExitWrongOrFailed : kExitOk;
-  } catch (const UsageError& error) {
-    fmt::print(stderr, "collbench trend: {}\n", error.what());
-  } catch (const InvalidResultFile& error) {
-    fmt::print(stderr, "collbench trend: {}\n", error.what());
-  }
-  return kExitUsage;
+  const ChangePointOptions options = change_point_options(command);
+  const std::vector<std::string> files = result_files(command.files);
+  if (files.size() < 2)
+    throw UsageError(fmt::format("a trend needs at least two runs; {} given", files.size()));
+  const Trend trend = trend_of_files(files, options);
+  write_verdict_files(command.junit, command.prom, kJunitSuite, kPromPrefix,
+                      trend_verdict_records(trend));
+  if (command.format == "json")
+    std::cout << trend_json(trend).dump(2) << '\n';
+  else
+    print_trend_table(std::cout, trend);
+  std::cout.flush();
+  return trend.counts.slower > 0 ? kExitWrongOrFailed : kExitOk;
 }
 
 }  // namespace collbench

@@ -11,31 +11,12 @@
 #include "harness/stats/rounds.h"
 #include "harness/stats/sampling_distributions.h"
 #include "harness/stats/summary.h"
+#include "harness/stats/uniform_index.h"
 
 namespace collbench {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// As in harness/fit/bootstrap.cpp: mt19937_64 and an unbiased uniform index computed here, not
-// by std::uniform_int_distribution, whose algorithm differs between standard libraries, so the
-// same seed gives the same interval everywhere. Lemire's multiply-and-reject (exact, like the
-// fit's modulo rejection, but without a division per draw: the bootstrap draws millions).
-__extension__ using Wide = unsigned __int128;  // GCC and Clang; __extension__: no -Wpedantic
-
-std::size_t uniform_index(std::mt19937_64& engine, std::size_t bound) {
-  const std::uint64_t range = bound;
-  Wide product = static_cast<Wide>(engine()) * range;
-  auto low = static_cast<std::uint64_t>(product);
-  if (low < range) {
-    const std::uint64_t reject_below = (0 - range) % range;
-    while (low < reject_below) {
-      product = static_cast<Wide>(engine()) * range;
-      low = static_cast<std::uint64_t>(product);
-    }
-  }
-  return static_cast<std::size_t>(product >> 64);
-}
 
 std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
@@ -196,7 +177,7 @@ std::string match_key(const PointKey& key, bool ignore_backend) {
   // '\x1f' (unit separator) cannot occur in the stored strings' meaningful content.
   return fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}",
                      ignore_backend ? std::string() : key.backend, name(key.collective),
-                     name(key.datatype), redop_label(key), key.placement, key.algorithm,
+                     name(key.datatype), redop_label(key), name(key.placement), key.algorithm,
                      key.protocol, key.nranks, name(key.mode), key.in_place ? 1 : 0,
                      key.size_bytes);
 }

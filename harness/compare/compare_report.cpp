@@ -18,55 +18,6 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-std::string tuning_text(const PointKey& key) {
-  if (key.algorithm.empty() && key.protocol.empty()) return "";
-  return fmt::format(" {}/{}", or_auto(key.algorithm), or_auto(key.protocol));
-}
-
-}  // namespace
-
-// "allreduce float sum world 2 ranks bandwidth" (+ " in place", + a pinned tuning).
-std::string curve_text(const PointKey& key) {
-  return fmt::format("{} {} {} {} {} ranks {}{}{}", name(key.collective), name(key.datatype),
-                     redop_label(key), key.placement, key.nranks, name(key.mode),
-                     key.in_place ? " in place" : "", tuning_text(key));
-}
-
-std::string point_text(const PointKey& key) {
-  return fmt::format("{} {}", curve_text(key), format_size(key.size_bytes));
-}
-
-std::vector<std::pair<std::string, std::string>> key_labels(const PointKey& key) {
-  return {{"backend", key.backend},
-          {"collective", std::string(name(key.collective))},
-          {"datatype", std::string(name(key.datatype))},
-          {"redop", std::string(redop_label(key))},
-          {"placement", key.placement},
-          {"algorithm", key.algorithm},
-          {"protocol", key.protocol},
-          {"nranks", std::to_string(key.nranks)},
-          {"mode", std::string(name(key.mode))},
-          {"in_place", key.in_place ? "1" : "0"}};
-}
-
-Json key_json(const PointKey& key, bool with_size) {
-  Json json;
-  json["backend"] = key.backend;
-  json["collective"] = name(key.collective);
-  json["datatype"] = name(key.datatype);
-  json["redop"] = redop_label(key);
-  json["placement"] = key.placement;
-  json["algorithm"] = key.algorithm;
-  json["protocol"] = key.protocol;
-  json["nranks"] = key.nranks;
-  json["mode"] = name(key.mode);
-  json["in_place"] = key.in_place;
-  if (with_size) json["size_bytes"] = key.size_bytes;
-  return json;
-}
-
-namespace {
-
 std::string ratio_text(double ratio, const Interval& ci) {
   const std::string value = std::isfinite(ratio) ? fmt::format("{:.3f}", ratio) : "n/a";
   if (!std::isfinite(ci.low) || !std::isfinite(ci.high)) return value;
@@ -151,7 +102,7 @@ void print_table(std::ostream& out, const Comparison& c) {
     const RatioResult& r = point.result;
     std::string line = fmt::format(
         "  {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>12} {:>12}  {:<25} {}",
-        name(k.collective), k.placement, k.nranks, name(k.datatype), redop_label(k), name(k.mode),
+        name(k.collective), name(k.placement), k.nranks, name(k.datatype), redop_label(k), name(k.mode),
         k.in_place ? "yes" : "no", k.size_bytes, us_text(r.base_median_s), us_text(r.new_median_s),
         ratio_text(r.ratio, r.ratio_ci), name(r.verdict));
     if (!k.algorithm.empty() || !k.protocol.empty()) line += " |" + tuning_text(k);

@@ -167,7 +167,7 @@ void fit_families(const std::vector<CurveFit>& curves, const std::vector<CurveDa
     }
     family.families = fit_rank_families(family.key.collective, rank_curves);
     const auto ring = std::find_if(family.families.begin(), family.families.end(),
-                                   [](const FamilyFit& f) { return f.family == "ring"; });
+                                   [](const FamilyFit& f) { return f.family.name == "ring"; });
     const int max_ranks = *std::max_element(family.rank_counts.begin(), family.rank_counts.end());
     const std::vector<double> sizes = options.crossover_sizes.empty()
                                           ? std::vector<double>{25.0 * (1 << 20), largest_size}

@@ -16,25 +16,6 @@ namespace {
 // Mean squared relative residual below which a family fits exactly (see piecewise_fit.cpp).
 constexpr double kMeanSquareFloor = 1e-20;
 
-// A family's time is alpha·latency_factor(p) + beta·n·bandwidth_factor(p).
-struct Family {
-  const char* name;
-  double (*latency_factor)(double ranks);
-  double (*bandwidth_factor)(double ranks);
-};
-
-constexpr Family kRingAllreduce{"ring", [](double p) { return 2 * (p - 1); },
-                                [](double p) { return 2 * (p - 1) / p; }};
-constexpr Family kTreeAllreduce{"tree", [](double p) { return 2 * std::log2(p); },
-                                [](double) { return 2.0; }};
-constexpr Family kRingGather{"ring", [](double p) { return p - 1; },
-                             [](double p) { return (p - 1) / p; }};
-
-std::vector<Family> families_of(CollectiveKind kind) {
-  if (kind == CollectiveKind::allreduce) return {kRingAllreduce, kTreeAllreduce};
-  return {kRingGather};
-}
-
 void check_curves(std::span<const RankCurve> curves) {
   std::set<int> rank_counts;
   for (const RankCurve& curve : curves) {
@@ -51,7 +32,7 @@ void check_curves(std::span<const RankCurve> curves) {
 // Dividing T = alpha·a(p) + beta·n·b(p) by a(p) gives T/a(p) = alpha + beta·(n·b(p)/a(p)), an
 // affine model whose relative residual is the family's own: the affine fit (relative error,
 // Huber) applies unchanged to every (n, p) point.
-AffineFit fit_line(const Family& family, std::span<const RankCurve> curves) {
+AffineFit fit_line(const RankFamily& family, std::span<const RankCurve> curves) {
   std::vector<double> scaled_sizes;
   std::vector<double> scaled_times;
   for (const RankCurve& curve : curves) {
@@ -66,7 +47,7 @@ AffineFit fit_line(const Family& family, std::span<const RankCurve> curves) {
   return fit_affine(scaled_sizes, scaled_times);
 }
 
-double predicted_time(const Family& family, const AffineFit& line, double ranks, double size) {
+double predicted_time(const RankFamily& family, const AffineFit& line, double ranks, double size) {
   return line.alpha_s * family.latency_factor(ranks) +
          line.beta_s_per_byte * size * family.bandwidth_factor(ranks);
 }
@@ -78,7 +59,7 @@ std::size_t point_count(std::span<const RankCurve> curves) {
 }
 
 // Leave one rank count out: the family fitted to the others predicts its times.
-double held_out_error(const Family& family, std::span<const RankCurve> curves) {
+double held_out_error(const RankFamily& family, std::span<const RankCurve> curves) {
   std::set<int> rank_counts;
   for (const RankCurve& curve : curves) rank_counts.insert(curve.nranks);
   if (rank_counts.size() < 3) return std::numeric_limits<double>::quiet_NaN();
@@ -101,13 +82,13 @@ double held_out_error(const Family& family, std::span<const RankCurve> curves) {
   return count ? sum / static_cast<double>(count) : std::numeric_limits<double>::quiet_NaN();
 }
 
-FamilyFit fit_family(const Family& family, std::span<const RankCurve> curves) {
+FamilyFit fit_family(const RankFamily& family, std::span<const RankCurve> curves) {
   const AffineFit line = fit_line(family, curves);
   const double points = static_cast<double>(point_count(curves));
   const double mean_square = line.rms_rel_error * line.rms_rel_error;
   constexpr double kParameters = 2;
   return FamilyFit{
-      .family = family.name,
+      .family = family,
       .alpha_s = line.alpha_s,
       .beta_s_per_byte = line.beta_s_per_byte,
       .rms_rel_error = line.rms_rel_error,
@@ -129,7 +110,8 @@ bool better(const FamilyFit& a, const FamilyFit& b) {
 std::vector<FamilyFit> fit_rank_families(CollectiveKind kind, std::span<const RankCurve> curves) {
   check_curves(curves);
   std::vector<FamilyFit> fits;
-  for (const Family& family : families_of(kind)) fits.push_back(fit_family(family, curves));
+  for (const RankFamily& family : describe(kind).families)
+    fits.push_back(fit_family(family, curves));
   std::ranges::stable_sort(fits, better);
   return fits;
 }
@@ -145,7 +127,7 @@ std::vector<Interval> ring_crossover_intervals(CollectiveKind kind,
                                                std::uint64_t seed) {
   check_curves(curves);
   if (replicates < 1) throw std::invalid_argument("rank families: needs at least one replicate");
-  const Family ring = families_of(kind).front();
+  const RankFamily& ring = describe(kind).families.front();
   const AffineFit line = fit_line(ring, curves);
   // Each point's relative error as predicted by the fit without it (an in-sample residual is
   // shrunk where the point steers the fit, as the largest sizes steer beta). Relative errors are

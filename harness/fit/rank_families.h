@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "benches/collective_kind.h"
+#include "benches/collectives/collective.h"
 #include "harness/fit/bootstrap.h"
 
 namespace collbench {
@@ -24,7 +24,7 @@ struct RankCurve {
 };
 
 struct FamilyFit {
-  std::string family;  // "ring" or "tree"
+  RankFamily family;
   double alpha_s = 0;
   double beta_s_per_byte = 0;
   double rms_rel_error = 0;

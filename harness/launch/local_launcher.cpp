@@ -19,7 +19,7 @@
 
 #include <fmt/format.h>
 
-#include "harness/cli/usage_error.h"
+#include "harness/errors.h"
 
 extern char** environ;
 

@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "harness/cli/usage_error.h"
+#include "harness/errors.h"
 
 namespace collbench {
 namespace {

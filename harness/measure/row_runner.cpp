@@ -42,9 +42,15 @@ struct RowRunner::Order {
   double t0 = 0;           // next_sample in a window: its start, on rank 0's clock
 };
 
-RowRunner::RowRunner(const GroupRun& run, const MeasureSettings& settings, const SweepPlan& plan,
+RowRunner::RowRunner(const GroupRun& run, const MeasureSettings& settings, RunBuffers& buffers,
                      CollectiveKind first_collective)
-    : all_(*run.all), group_(run.group), run_(run), settings_(settings), clocks_(*run.all) {
+    : all_(*run.all),
+      group_(run.group),
+      run_(run),
+      settings_(settings),
+      send_(buffers.send.get()),
+      recv_(buffers.recv.get()),
+      clocks_(*run.all) {
   if (!group_) return;  // this rank sits the placement out: control plane only
   // The first call on a communicator sets up its connections; it is never timed. One float
   // per rank, of the collective the sweep starts with (a pinned algorithm may run no other).
@@ -52,11 +58,6 @@ RowRunner::RowRunner(const GroupRun& run, const MeasureSettings& settings, const
   const CollectiveCall first{first_collective, DataType::float32, ReduceOp::sum,
                              shape_for(first_collective, sizeof(float) * p, sizeof(float), p),
                              false};
-  const std::size_t first_bytes = sizeof(float) * p;
-  // In place, the send buffer also holds the result, so it takes the larger of the two.
-  const std::size_t send_bytes = std::max(plan.max_send_bytes, plan.max_recv_bytes);
-  send_ = group_->allocate(std::max(send_bytes, first_bytes));
-  recv_ = group_->allocate(std::max(plan.max_recv_bytes, first_bytes));
   timer_ = group_->make_timer();
   CommunicationWait wait("the first collective on the communicator");
   run_timed(*group_->prepare(first, *send_, *recv_, 1));

@@ -21,7 +21,7 @@ namespace collbench {
 
 struct MeasureSettings {
   std::string backend;
-  std::string placement = "world";
+  Placement placement = Placement::world;
   Tuning tuning;
   std::vector<Mode> modes;
   std::vector<bool> in_place;
@@ -42,11 +42,17 @@ struct GroupRun {
   std::vector<int> members;       // the ranks of `all` that run, ascending: the sample columns
 };
 
+// The run's two buffers, allocated once for its largest row (buffers_for over every pass).
+struct RunBuffers {
+  std::unique_ptr<Buffer> send;
+  std::unique_ptr<Buffer> recv;
+};
+
 class RowRunner {
  public:
-  // Allocates the buffers for the largest row of the plan (throws std::bad_alloc) and makes the
-  // group's first, untimed call with `first_collective`.
-  RowRunner(const GroupRun& run, const MeasureSettings& settings, const SweepPlan& plan,
+  // Makes the group's first, untimed call with `first_collective`, in `buffers`, which every
+  // row of the pass fits in.
+  RowRunner(const GroupRun& run, const MeasureSettings& settings, RunBuffers& buffers,
             CollectiveKind first_collective);
 
   // One round of the row. `time_left_s` is what the sweep's --time-limit leaves, if set;
@@ -85,8 +91,8 @@ class RowRunner {
   Communicator* group_;
   GroupRun run_;
   MeasureSettings settings_;
-  std::unique_ptr<Buffer> send_;
-  std::unique_ptr<Buffer> recv_;
+  Buffer* send_;
+  Buffer* recv_;
   std::unique_ptr<Timer> timer_;
   ClockSync clocks_;
   std::optional<MarginController> margin_;  // once the clocks were first synchronised

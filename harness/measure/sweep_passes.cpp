@@ -30,13 +30,10 @@ void add_note(std::vector<std::string>& notes, std::string note) {
 
 std::vector<GroupLayout> layouts_for(const RunConfig& config, const std::vector<RankPlace>& places) {
   std::vector<GroupLayout> layouts;
-  for (const auto& placement : config.placements)
-    layouts.push_back(placement == "intra"   ? intra_layout(places)
-                      : placement == "inter" ? inter_layout(places)
-                                             : world_layout(places));
+  for (Placement placement : config.placements) layouts.push_back(job_layout(places, placement));
   const int world_size = static_cast<int>(places.size());
   for (int size : config.rank_counts_pow2 ? powers_of_two_up_to(world_size) : config.rank_counts)
-    layouts.push_back(subset_layout(places, size, config.spread));
+    layouts.push_back(subset_layout(places, size, config.subset_placement));
   return layouts;
 }
 
@@ -153,16 +150,21 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
 
 }  // namespace
 
+SweepRequest sweep_request(const RunConfig& config) {
+  return {config.sizes, config.collectives, config.datatypes, config.reduce_ops,
+          config.check_iters > 0};
+}
+
 std::vector<SweepPass> plan_passes(const RunConfig& config, const Backend& backend,
                                    const std::vector<RankPlace>& places,
                                    std::vector<std::string>& notes) {
   std::vector<SweepPass> passes;
   for (GroupLayout& layout : layouts_for(config, places)) {
     if (!layout.skipped.empty()) {
-      notes.push_back(fmt::format("placement {} skipped: {}", layout.placement, layout.skipped));
+      notes.push_back(fmt::format("placement {} skipped: {}", name(layout.placement), layout.skipped));
       continue;
     }
-    SweepPlan plan = plan_sweep(config, layout.group_size);
+    SweepPlan plan = plan_sweep(sweep_request(config), layout.group_size);
     for (auto& note : plan.notes) add_note(notes, std::move(note));
     plan.notes.clear();
     for (const Tuning& tuning : config.tunings) {
@@ -174,7 +176,7 @@ std::vector<SweepPass> plan_passes(const RunConfig& config, const Backend& backe
 }
 
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
-                const TimeLeft& time_left, const RowDone& row_done,
+                RunBuffers& buffers, const TimeLeft& time_left, const RowDone& row_done,
                 std::vector<std::string>& notes) {
   // The control plane (barriers, sample times, decisions) always runs on the untuned world: a
   // pinned algorithm may lack what it needs (NCCL's Tree has no broadcast or allgather).
@@ -199,7 +201,7 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
     std::unique_ptr<RowRunner> runner;
     std::string failure;
     try {  // the first call tells whether the library can run this tuning here
-      runner = std::make_unique<RowRunner>(run, measure_settings(config, pass), pass.plan,
+      runner = std::make_unique<RowRunner>(run, measure_settings(config, pass), buffers,
                                            pass.rows.front().collective);
     } catch (const CommunicationFault& error) {
       if (!tuned) throw;

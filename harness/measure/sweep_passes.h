@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "benches/backends/communicator.h"
-#include "harness/cli/run_options.h"
+#include "harness/measure/row_runner.h"
+#include "harness/measure/run_config.h"
 #include "harness/plan/point.h"
 #include "harness/plan/sweep_plan.h"
 #include "topo/placement.h"
@@ -21,6 +22,9 @@ struct SweepPass {
   std::vector<PlannedRow> rows;  // the plan's rows the backend runs with this tuning
 };
 
+// The rows' sweep: what plan_sweep needs of the run.
+SweepRequest sweep_request(const RunConfig& config);
+
 // Every pass the run asks for; a note for each placement, tuning or collective left out.
 std::vector<SweepPass> plan_passes(const RunConfig& config, const Backend& backend,
                                    const std::vector<RankPlace>& places,
@@ -31,9 +35,10 @@ using RowDone = std::function<void(const std::vector<PointResult>&, const Planne
 // Seconds left of --time-limit, by rank 0's clock, or nullopt without a limit.
 using TimeLeft = std::function<std::optional<double>()>;
 
-// Runs the passes in order. Collective over the world; notes say what was skipped or cut short.
+// Runs the passes in order, in `buffers` (which fit buffers_for of every pass's plan).
+// Collective over the world; notes say what was skipped or cut short.
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
-                const TimeLeft& time_left, const RowDone& row_done,
+                RunBuffers& buffers, const TimeLeft& time_left, const RowDone& row_done,
                 std::vector<std::string>& notes);
 
 }  // namespace collbench

@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "benches/backends/library_choice.h"
-#include "benches/collective_kind.h"
+#include "benches/collectives/collective_kind.h"
 #include "benches/datatype.h"
 #include "harness/stats/stop_reason.h"
 #include "harness/stats/summary.h"
+#include "topo/placement.h"
 
 namespace collbench {
 
@@ -35,7 +36,7 @@ struct PointKey {
   CollectiveKind collective = CollectiveKind::allreduce;
   DataType datatype = DataType::float32;
   ReduceOp op = ReduceOp::sum;
-  std::string placement = "world";
+  Placement placement = Placement::world;
   int nranks = 0;
   Mode mode = Mode::bandwidth;
   bool in_place = false;

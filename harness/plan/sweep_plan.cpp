@@ -12,11 +12,11 @@ namespace {
 
 // The distinct shapes the requested sizes give; a size too small for one element per rank
 // is dropped, and sizes that round to the same shape run once.
-std::vector<Shape> shapes_for(const RunConfig& config, CollectiveKind kind, DataType type,
+std::vector<Shape> shapes_for(const SweepRequest& request, CollectiveKind kind, DataType type,
                               int nranks, std::vector<std::string>& notes) {
   std::vector<Shape> shapes;
   std::size_t dropped = 0;
-  for (std::size_t requested : config.sizes) {
+  for (std::size_t requested : request.sizes) {
     const Shape shape = shape_for(kind, requested, size_of(type), nranks);
     if (shape.count == 0) {
       ++dropped;
@@ -28,16 +28,15 @@ std::vector<Shape> shapes_for(const RunConfig& config, CollectiveKind kind, Data
     notes.push_back(fmt::format("{} {}: {} size(s) below {} skipped (less than one element per "
                                 "rank with {} ranks)",
                                 name(kind), name(type), dropped,
-                                format_size((kind == CollectiveKind::allreduce ? 1 : nranks) *
-                                            size_of(type)),
+                                format_size(smallest_size(kind, size_of(type), nranks)),
                                 nranks));
   return shapes;
 }
 
 // Validation needs inputs whose result is exact; say so where the pattern has none.
-void note_unchecked(const RunConfig& config, CollectiveKind kind, DataType type, ReduceOp op,
+void note_unchecked(const SweepRequest& request, CollectiveKind kind, DataType type, ReduceOp op,
                     const Shape& shape, int nranks, std::vector<std::string>& notes) {
-  if (config.check_iters == 0 ||
+  if (!request.validated ||
       PatternRule(PatternCase{kind, type, op, 0, nranks, shape}).exact())
     return;
   notes.push_back(fmt::format("{} {} {} with {} ranks is not validated (#wrong N/A): no input "
@@ -50,29 +49,38 @@ void note_unchecked(const RunConfig& config, CollectiveKind kind, DataType type,
 
 }  // namespace
 
-SweepPlan plan_sweep(const RunConfig& config, int nranks) {
+SweepPlan plan_sweep(const SweepRequest& request, int nranks) {
   SweepPlan plan;
-  for (CollectiveKind kind : config.collectives) {
+  plan.nranks = nranks;
+  for (CollectiveKind kind : request.collectives) {
     const std::vector<ReduceOp> ops =
-        uses_reduce_op(kind) ? config.reduce_ops : std::vector<ReduceOp>{ReduceOp::sum};
-    for (DataType type : config.datatypes) {
-      const auto shapes = shapes_for(config, kind, type, nranks, plan.notes);
+        uses_reduce_op(kind) ? request.reduce_ops : std::vector<ReduceOp>{ReduceOp::sum};
+    for (DataType type : request.datatypes) {
+      const auto shapes = shapes_for(request, kind, type, nranks, plan.notes);
       for (ReduceOp op : ops) {
-        if (!shapes.empty()) note_unchecked(config, kind, type, op, shapes.front(), nranks, plan.notes);
-        for (const Shape& shape : shapes) {
-          plan.rows.push_back({kind, type, op, shape});
-          const std::size_t bytes = size_of(type);
-          plan.max_send_bytes = std::max(plan.max_send_bytes, shape.send_count * bytes);
-          plan.max_recv_bytes = std::max(plan.max_recv_bytes, shape.recv_count * bytes);
-        }
+        if (!shapes.empty())
+          note_unchecked(request, kind, type, op, shapes.front(), nranks, plan.notes);
+        for (const Shape& shape : shapes) plan.rows.push_back({kind, type, op, shape});
       }
     }
   }
   return plan;
 }
 
-std::size_t points_per_row(const RunConfig& config) {
-  return config.modes.size() * config.in_place.size();
+BufferSizes buffers_for(const SweepPlan& plan) {
+  const std::size_t first_call = sizeof(float) * static_cast<std::size_t>(plan.nranks);
+  BufferSizes sizes{first_call, first_call};
+  for (const PlannedRow& row : plan.rows) {
+    const std::size_t element = size_of(row.datatype);
+    const std::size_t send = row.shape.send_count * element;
+    const std::size_t recv = row.shape.recv_count * element;
+    sizes = covering(sizes, {std::max(send, recv), recv});
+  }
+  return sizes;
+}
+
+BufferSizes covering(const BufferSizes& a, const BufferSizes& b) {
+  return {std::max(a.send_bytes, b.send_bytes), std::max(a.recv_bytes, b.recv_bytes)};
 }
 
 }  // namespace collbench

@@ -1,14 +1,23 @@
 #pragma once
 // The rows of a sweep, in the order they run and print: collective, datatype, reduction op,
 // size. Each row is measured in every mode and in-place variant of the run.
+#include <cstddef>
 #include <string>
 #include <vector>
 
 #include "benches/collectives/collective.h"
 #include "benches/datatype.h"
-#include "harness/cli/run_options.h"
 
 namespace collbench {
+
+// What a sweep covers: every size of every collective, datatype and (for reductions) op.
+struct SweepRequest {
+  std::vector<std::size_t> sizes;  // requested, in bytes
+  std::vector<CollectiveKind> collectives;
+  std::vector<DataType> datatypes;
+  std::vector<ReduceOp> reduce_ops;
+  bool validated = true;  // results are checked (-c): say where no input makes them exact
+};
 
 struct PlannedRow {
   CollectiveKind collective = CollectiveKind::allreduce;
@@ -18,15 +27,21 @@ struct PlannedRow {
 };
 
 struct SweepPlan {
+  int nranks = 0;  // of each communicator the rows run on
   std::vector<PlannedRow> rows;
   std::vector<std::string> notes;  // sizes skipped or merged, for the user
-  std::size_t max_send_bytes = 0;
-  std::size_t max_recv_bytes = 0;
 };
 
-SweepPlan plan_sweep(const RunConfig& config, int nranks);
+SweepPlan plan_sweep(const SweepRequest& request, int nranks);
 
-// Points per row: modes × in-place variants.
-std::size_t points_per_row(const RunConfig& config);
+// The two buffers every row of a plan fits in, and the communicator's first call (one float
+// per rank): in place, the send buffer also holds the result, so it takes the larger.
+struct BufferSizes {
+  std::size_t send_bytes = 0;
+  std::size_t recv_bytes = 0;
+};
+BufferSizes buffers_for(const SweepPlan& plan);
+// Each side's larger: buffers that fit both.
+BufferSizes covering(const BufferSizes& a, const BufferSizes& b);
 
 }  // namespace collbench

@@ -43,12 +43,12 @@ std::string settings_json(const RunConfig& config) {
   settings["reduce_ops"] = names(config.reduce_ops);
   settings["modes"] = names(config.modes);
   settings["in_place"] = config.in_place.size() > 1;
-  settings["placements"] = config.placements;
+  settings["placements"] = names(config.placements);
   if (config.rank_counts_pow2)
     settings["ranks"] = "pow2";
   else if (!config.rank_counts.empty())
     settings["ranks"] = config.rank_counts;
-  settings["spread"] = config.spread == Spread::packed ? "packed" : "spread";
+  settings["spread"] = name(config.subset_placement);
   std::vector<std::string> tunings;
   for (const auto& tuning : config.tunings)
     tunings.push_back(fmt::format("{}/{}", or_auto(tuning.algorithm), or_auto(tuning.protocol)));
@@ -88,7 +88,7 @@ Provenance collect_provenance(const RunConfig& config, const std::vector<std::st
   text["start_utc"] = start_utc;
   text["backend"] = config.backend;
   text["backend_version"] = backend_version;
-  text["placement"] = fmt::format("{}", fmt::join(config.placements, ","));
+  text["placement"] = fmt::format("{}", fmt::join(names(config.placements), ","));
   text["settings_json"] = settings_json(config);
   text["allocator"] = allocator_policy();
   for (const auto& [attribute, variable] :

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/cli/run_options.h"
+#include "harness/measure/run_config.h"
 #include "harness/store/result_file.h"
 #include "topo/discovery.h"
 

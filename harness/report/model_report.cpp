@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include "benches/backends/tuning.h"
 #include "harness/plan/sizes.h"
+#include "harness/plan/point_identity.h"
 #include "harness/report/reporter.h"
 
 namespace collbench {
@@ -16,20 +16,6 @@ bool flagged(const SegmentReport& segment, std::string_view parameter) {
   for (const auto& flag : segment.flags)
     if (flag.find(parameter) != std::string::npos) return true;
   return false;
-}
-
-// A pinned algorithm or protocol is part of the curve; "auto" stands for the library's choice.
-std::string tuning_text(const PointKey& key) {
-  if (key.algorithm.empty() && key.protocol.empty()) return "";
-  return fmt::format(" | {} algorithm {}, protocol {}", key.backend, or_auto(key.algorithm),
-                     or_auto(key.protocol));
-}
-
-std::string curve_label(const PointKey& key) {
-  return fmt::format("{} {} {} | {} | {} | {}{}{}", name(key.collective), name(key.datatype),
-                     redop_label(key), key.placement,
-                     key.nranks ? fmt::format("{} ranks", key.nranks) : "across ranks",
-                     name(key.mode), key.in_place ? " | in place" : "", tuning_text(key));
 }
 
 std::string bytes_text(double bytes) {
@@ -83,20 +69,6 @@ nlohmann::ordered_json finite_or_null(double value) {
   return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
 }
 
-nlohmann::ordered_json key_json(const PointKey& key) {
-  nlohmann::ordered_json json;
-  json["backend"] = key.backend;
-  json["collective"] = name(key.collective);
-  json["datatype"] = name(key.datatype);
-  json["redop"] = redop_label(key);
-  json["placement"] = key.placement;
-  json["algorithm"] = key.algorithm;  // empty: the library chose
-  json["protocol"] = key.protocol;
-  if (key.nranks) json["nranks"] = key.nranks;
-  json["mode"] = name(key.mode);
-  json["in_place"] = key.in_place;
-  return json;
-}
 
 // "[lo, hi]" of a rank count, "beyond every rank count" past the replicates that lost alpha.
 std::string ranks_interval_text(const Interval& ci) {
@@ -110,7 +82,7 @@ std::string crossover_line(const CrossoverReport& crossover) {
   const auto& family = crossover.family;
   return fmt::format(
       "# crossover {}: ring alpha {:.3g} us, 1/beta {:.3g} GB/s; p*({}) = {}{}",
-      curve_label(crossover.key), family.alpha_s * 1e6, 1e-9 / family.beta_s_per_byte,
+      curve_text(crossover.key), family.alpha_s * 1e6, 1e-9 / family.beta_s_per_byte,
       bytes_text(crossover.size_bytes),
       crossover.crossover_ranks ? fmt::format("{:.0f} ranks{}", *crossover.crossover_ranks,
                                               ranks_interval_text(crossover.crossover_ranks_ci))
@@ -150,7 +122,7 @@ std::string headline_text(const CurveFit& curve) {
 
 void print_model_table(std::ostream& out, const ModelReport& report, bool segments) {
   for (const auto& curve : report.curves) {
-    fmt::print(out, "# {}\n  {}\n", curve_label(curve.key), headline_text(curve));
+    fmt::print(out, "# {}\n  {}\n", curve_text(curve.key), headline_text(curve));
     if (curve.holdout_median_rel_error)
       fmt::print(out, "  held-out sizes: median relative error {:.1f}%\n",
                  100 * *curve.holdout_median_rel_error);
@@ -171,7 +143,7 @@ void print_model_table(std::ostream& out, const ModelReport& report, bool segmen
 std::vector<std::string> model_footer_lines(const ModelReport& report) {
   std::vector<std::string> lines;
   for (const auto& curve : report.curves)
-    lines.push_back(fmt::format("# fit {}: {}", curve_label(curve.key), headline_text(curve)));
+    lines.push_back(fmt::format("# fit {}: {}", curve_text(curve.key), headline_text(curve)));
   for (const auto& crossover : report.crossovers) lines.push_back(crossover_line(crossover));
   return lines;
 }
@@ -181,7 +153,7 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
   nlohmann::ordered_json json;
   json["curves"] = nlohmann::ordered_json::array();
   for (const auto& curve : report.curves) {
-    auto entry = key_json(curve.key);
+    auto entry = key_json(curve.key, false);
     entry["sizes"] = curve.sizes;
     entry["flags"] = curve.flags;
     if (curve.holdout_median_rel_error) entry["holdout_median_rel_error"] = *curve.holdout_median_rel_error;
@@ -228,8 +200,8 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
   }
   json["crossovers"] = nlohmann::ordered_json::array();
   for (const auto& c : report.crossovers) {
-    auto entry = key_json(c.key);
-    entry["family"] = c.family.family;
+    auto entry = key_json(c.key, false);
+    entry["family"] = c.family.family.name;
     entry["alpha_us"] = c.family.alpha_s * 1e6;
     entry["beta_ns_per_byte"] = c.family.beta_s_per_byte * 1e9;
     entry["size_bytes"] = c.size_bytes;
@@ -243,11 +215,11 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
   }
   json["families"] = nlohmann::ordered_json::array();
   for (const auto& f : report.families) {
-    auto entry = key_json(f.key);
+    auto entry = key_json(f.key, false);
     entry["rank_counts"] = f.rank_counts;
     entry["fits"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < f.families.size(); ++i)
-      entry["fits"].push_back({{"family", f.families[i].family},
+      entry["fits"].push_back({{"family", f.families[i].family.name},
                                {"chosen", i == 0},
                                {"alpha_us", f.families[i].alpha_s * 1e6},
                                {"beta_ns_per_byte", f.families[i].beta_s_per_byte * 1e9},

@@ -1,5 +1,6 @@
 #include "point_fields.h"
 
+#include "harness/plan/point_identity.h"
 #include "harness/report/reporter.h"
 
 namespace collbench {
@@ -7,21 +8,16 @@ namespace collbench {
 nlohmann::ordered_json point_fields(const PointResult& p) {
   const auto us = [](double seconds) { return seconds * 1e6; };
   const Summary& s = p.summary;
+  const nlohmann::ordered_json key = key_json(p.key, true);
   nlohmann::ordered_json fields;
-  fields["backend"] = p.key.backend;
-  fields["collective"] = name(p.key.collective);
-  fields["datatype"] = name(p.key.datatype);
-  fields["redop"] = redop_label(p.key);
-  fields["placement"] = p.key.placement;
-  fields["algorithm"] = p.key.algorithm;  // empty: the library chose
-  fields["protocol"] = p.key.protocol;
-  fields["chosen_algorithm"] = choice_name(p.chosen.algorithm);  // empty: the library did not say
-  fields["chosen_protocol"] = choice_name(p.chosen.protocol);
-  fields["chosen_channels"] = p.chosen.channels;
-  fields["nranks"] = p.key.nranks;
-  fields["mode"] = name(p.key.mode);
-  fields["in_place"] = p.key.in_place;
-  fields["size_bytes"] = p.key.size_bytes;
+  for (const auto& [field, value] : key.items()) {
+    fields[field] = value;
+    if (field != "protocol") continue;
+    // What the library chose, beside what was pinned; empty where the library did not say.
+    fields["chosen_algorithm"] = choice_name(p.chosen.algorithm);
+    fields["chosen_protocol"] = choice_name(p.chosen.protocol);
+    fields["chosen_channels"] = p.chosen.channels;
+  }
   fields["count"] = p.key.count;
   fields["samples"] = s.samples;
   fields["ops_per_sample"] = p.ops_per_sample;

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 
-#include "harness/cli/usage_error.h"
+#include "harness/errors.h"
 #include "harness/report/structured_reporters.h"
 #include "harness/report/table_reporter.h"
 

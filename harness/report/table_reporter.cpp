@@ -60,7 +60,7 @@ void TableReporter::open_section(const PointKey& key, std::span<const PointResul
   wrong_ = 0;
   checked_ = false;
   fmt::print(out_, "#\n# {} | placement {} | {} ranks | backend {}\n", name(key.collective),
-             key.placement, key.nranks, key.backend);
+             name(key.placement), key.nranks, key.backend);
   if (tuned(key))
     fmt::print(out_, "# {} algorithm {}, protocol {}\n", key.backend, or_auto(key.algorithm),
                or_auto(key.protocol));

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -113,5 +114,21 @@ void read_all(hid_t dataset, hid_t memory_type, void* data);
 // whose column is missing as it was in memory. Only the columns named in `optional` may be
 // missing; throws std::runtime_error naming any other.
 Handle stored_members(hid_t table, hid_t memory_type, std::span<const std::string_view> optional);
+
+// Every row of the compound table `name`, read through `row_type`; the columns in `optional`
+// read as zeros (the empty string for text) where the file lacks them. Errors name the table.
+template <typename Row>
+std::vector<Row> read_rows(hid_t parent, const std::string& name, hid_t row_type,
+                           std::span<const std::string_view> optional = {}) {
+  try {
+    const Handle table = open_dataset(parent, name);
+    const Handle stored = stored_members(table.get(), row_type, optional);
+    std::vector<Row> rows(extent(table.get()).at(0));
+    if (!rows.empty()) read_all(table.get(), stored.get(), rows.data());
+    return rows;
+  } catch (const std::runtime_error& error) {
+    throw std::runtime_error("/" + name + ": " + error.what());
+  }
+}
 
 }  // namespace collbench::h5

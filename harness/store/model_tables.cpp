@@ -12,6 +12,7 @@
 
 #include "harness/store/h5.h"
 #include "harness/store/layout.h"
+#include "harness/store/result_file.h"
 
 namespace collbench {
 namespace {
@@ -76,6 +77,8 @@ struct FamilyRow {
   double alpha_us, beta_ns_per_byte, rms_rel_error, bic;
   double held_out_rel_error;  // schema 5
   char rank_counts[64];
+  // The family's time in p and n (benches/collectives/collective.h, RankFamily); schema 7.
+  double latency_per_peer, latency_per_doubling, bandwidth_per_share, bandwidth_whole;
 };
 
 struct CrossoverRow {
@@ -144,7 +147,7 @@ CurveColumns curve_columns(const PointKey& key) {
   h5::store_fixed_string(name(key.collective), columns.collective);
   h5::store_fixed_string(name(key.datatype), columns.datatype);
   h5::store_fixed_string(redop_label(key), columns.redop);
-  h5::store_fixed_string(key.placement, columns.placement);
+  h5::store_fixed_string(name(key.placement), columns.placement);
   h5::store_fixed_string(key.algorithm, columns.algorithm);
   h5::store_fixed_string(key.protocol, columns.protocol);
   h5::store_fixed_string(name(key.mode), columns.mode);
@@ -236,7 +239,11 @@ std::vector<FamilyRow> family_rows(const ModelReport& report) {
       const FamilyFit& fit = family.families[i];
       FamilyRow row{};
       row.curve = curve_columns(family.key);
-      h5::store_fixed_string(fit.family, row.family);
+      h5::store_fixed_string(fit.family.name, row.family);
+      row.latency_per_peer = fit.family.latency_per_peer;
+      row.latency_per_doubling = fit.family.latency_per_doubling;
+      row.bandwidth_per_share = fit.family.bandwidth_per_share;
+      row.bandwidth_whole = fit.family.bandwidth_whole;
       row.chosen = i == 0;
       row.alpha_us = fit.alpha_s * 1e6;
       row.beta_ns_per_byte = fit.beta_s_per_byte * 1e9;
@@ -254,7 +261,7 @@ std::vector<CrossoverRow> crossover_rows(const ModelReport& report) {
   for (const auto& crossover : report.crossovers) {
     CrossoverRow row{};
     row.curve = curve_columns(crossover.key);
-    h5::store_fixed_string(crossover.family.family, row.family);
+    h5::store_fixed_string(crossover.family.family.name, row.family);
     row.alpha_us = crossover.family.alpha_s * 1e6;
     row.beta_ns_per_byte = crossover.family.beta_s_per_byte * 1e9;
     row.size_bytes = crossover.size_bytes;
@@ -322,7 +329,11 @@ CompoundBuilder family_row_type() {
                 {"rms_rel_error", offsetof(FamilyRow, rms_rel_error)},
                 {"bic", offsetof(FamilyRow, bic)},
                 {"held_out_rel_error", offsetof(FamilyRow, held_out_rel_error)}})
-      .text("rank_counts", offsetof(FamilyRow, rank_counts), sizeof(FamilyRow::rank_counts));
+      .text("rank_counts", offsetof(FamilyRow, rank_counts), sizeof(FamilyRow::rank_counts))
+      .doubles({{"latency_per_peer", offsetof(FamilyRow, latency_per_peer)},
+                {"latency_per_doubling", offsetof(FamilyRow, latency_per_doubling)},
+                {"bandwidth_per_share", offsetof(FamilyRow, bandwidth_per_share)},
+                {"bandwidth_whole", offsetof(FamilyRow, bandwidth_whole)}});
   return families;
 }
 
@@ -343,21 +354,16 @@ CompoundBuilder crossover_row_type() {
 
 // Columns that files of an older schema version lack; they read as empty strings and zeros.
 constexpr std::string_view kColumnsAfterSchema2[] = {
-    "algorithm", "protocol", "alpha_at_bound", "held_out_rel_error", "crossover_ranks_ci_low",
-    "crossover_ranks_ci_high"};
+    "algorithm",        "protocol",          "alpha_at_bound",
+    "held_out_rel_error", "crossover_ranks_ci_low", "crossover_ranks_ci_high",
+    "latency_per_peer", "latency_per_doubling", "bandwidth_per_share",
+    "bandwidth_whole"};
 
+// Every row of a model table; none where the file was never fitted.
 template <typename Row>
 std::vector<Row> read_table(hid_t file, const char* name, const CompoundBuilder& type) {
   if (!h5::link_exists(file, name)) return {};
-  try {
-    const h5::Handle table = h5::open_dataset(file, name);
-    const h5::Handle stored = h5::stored_members(table.get(), type.get(), kColumnsAfterSchema2);
-    std::vector<Row> rows(h5::extent(table.get()).at(0));
-    if (!rows.empty()) h5::read_all(table.get(), stored.get(), rows.data());
-    return rows;
-  } catch (const std::runtime_error& error) {
-    throw std::runtime_error(fmt::format("/{}: {}", name, error.what()));
-  }
+  return h5::read_rows<Row>(file, name, type.get(), kColumnsAfterSchema2);
 }
 
 PointKey curve_key_of(const CurveColumns& columns) {
@@ -367,7 +373,7 @@ PointKey curve_key_of(const CurveColumns& columns) {
   key.collective = parse_collective(text(columns.collective)).value_or(CollectiveKind::allreduce);
   key.datatype = parse_datatype(text(columns.datatype)).value_or(DataType::float32);
   key.op = parse_reduce_op(text(columns.redop)).value_or(ReduceOp::sum);  // "none": allgather
-  key.placement = text(columns.placement);
+  key.placement = parse_placement(text(columns.placement)).value_or(Placement::world);
   key.algorithm = h5::load_fixed_string(columns.algorithm);
   key.protocol = h5::load_fixed_string(columns.protocol);
   key.mode = parse_mode(text(columns.mode)).value_or(Mode::latency);
@@ -458,15 +464,23 @@ bool before_schema_5(hid_t file) {
          h5::read_int_attribute(file, layout::kSchemaVersion) < 5;
 }
 
+RankFamily family_of(const PointKey& key, const char (&stored)[8]) {
+  const std::string name = h5::load_fixed_string(stored);
+  if (const RankFamily* family = find_family(key.collective, name)) return *family;
+  throw InvalidResultFile(
+      fmt::format("/families: {} has no rank family '{}'", collbench::name(key.collective), name));
+}
+
 void read_families(hid_t file, ModelReport& report) {
   const bool unknown = before_schema_5(file);
   for (const FamilyRow& row : read_table<FamilyRow>(file, "families", family_row_type())) {
-    const FamilyFit fit{h5::load_fixed_string(row.family), row.alpha_us * 1e-6,
+    const PointKey key = curve_key_of(row.curve);
+    const FamilyFit fit{family_of(key, row.family), row.alpha_us * 1e-6,
                         row.beta_ns_per_byte * 1e-9, row.rms_rel_error, row.bic,
                         unknown ? kNoValue : row.held_out_rel_error};
     if (row.chosen || report.families.empty()) {
       FamilyReport family;
-      family.key = curve_key_of(row.curve);
+      family.key = key;
       const std::string counts = h5::load_fixed_string(row.rank_counts);
       for (std::size_t start = 0; start < counts.size();) {
         const std::size_t end = std::min(counts.find(',', start), counts.size());
@@ -480,7 +494,7 @@ void read_families(hid_t file, ModelReport& report) {
   for (const CrossoverRow& row : read_table<CrossoverRow>(file, "crossovers", crossover_row_type())) {
     CrossoverReport crossover;
     crossover.key = curve_key_of(row.curve);
-    crossover.family = {h5::load_fixed_string(row.family), row.alpha_us * 1e-6,
+    crossover.family = {family_of(crossover.key, row.family), row.alpha_us * 1e-6,
                         row.beta_ns_per_byte * 1e-9, 0, 0};
     crossover.size_bytes = row.size_bytes;
     if (!std::isnan(row.crossover_ranks)) crossover.crossover_ranks = row.crossover_ranks;

@@ -90,7 +90,7 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   store_name(name(key.collective), row.collective, "collective");
   store_name(name(key.datatype), row.datatype, "datatype");
   store_name(redop_label(key), row.redop, "redop");
-  store_name(key.placement, row.placement, "placement");
+  store_name(name(key.placement), row.placement, "placement");
   store_name(key.algorithm, row.algorithm, "algorithm");
   store_name(key.protocol, row.protocol, "protocol");
   store_name(choice_name(point.chosen.algorithm), row.chosen_algorithm, "chosen_algorithm");
@@ -134,7 +134,7 @@ PointResult from_point_row(const PointRow& row) {
   key.datatype = parse_name(parse_datatype, row.datatype, "datatype");
   // Collectives that reduce nothing store "none"; their key keeps the default op.
   if (uses_reduce_op(key.collective)) key.op = parse_name(parse_reduce_op, row.redop, "redop");
-  key.placement = h5::load_fixed_string(row.placement);
+  key.placement = parse_name(parse_placement, row.placement, "placement");
   key.algorithm = h5::load_fixed_string(row.algorithm);
   key.protocol = h5::load_fixed_string(row.protocol);
   store_choice_name(h5::load_fixed_string(row.chosen_algorithm), point.chosen.algorithm);

@@ -10,27 +10,17 @@
 
 #include "harness/fit/curve_fits.h"
 #include "harness/plan/point.h"
+#include "topo/rank_topology.h"
 
 namespace collbench {
 
 // 2: /fits, /families, /crossovers; 3: algorithm and protocol columns; 4: window starts (sync,
 // invalid_samples, window_margin_us, clock_error_us, /start_lateness); 5: the library's own
-// account of its choice (chosen_algorithm, chosen_protocol, chosen_channels). Older versions
-// read, their missing columns as empty strings and zeros.
-inline constexpr int kSchemaVersion = 6;
+// account of its choice (chosen_algorithm, chosen_protocol, chosen_channels); 6: rounds; 7: each
+// rank family's coefficients in /families. Older versions read, their missing columns as empty
+// strings and zeros.
+inline constexpr int kSchemaVersion = 7;
 inline constexpr const char* kSchemaName = "collbench-results";
-
-struct RankTopology {
-  int rank = 0;
-  std::string host;
-  int local_rank = 0;
-  int node_index = 0;
-  std::string cpu_affinity;  // e.g. "0-3,8"
-  std::string gpu_name;
-  std::string gpu_bus_id;
-  std::string gpu_peers;  // bus ids of the GPUs this one reaches directly (CUDA peer access)
-  std::string nic;
-};
 
 // Scalar provenance, stored as attributes on the root group.
 struct Provenance {

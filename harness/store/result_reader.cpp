@@ -57,27 +57,11 @@ Provenance read_provenance(hid_t root) {
   return provenance;
 }
 
-// Columns in `optional` may be missing (files of an older schema): their fields read as zeros,
-// which is the empty string for a text column.
-template <typename Row>
-std::vector<Row> read_table(hid_t root, const char* name, hid_t row_type,
-                            std::span<const std::string_view> optional = {}) {
-  try {
-    const h5::Handle table = h5::open_dataset(root, name);
-    const h5::Handle stored = h5::stored_members(table.get(), row_type, optional);
-    std::vector<Row> rows(h5::extent(table.get()).at(0));
-    if (!rows.empty()) h5::read_all(table.get(), stored.get(), rows.data());
-    return rows;
-  } catch (const std::runtime_error& error) {
-    throw std::runtime_error(fmt::format("/{}: {}", name, error.what()));
-  }
-}
-
 std::vector<RankTopology> read_topology(hid_t root) {
   if (!h5::link_exists(root, layout::kTopology)) return {};
   std::vector<RankTopology> ranks;
   for (const TopologyRow& row :
-       read_table<TopologyRow>(root, layout::kTopology, topology_row_type()))
+       h5::read_rows<TopologyRow>(root, layout::kTopology, topology_row_type()))
     ranks.push_back(from_topology_row(row));
   return ranks;
 }
@@ -155,7 +139,7 @@ bool torn(const PointRow& row, std::size_t index) {
 
 std::vector<PointResult> read_points(hid_t root, bool with_samples, bool complete) {
   std::vector<PointRow> rows =
-      read_table<PointRow>(root, layout::kPoints, point_row_type(), kPointColumnsAddedAfterSchema2);
+      h5::read_rows<PointRow>(root, layout::kPoints, point_row_type(), kPointColumnsAddedAfterSchema2);
   if (!complete && !rows.empty() && torn(rows.back(), rows.size() - 1)) rows.pop_back();
   const RankMedians medians = read_rank_medians(root);
   const h5::Handle samples_group = h5::open_group(root, layout::kSamples);

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "harness/compare/compare_report.h"
+#include "harness/plan/point_identity.h"
 
 namespace collbench {
 namespace {
@@ -56,7 +57,7 @@ void print_trend_table(std::ostream& out, const Trend& trend) {
     const PointKey& k = point.key;
     out << fmt::format(
         "  {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>5} {:>12.2f} {:>12.2f}  {:<8} {}\n",
-        name(k.collective), k.placement, k.nranks, name(k.datatype), redop_label(k), name(k.mode),
+        name(k.collective), name(k.placement), k.nranks, name(k.datatype), redop_label(k), name(k.mode),
         k.in_place ? "yes" : "no", k.size_bytes, point.runs.size(), point.medians_s.front() * 1e6,
         point.medians_s.back() * 1e6, name(point.verdict), changes_text(trend, point));
   }

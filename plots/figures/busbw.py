@@ -1,10 +1,16 @@
 """busbw: bus bandwidth against size, one line per collective x placement x rank count."""
 import numpy as np
 
-from plots.figures.common import (Options, Plot, bus_factor, headline_row, label, new_figure,
+from plots.figures.common import (Options, Plot, headline_row, label, new_figure,
                                   preferred_mode, tidy_legend)
 from plots.resultfile import curves, key_dict
 from plots.sizes import format_size, size_axis
+
+
+def bus_factor(points, rows):
+    """busbw / algbw of a curve, as the file's points were counted (one rank count per curve)."""
+    algbw, busbw = points["algbw_GBps"][rows], points["busbw_GBps"][rows]
+    return float(np.median(busbw[algbw > 0] / algbw[algbw > 0]))
 
 
 def draw(result, options: Options):
@@ -16,7 +22,6 @@ def draw(result, options: Options):
     data = {"mode": mode, "lines": {}, "asymptotes": {}, "floors": {}}
     colors = iter(f"C{i}" for i in range(100))
     for key, rows in curves(points, mode).items():
-        k = key_dict(key)
         color = next(colors)
         sizes = points["size_bytes"][rows].astype(float)
         busbw = points["busbw_GBps"][rows]
@@ -28,8 +33,7 @@ def draw(result, options: Options):
         if row is not None and result.headlines["trusted"][row]:
             # The headline's large-message 1/beta is size over time, algbw-like; the bus factor
             # puts it on this plot's axis. An untrusted one is not drawn.
-            asymptote = (result.headlines["bandwidth_GBps"][row]
-                         * bus_factor(k["collective"], k["nranks"]))
+            asymptote = result.headlines["bandwidth_GBps"][row] * bus_factor(points, rows)
             axis.axhline(asymptote, color=color, linestyle="--", linewidth=1, alpha=0.8)
             data["asymptotes"][name] = asymptote
     measured = set(points["collective"])

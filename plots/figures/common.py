@@ -71,12 +71,6 @@ def label(key, with_collective=True, with_mode=False):
     return " · ".join(parts)
 
 
-def bus_factor(collective, nranks):
-    """busbw / algbw (DESIGN.md): 2(p-1)/p for allreduce, (p-1)/p for the other two."""
-    ratio = (nranks - 1) / nranks
-    return 2 * ratio if collective == "allreduce" else ratio
-
-
 def preferred_mode(points, order):
     """The first of `order` that the file measured."""
     modes = set(points["mode"])

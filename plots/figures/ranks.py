@@ -15,16 +15,15 @@ _NRANKS = CURVE_KEY.index("nranks")
 GRADIENT_BUCKET = 25 * 1024 * 1024
 
 
-def family_time_us(family, collective, alpha_us, beta_ns_per_byte, p, n):
-    """DESIGN.md's families: allreduce ring 2(p-1)α + 2(p-1)/p·n·β, tree 2·log2(p)·α + 2·n·β;
-    allgather and reduce-scatter ring (p-1)α + (p-1)/p·n·β."""
+def family_time_us(families, row, p, n):
+    """The family of /families row `row` at p ranks and n bytes, from the coefficients the
+    file stores with it (SCHEMA.md): α·latency_factor(p) + β·n·bandwidth_factor(p)."""
     p = np.asarray(p, dtype=float)
-    beta = beta_ns_per_byte / 1000
-    if collective != "allreduce":
-        return (p - 1) * alpha_us + (p - 1) / p * n * beta
-    if family == "tree":
-        return 2 * np.log2(p) * alpha_us + 2 * n * beta
-    return 2 * (p - 1) * alpha_us + 2 * (p - 1) / p * n * beta
+    latency = (families["latency_per_peer"][row] * (p - 1)
+               + families["latency_per_doubling"][row] * np.log2(p))
+    bandwidth = families["bandwidth_per_share"][row] * (p - 1) / p + families["bandwidth_whole"][row]
+    return (families["alpha_us"][row] * latency
+            + families["beta_ns_per_byte"][row] / 1000 * n * bandwidth)
 
 
 def _families(points, mode):
@@ -88,16 +87,15 @@ def draw(result, options: Options):
                          if same_size(cross["size_bytes"][i], n)
                          and all(cross[c][i] == v for c, v in k.items())]
             p_star = cross["crossover_ranks"][crossover[0]] if crossover else math.nan
-            if chosen:
+            # Files fitted before schema 7 hold no coefficients (NaN): no model line then.
+            if chosen and np.isfinite(fam["latency_per_peer"][chosen[0]]):
                 i = chosen[0]
                 top = max(measured_p[-1], p_star if np.isfinite(p_star) else 0) * 1.5
                 p_in = np.geomspace(measured_p[0], measured_p[-1], 40)
                 p_out = np.geomspace(measured_p[-1], top, 40)
-                args = (fam["family"][i], k["collective"], fam["alpha_us"][i],
-                        fam["beta_ns_per_byte"][i])
-                axis.plot(p_in, family_time_us(*args, p_in, n), color=color, linewidth=1.6,
+                axis.plot(p_in, family_time_us(fam, i, p_in, n), color=color, linewidth=1.6,
                           label=f"{fam['family'][i]} fit (dashed: extrapolated)")
-                axis.plot(p_out, family_time_us(*args, p_out, n), color=color, linewidth=1.2,
+                axis.plot(p_out, family_time_us(fam, i, p_out, n), color=color, linewidth=1.2,
                           linestyle="--")
                 curve["family"] = fam["family"][i]
             if np.isfinite(p_star):

@@ -1,6 +1,7 @@
 """Alpha-beta fits: stored by `run` and by `fit`, cross-checked against scipy's robust least
 squares, predicting held-out sizes of real mpirun data, and refusing what cannot be fitted."""
 import json
+import math
 
 import h5py
 import numpy as np
@@ -26,7 +27,7 @@ def test_run_stores_a_headline_per_curve_and_prints_it(fitted):
     """Every curve: one headline row and one footer line; every untrusted row says why."""
     _, out, result = fitted
     with h5py.File(out, "r") as f:
-        assert f.attrs["schema_version"] == 6
+        assert f.attrs["schema_version"] == 7
         fits = f["fits"][()]
         headlines = f["headlines"][()]
         modes = {text(m) for m in f["points"]["mode"]}
@@ -270,6 +271,16 @@ def test_rank_families_and_crossovers_across_rank_counts(tmp_path):
 
     with h5py.File(planted, "r") as f:  # the last seed's models, stored by `fit`
         assert len(f["families"]) == 2 and set(f["fits"]["nranks"]) == {2, 3, 4}
+        # Each family's time in p and n, stored with it, reproduces the planted ring exactly.
+        families = f["families"][()]
+        ring = next(row for row in families if row["family"] == b"ring")
+        for p in (2, 4, 1024):
+            latency = ring["latency_per_peer"] * (p - 1) + ring["latency_per_doubling"] * math.log2(p)
+            bandwidth = ring["bandwidth_per_share"] * (p - 1) / p + ring["bandwidth_whole"]
+            assert latency == 2 * (p - 1) and bandwidth == 2 * (p - 1) / p
+        tree = next(row for row in families if row["family"] == b"tree")
+        assert [tree[c] for c in ("latency_per_peer", "latency_per_doubling",
+                                  "bandwidth_per_share", "bandwidth_whole")] == [0, 2, 0, 2]
         stored = f["crossovers"][()]
         assert list(stored["crossover_ranks_ci_low"]) == [c["crossover_ranks_ci"][0] for c in crossovers]
         assert list(stored["crossover_ranks_ci_high"]) == [c["crossover_ranks_ci"][1] for c in crossovers]

@@ -1,5 +1,6 @@
 """plots/collbench_plot.py on files from real runs: every figure, the report, the plotted data
 against h5py, and bad input."""
+import os
 import pathlib
 import subprocess
 import xml.etree.ElementTree as ElementTree
@@ -8,6 +9,7 @@ import h5py
 import numpy as np
 import pytest
 
+from conftest import BINARY
 from plots import resultfile
 from plots.figures import FIGURES
 from plots.figures.common import Options
@@ -19,7 +21,7 @@ PYTHON = "/usr/bin/python3"
 
 def plot(*args):
     return subprocess.run([PYTHON, str(SCRIPT), *map(str, args)], capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120, env={**os.environ, "COLLBENCH": str(BINARY)})
 
 
 def test_every_figure_png_and_report(files, tmp_path):
@@ -58,15 +60,17 @@ def test_default_output_folder_is_the_files(files):
 
 
 def expected_asymptotes(result, mode):
-    """The trusted headlines' bandwidth times the bus factor, by the busbw figure's labels."""
-    from plots.figures.common import bus_factor, label
+    """The trusted headlines' bandwidth times nccl-tests' bus factor (2(p-1)/p for allreduce,
+    (p-1)/p for the others), by the busbw figure's labels."""
+    from plots.figures.common import label
     from plots.resultfile import curves, key_dict
     expected = {}
     for key, rows in curves(result.headlines, mode).items():
         if result.headlines["trusted"][rows[0]]:
             k = key_dict(key)
-            expected[label(key)] = (result.headlines["bandwidth_GBps"][rows[0]]
-                                    * bus_factor(k["collective"], k["nranks"]))
+            p = k["nranks"]
+            factor = (2 if k["collective"] == "allreduce" else 1) * (p - 1) / p
+            expected[label(key)] = result.headlines["bandwidth_GBps"][rows[0]] * factor
     return expected
 
 
@@ -121,6 +125,31 @@ def test_plotted_data_equals_the_file(files):
                 assert len(curve["nranks"]) >= 2
                 np.testing.assert_array_equal(curve["time_median_us"],
                                               points["time_median_us"][curve["point_id"]])
+
+
+def test_spec_units_mean_the_same_to_check_and_plot(files, tmp_path, monkeypatch):
+    """One unit table: a floor in Gbit/s, KiB sizes and a rate in MiB/s pass `collbench check`
+    and are drawn by `plot --spec` at the same GB/s (40 Gbit/s = 5 GB/s)."""
+    spec = tmp_path / "bits.toml"
+    spec.write_text('title = "bits"\n'
+                    '[[rule]]\nname = "bits"\ncollective = "allreduce"\nsizes = "64K-1M"\n'
+                    'busbw_min = "40 Gbit/s"\noptional = true\n'
+                    '[[rule]]\nname = "mebibytes"\nbusbw_min = "1000 MiB/s"\noptional = true\n'
+                    '[[rule]]\nname = "latency"\nlatency_max = "1 s"\noptional = true\n')
+    checked = subprocess.run([str(BINARY), "check", str(files["ranks"]), "--spec", str(spec)],
+                             capture_output=True, text=True, timeout=60)
+    assert checked.returncode in (0, 1), checked.stderr
+    done = plot(files["ranks"], "-o", tmp_path, "--figures", "busbw", "--spec", spec)
+    assert done.returncode == 0, done.stderr
+    from plots import spec as specfile
+    monkeypatch.setenv("COLLBENCH", str(BINARY))
+    floors = {f["name"]: f for f in specfile.busbw_floors(spec)}
+    assert set(floors) == {"bits", "mebibytes"}  # the latency rule draws no floor
+    assert floors["bits"]["busbw_GBps"] == pytest.approx(5.0)
+    assert (floors["bits"]["min_size"], floors["bits"]["max_size"]) == (64 * 1024, 1024 * 1024)
+    assert floors["bits"]["collective"] == "allreduce"
+    assert floors["mebibytes"]["busbw_GBps"] == pytest.approx(1000 * 2**20 / 1e9)
+    assert floors["mebibytes"]["max_size"] == float("inf")
 
 
 @pytest.mark.parametrize("case", ["missing", "not-hdf5", "foreign", "no-fits", "unknown",

@@ -66,7 +66,7 @@ bandwidth_min = "2 Gbit/s"
   EXPECT_EQ(a.index, 1);
   EXPECT_EQ(a.line, 5);
   EXPECT_EQ(a.selection.collective, CollectiveKind::allreduce);
-  EXPECT_EQ(a.selection.placement, "intra");
+  EXPECT_EQ(a.selection.placement, Placement::intra);
   EXPECT_EQ(a.selection.nranks.low, 8);
   EXPECT_EQ(a.selection.nranks.high, 8);
   EXPECT_EQ(a.selection.datatype, DataType::float32);

@@ -9,7 +9,7 @@
 
 #include "harness/check/spec.h"
 #include "harness/check/verdicts.h"
-#include "harness/cli/check_command.h"
+#include "harness/check/check_report.h"
 #include "harness/report/verdict_files.h"
 
 namespace collbench {
@@ -89,7 +89,7 @@ PointResult point(CollectiveKind kind, Mode mode, std::size_t size, double busbw
   PointResult p;
   p.key.backend = "mpi";
   p.key.collective = kind;
-  p.key.placement = "world";
+  p.key.placement = Placement::world;
   p.key.nranks = 2;
   p.key.mode = mode;
   p.key.size_bytes = size;
@@ -136,7 +136,8 @@ TEST(CheckVerdicts, ARuleJudgesEveryMatchingPointAndReportsTheWorst) {
   v = judge_rule(busbw_rule(4), points, nullptr);
   EXPECT_EQ(v.verdict, Verdict::fail);
   EXPECT_EQ(v.failing, 1u);
-  EXPECT_NE(v.message.find("3 points judged, 1 fail; 25% below the floor at 4 MiB"),
+  EXPECT_NE(v.message.find("3 points judged, 1 fail; 25% below the floor at allreduce float sum "
+                           "world 2 ranks bandwidth 4 MiB"),
             std::string::npos) << v.message;
 
   v = judge_rule(busbw_rule(4, 1 << 23), points, nullptr);  // sizes >= 8 MiB: only 16 MiB
@@ -201,7 +202,7 @@ ModelReport models_with(std::vector<std::string> flags = {}) {
   CurveFit curve;
   curve.key.backend = "mpi";
   curve.key.collective = CollectiveKind::allreduce;
-  curve.key.placement = "world";
+  curve.key.placement = Placement::world;
   curve.key.nranks = 2;
   curve.key.mode = Mode::latency;
   SegmentReport small;

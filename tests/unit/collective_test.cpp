@@ -2,9 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstddef>
 
-#include "benches/collective_kind.h"
+#include "benches/collectives/collective_kind.h"
 
 namespace collbench {
 namespace {
@@ -175,6 +176,47 @@ TEST(CollectiveKindNames, RoundTripAndAliases) {
   EXPECT_EQ(parse_collective("reducescatter"), CollectiveKind::reduce_scatter);
   EXPECT_FALSE(parse_collective("alltoall").has_value());
   EXPECT_FALSE(parse_collective("").has_value());
+}
+
+TEST(CollectiveDescriptors, EachDescribesItsOwnKind) {
+  for (auto kind : all_collectives()) {
+    const Collective& c = describe(kind);
+    SCOPED_TRACE(c.name);
+    EXPECT_EQ(c.kind, kind);
+    // The crossover p* is the ring's: every collective's first family is its ring.
+    ASSERT_FALSE(c.families.empty());
+    EXPECT_EQ(c.families.front().name, "ring");
+    for (const RankFamily& family : c.families)
+      EXPECT_EQ(find_family(kind, family.name), &family);
+    EXPECT_EQ(find_family(kind, "butterfly"), nullptr);
+    // The smallest size gives exactly one element per rank.
+    const std::size_t smallest = smallest_size(kind, kFloat, 3);
+    EXPECT_EQ(shape_for(kind, smallest, kFloat, 3).count, 1u);
+    EXPECT_EQ(shape_for(kind, smallest - 1, kFloat, 3).count, 0u);
+  }
+}
+
+// DESIGN.md's families: ring allreduce 2(p-1)α + 2(p-1)/p·nβ, tree 2·log2(p)·α + 2nβ, ring
+// allgather and reduce-scatter (p-1)α + (p-1)/p·nβ.
+TEST(CollectiveDescriptors, RankFamiliesAreTheTextbookCosts) {
+  for (double p : {2.0, 3.0, 8.0, 1024.0}) {
+    SCOPED_TRACE(p);
+    const RankFamily& ring = *find_family(CollectiveKind::allreduce, "ring");
+    EXPECT_DOUBLE_EQ(ring.latency_factor(p), 2 * (p - 1));
+    EXPECT_DOUBLE_EQ(ring.bandwidth_factor(p), 2 * (p - 1) / p);
+    const RankFamily& tree = *find_family(CollectiveKind::allreduce, "tree");
+    EXPECT_DOUBLE_EQ(tree.latency_factor(p), 2 * std::log2(p));
+    EXPECT_DOUBLE_EQ(tree.bandwidth_factor(p), 2);
+    for (auto kind : {CollectiveKind::allgather, CollectiveKind::reduce_scatter}) {
+      ASSERT_EQ(describe(kind).families.size(), 1u);
+      EXPECT_DOUBLE_EQ(describe(kind).families[0].latency_factor(p), p - 1);
+      EXPECT_DOUBLE_EQ(describe(kind).families[0].bandwidth_factor(p), (p - 1) / p);
+    }
+    // A ring's bandwidth factor is nccl-tests' bus factor.
+    for (auto kind : all_collectives())
+      EXPECT_DOUBLE_EQ(busbw_factor(kind, static_cast<int>(p)),
+                       describe(kind).families[0].bandwidth_factor(p));
+  }
 }
 
 }  // namespace

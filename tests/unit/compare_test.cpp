@@ -243,7 +243,7 @@ TEST(MatchPoints, EveryKeyFieldCountsButTheElementCount) {
   for (int field = 0; field < 8; ++field) {
     PointResult c = point(64);
     switch (field) {
-      case 0: c.key.placement = "intra"; break;
+      case 0: c.key.placement = Placement::intra; break;
       case 1: c.key.nranks = 4; break;
       case 2: c.key.in_place = true; break;
       case 3: c.key.datatype = DataType::float64; break;

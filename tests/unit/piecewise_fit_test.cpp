@@ -254,7 +254,8 @@ TEST(FitModels, TuningsAreSeparateCurvesAndFamilies) {
     EXPECT_EQ(family.key.protocol, tunings[f].protocol) << f;
     EXPECT_EQ(family.key.nranks, 0);
     EXPECT_EQ(family.rank_counts, (std::vector<int>{2, 4})) << f;
-    const auto ring = std::ranges::find(family.families, std::string("ring"), &FamilyFit::family);
+    const auto ring = std::ranges::find_if(
+        family.families, [](const FamilyFit& fit) { return fit.family.name == "ring"; });
     ASSERT_NE(ring, family.families.end());
     // Fitted on this tuning's curves alone, the ring family finds this tuning's truth.
     EXPECT_NEAR(ring->alpha_s, tunings[f].alpha_s, 0.1 * tunings[f].alpha_s) << f;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <vector>
 
 namespace collbench {
@@ -55,18 +56,33 @@ TEST(Placement, PlacementsThatMakeNoSenseAreSkippedWithAReason) {
   const GroupLayout intra = intra_layout(nodes_of({1, 1, 1}));
   EXPECT_TRUE(intra.groups.empty());
   EXPECT_NE(intra.skipped.find("one rank"), std::string::npos) << intra.skipped;
-  EXPECT_FALSE(subset_layout(nodes_of({2}), 3, Spread::packed).skipped.empty());
+  EXPECT_FALSE(subset_layout(nodes_of({2}), 3, Placement::packed).skipped.empty());
 }
 
 TEST(Placement, PackedFillsANodeFirstAndSpreadDealsRoundRobin) {
   const auto ranks = nodes_of({3, 3});
-  EXPECT_EQ(subset_layout(ranks, 2, Spread::packed).groups, (Groups{{0, 1}}));
-  EXPECT_EQ(subset_layout(ranks, 4, Spread::packed).groups, (Groups{{0, 1, 2, 3}}));
-  EXPECT_EQ(subset_layout(ranks, 2, Spread::spread).groups, (Groups{{0, 3}}));
-  EXPECT_EQ(subset_layout(ranks, 3, Spread::spread).groups, (Groups{{0, 1, 3}}));
-  EXPECT_EQ(subset_layout(ranks, 3, Spread::spread).placement, "spread");
+  EXPECT_EQ(subset_layout(ranks, 2, Placement::packed).groups, (Groups{{0, 1}}));
+  EXPECT_EQ(subset_layout(ranks, 4, Placement::packed).groups, (Groups{{0, 1, 2, 3}}));
+  EXPECT_EQ(subset_layout(ranks, 2, Placement::spread).groups, (Groups{{0, 3}}));
+  EXPECT_EQ(subset_layout(ranks, 3, Placement::spread).groups, (Groups{{0, 1, 3}}));
+  EXPECT_EQ(subset_layout(ranks, 3, Placement::spread).placement, Placement::spread);
   // Uneven nodes: spread keeps dealing from the nodes that still have ranks.
-  EXPECT_EQ(subset_layout(nodes_of({1, 3}), 4, Spread::spread).groups, (Groups{{0, 1, 2, 3}}));
+  EXPECT_EQ(subset_layout(nodes_of({1, 3}), 4, Placement::spread).groups, (Groups{{0, 1, 2, 3}}));
+}
+
+TEST(Placement, NamesRoundTripAndOnlyTheJobPlacementsSplitTheWholeJob) {
+  for (Placement placement : all_placements())
+    EXPECT_EQ(parse_placement(name(placement)), placement) << name(placement);
+  EXPECT_FALSE(parse_placement("rack").has_value());
+  EXPECT_EQ(all_placements().size(), 5u);
+  const auto ranks = nodes_of({2, 2});
+  for (Placement placement : job_placements()) {
+    EXPECT_FALSE(is_subset(placement));
+    EXPECT_EQ(job_layout(ranks, placement).placement, placement);
+  }
+  EXPECT_EQ(job_layout(ranks, Placement::inter).groups, inter_layout(ranks).groups);
+  EXPECT_THROW(job_layout(ranks, Placement::packed), std::invalid_argument);
+  EXPECT_THROW(subset_layout(ranks, 2, Placement::world), std::invalid_argument);
 }
 
 TEST(Placement, PowersOfTwo) {

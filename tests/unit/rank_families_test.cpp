@@ -16,6 +16,7 @@ namespace {
 
 constexpr double kAlpha = 5e-6;
 constexpr double kBeta = 1 / 25e9;
+const RankFamily& kRing = *find_family(CollectiveKind::allreduce, "ring");
 
 using TimeModel = std::function<double(double size, double ranks)>;
 
@@ -54,8 +55,8 @@ TEST(FitRankFamilies, RingAllreduceDataRecoversItsParametersAndChoosesRing) {
   const auto fits =
       fit_rank_families(CollectiveKind::allreduce, curves_of(ring_allreduce, {2, 3, 4, 8}));
   ASSERT_EQ(fits.size(), 2u);
-  EXPECT_EQ(fits[0].family, "ring");
-  EXPECT_EQ(fits[1].family, "tree");
+  EXPECT_EQ(fits[0].family.name, "ring");
+  EXPECT_EQ(fits[1].family.name, "tree");
   EXPECT_LT(fits[0].bic, fits[1].bic);
   expect_parameters(fits[0], 0.01);
   EXPECT_LT(fits[0].rms_rel_error, 1e-9);
@@ -66,14 +67,14 @@ TEST(FitRankFamilies, TreeAllreduceDataChoosesTree) {
   const auto fits =
       fit_rank_families(CollectiveKind::allreduce, curves_of(tree_allreduce, {2, 3, 4, 8}));
   ASSERT_EQ(fits.size(), 2u);
-  EXPECT_EQ(fits[0].family, "tree");
+  EXPECT_EQ(fits[0].family.name, "tree");
   expect_parameters(fits[0], 0.01);
 }
 
 TEST(FitRankFamilies, NoisyRingDataStillChoosesRing) {
   const auto fits =
       fit_rank_families(CollectiveKind::allreduce, curves_of(ring_allreduce, {2, 3, 4, 8}, 0.03));
-  EXPECT_EQ(fits[0].family, "ring");
+  EXPECT_EQ(fits[0].family.name, "ring");
   expect_parameters(fits[0], 0.05);
 }
 
@@ -96,7 +97,7 @@ TEST(FitRankFamilies, HeldOutChoiceFindsThePlantedFamilyOverSeeds) {
       const auto fits =
           fit_rank_families(CollectiveKind::allreduce, curves_of(truth, {2, 3, 4}, 0.03, seed));
       ASSERT_FALSE(std::isnan(fits[0].held_out_rel_error));
-      found += fits[0].family == name;
+      found += fits[0].family.name == name;
     }
     EXPECT_GE(found, 95) << name;
   }
@@ -107,7 +108,7 @@ TEST(FitRankFamilies, AllgatherAndReduceScatterHaveOnlyTheRing) {
   for (CollectiveKind kind : {CollectiveKind::allgather, CollectiveKind::reduce_scatter}) {
     const auto fits = fit_rank_families(kind, curves);
     ASSERT_EQ(fits.size(), 1u);
-    EXPECT_EQ(fits[0].family, "ring");
+    EXPECT_EQ(fits[0].family.name, "ring");
     expect_parameters(fits[0], 0.01);
   }
 }
@@ -126,7 +127,7 @@ TEST(FitRankFamilies, NeedsTwoDistinctRankCounts) {
 
 // p* = n·beta/alpha = 100e6 B / (5 µs · 25 GB/s) = 100e6 / 125e3 = 800 ranks.
 TEST(RingCrossoverRanks, IsSizeTimesBetaOverAlpha) {
-  const FamilyFit ring{.family = "ring", .alpha_s = kAlpha, .beta_s_per_byte = kBeta};
+  const FamilyFit ring{.family = kRing, .alpha_s = kAlpha, .beta_s_per_byte = kBeta};
   const auto ranks = ring_crossover_ranks(ring, 100e6);
   ASSERT_TRUE(ranks.has_value());
   EXPECT_NEAR(*ranks, 800, 1e-9);
@@ -170,9 +171,9 @@ TEST(RingCrossoverIntervals, RefuseNoReplicates) {
 
 TEST(RingCrossoverRanks, UndefinedWithoutPositiveLatency) {
   EXPECT_FALSE(ring_crossover_ranks(
-      FamilyFit{.family = "ring", .alpha_s = 0, .beta_s_per_byte = kBeta}, 1e6));
+      FamilyFit{.family = kRing, .alpha_s = 0, .beta_s_per_byte = kBeta}, 1e6));
   EXPECT_FALSE(ring_crossover_ranks(
-      FamilyFit{.family = "ring", .alpha_s = -1e-6, .beta_s_per_byte = kBeta}, 1e6));
+      FamilyFit{.family = kRing, .alpha_s = -1e-6, .beta_s_per_byte = kBeta}, 1e6));
 }
 
 }  // namespace

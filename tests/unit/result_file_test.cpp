@@ -115,7 +115,7 @@ std::vector<PointResult> example_points() {
                                      .collective = CollectiveKind::allreduce,
                                      .datatype = DataType::float32,
                                      .op = ReduceOp::sum,
-                                     .placement = "world",
+                                     .placement = Placement::world,
                                      .nranks = 4,
                                      .mode = Mode::latency,
                                      .in_place = false,
@@ -131,7 +131,7 @@ std::vector<PointResult> example_points() {
                                      .collective = CollectiveKind::allgather,
                                      .datatype = DataType::int8,
                                      .op = ReduceOp::sum,
-                                     .placement = "intra",
+                                     .placement = Placement::intra,
                                      .nranks = 2,
                                      .mode = Mode::bandwidth,
                                      .in_place = true,
@@ -151,7 +151,7 @@ std::vector<PointResult> example_points() {
                                      .collective = CollectiveKind::reduce_scatter,
                                      .datatype = DataType::float64,
                                      .op = ReduceOp::max,
-                                     .placement = "inter",
+                                     .placement = Placement::inter,
                                      .nranks = 2,
                                      .mode = Mode::latency,
                                      .in_place = false,
@@ -262,7 +262,12 @@ ModelReport example_models() {
   family.key = tuned;
   family.key.nranks = 0;
   family.rank_counts = {2, 4};
-  family.families = {{"ring", 5e-6, 1e-10, 0.01, -100, 0.034}};
+  family.families = {{.family = describe(CollectiveKind::allreduce).families[0],
+                       .alpha_s = 5e-6,
+                       .beta_s_per_byte = 1e-10,
+                       .rms_rel_error = 0.01,
+                       .bic = -100,
+                       .held_out_rel_error = 0.034}};
   report.crossovers.push_back(
       {family.key, family.families[0], 25.0 * (1 << 20), 5.2, {3.1, 9.4}, 4});
   report.families.push_back(family);
@@ -508,7 +513,7 @@ TEST_F(ResultFileTest, ReadsSchema2FileWithoutTuningColumns) {
     EXPECT_EQ(curve.key.algorithm, "");
     EXPECT_EQ(curve.key.protocol, "");
     EXPECT_EQ(curve.key.backend, "nccl");
-    EXPECT_EQ(curve.key.placement, "intra");
+    EXPECT_EQ(curve.key.placement, Placement::intra);
     EXPECT_EQ(curve.key.nranks, 2);
     ASSERT_EQ(curve.segments.size(), 1u);
     EXPECT_DOUBLE_EQ(curve.segments[0].alpha_s, 5e-6);
@@ -661,7 +666,7 @@ TEST_F(ResultFileTest, RefusesNameTooLongAndKeepsEarlierPoints) {
   ResultWriter writer(path, false);
   std::vector<PointResult> points = example_points();
   writer.append_point(points[0]);
-  points[1].key.placement = "a-placement-name-too-long-for-the-table";
+  points[1].key.backend = "a-backend-name-too-long-for-the-table";
   EXPECT_THROW(writer.append_point(points[1]), std::invalid_argument);
   writer.append_point(points[2]);
   writer.finish("2025-01-02T04:00:00Z");

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/cli/usage_error.h"
+#include "harness/errors.h"
 
 namespace collbench {
 namespace {
@@ -65,7 +65,7 @@ TEST(Resolve, Defaults) {
   EXPECT_EQ(config.modes, (std::vector<Mode>{Mode::latency, Mode::bandwidth}));
   EXPECT_EQ(config.in_place, (std::vector<bool>{false}));
   EXPECT_EQ(config.backend, "mpi");
-  EXPECT_EQ(config.placements, std::vector<std::string>{"world"});
+  EXPECT_EQ(config.placements, std::vector{Placement::world});
   EXPECT_TRUE(config.rank_counts.empty());
   EXPECT_EQ(config.warmup_iters, 5);
   EXPECT_EQ(config.check_iters, 1);
@@ -91,6 +91,15 @@ TEST(Resolve, Defaults) {
     else if (i == 15) EXPECT_EQ(stamp[i], 'Z') << stamp;
     else EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(stamp[i]))) << stamp;
   }
+}
+
+TEST(Resolve, PointsPerRowAreModesTimesInPlaceVariants) {
+  RunOptions options;
+  EXPECT_EQ(points_per_row(resolve(options, "mpi")), 2u);
+  options.in_place = true;
+  EXPECT_EQ(points_per_row(resolve(options, "mpi")), 4u);
+  options.mode = "latency";
+  EXPECT_EQ(points_per_row(resolve(options, "mpi")), 2u);
 }
 
 TEST(Resolve, DefaultOutNamesTheBackendInUse) {
@@ -355,16 +364,17 @@ TEST(Resolve, PlacementsAndRankCounts) {
   RunOptions options;
   options.placement = "all";
   EXPECT_EQ(resolve(options, "mpi").placements,
-            (std::vector<std::string>{"world", "intra", "inter"}));
+            (std::vector{Placement::world, Placement::intra, Placement::inter}));
   options.placement = "inter,intra,inter";
-  EXPECT_EQ(resolve(options, "mpi").placements, (std::vector<std::string>{"inter", "intra"}));
+  EXPECT_EQ(resolve(options, "mpi").placements,
+            (std::vector{Placement::inter, Placement::intra}));
   options.placement = "";
   options.rank_counts = "4,2,3,2";
   options.spread = "spread";
   const RunConfig subsets = resolve(options, "mpi");
   EXPECT_TRUE(subsets.placements.empty());  // --ranks alone: only the subsets
   EXPECT_EQ(subsets.rank_counts, (std::vector<int>{4, 2, 3}));
-  EXPECT_EQ(subsets.spread, Spread::spread);
+  EXPECT_EQ(subsets.subset_placement, Placement::spread);
   options.rank_counts = "pow2";
   EXPECT_TRUE(resolve(options, "mpi").rank_counts_pow2);
 }
@@ -373,6 +383,12 @@ TEST(ResolveErrors, BadPlacementsAndRankCounts) {
   RunOptions options;
   options.placement = "rack";
   EXPECT_CONTAINS(usage_error(options), "--placement: unknown value 'rack'");
+  options.placement = "packed";  // a subset: --ranks with --spread packed
+  EXPECT_CONTAINS(usage_error(options), "--placement: unknown value 'packed'");
+  options.placement = "";
+  options.spread = "world";
+  EXPECT_CONTAINS(usage_error(options), "--spread: unknown value 'world'");
+  options.spread = "packed";
   options.placement = "world";
   for (const char* bad : {"1", "two", "2,", "3x"}) {
     options.rank_counts = bad;

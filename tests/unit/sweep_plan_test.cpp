@@ -2,24 +2,20 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/plan/sizes.h"
+
 #include <cstddef>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace collbench {
 namespace {
 
-RunConfig config_with(std::vector<CollectiveKind> collectives, std::vector<DataType> types,
-                      std::vector<ReduceOp> ops, std::vector<std::size_t> sizes) {
-  RunConfig config;
-  config.collectives = std::move(collectives);
-  config.datatypes = std::move(types);
-  config.reduce_ops = std::move(ops);
-  config.sizes = std::move(sizes);
-  config.modes = {Mode::latency, Mode::bandwidth};
-  config.in_place = {false};
-  return config;
+SweepRequest request_of(std::vector<CollectiveKind> collectives, std::vector<DataType> types,
+                         std::vector<ReduceOp> ops, std::vector<std::size_t> sizes) {
+  return {std::move(sizes), std::move(collectives), std::move(types), std::move(ops)};
 }
 
 using RowKey = std::tuple<CollectiveKind, DataType, ReduceOp, std::size_t>;
@@ -32,7 +28,7 @@ std::vector<RowKey> keys_of(const SweepPlan& plan) {
 }
 
 TEST(PlanSweep, RowsRunCollectiveThenDatatypeThenOpThenSize) {
-  const auto config = config_with({CollectiveKind::allreduce, CollectiveKind::reduce_scatter},
+  const auto config = request_of({CollectiveKind::allreduce, CollectiveKind::reduce_scatter},
                                   {DataType::float32, DataType::int8},
                                   {ReduceOp::sum, ReduceOp::max}, {64, 128});
   const SweepPlan plan = plan_sweep(config, 2);
@@ -53,7 +49,7 @@ TEST(PlanSweep, RowsRunCollectiveThenDatatypeThenOpThenSize) {
 }
 
 TEST(PlanSweep, RowsCarryTheShapeOfTheirCollective) {
-  const auto config = config_with({CollectiveKind::allreduce, CollectiveKind::allgather,
+  const auto config = request_of({CollectiveKind::allreduce, CollectiveKind::allgather,
                                    CollectiveKind::reduce_scatter},
                                   {DataType::float32}, {ReduceOp::sum}, {1024});
   const SweepPlan plan = plan_sweep(config, 4);
@@ -66,7 +62,7 @@ TEST(PlanSweep, RowsCarryTheShapeOfTheirCollective) {
 }
 
 TEST(PlanSweep, AllgatherGetsOneOpOnly) {
-  const auto config = config_with({CollectiveKind::allgather}, {DataType::float32, DataType::int32},
+  const auto config = request_of({CollectiveKind::allgather}, {DataType::float32, DataType::int32},
                                   {ReduceOp::sum, ReduceOp::prod, ReduceOp::min, ReduceOp::max},
                                   {64, 128, 256});
   const SweepPlan plan = plan_sweep(config, 2);
@@ -75,7 +71,7 @@ TEST(PlanSweep, AllgatherGetsOneOpOnly) {
   EXPECT_EQ(plan.rows[0].datatype, DataType::float32);
   EXPECT_EQ(plan.rows[3].datatype, DataType::int32);
   // Every op still runs for the collectives that reduce.
-  const auto both = config_with({CollectiveKind::allgather, CollectiveKind::reduce_scatter},
+  const auto both = request_of({CollectiveKind::allgather, CollectiveKind::reduce_scatter},
                                 {DataType::float32},
                                 {ReduceOp::sum, ReduceOp::prod, ReduceOp::min, ReduceOp::max},
                                 {64});
@@ -91,7 +87,7 @@ TEST(PlanSweep, AllgatherGetsOneOpOnly) {
 TEST(PlanSweep, SizesTooSmallForOneElementPerRankAreSkippedWithANote) {
   // float over 4 ranks: allgather needs 16 B; 8 B is skipped, 16 B is one element each.
   const auto config =
-      config_with({CollectiveKind::allgather}, {DataType::float32}, {ReduceOp::sum}, {8, 16, 32});
+      request_of({CollectiveKind::allgather}, {DataType::float32}, {ReduceOp::sum}, {8, 16, 32});
   const SweepPlan plan = plan_sweep(config, 4);
   ASSERT_EQ(plan.rows.size(), 2u);
   EXPECT_EQ(plan.rows[0].shape.size_bytes, 16u);
@@ -106,7 +102,7 @@ TEST(PlanSweep, SizesTooSmallForOneElementPerRankAreSkippedWithANote) {
 }
 
 TEST(PlanSweep, AvgThatCannotBeExactIsNotedOnceAndStillRuns) {
-  auto config = config_with({CollectiveKind::allreduce}, {DataType::float32, DataType::int32},
+  auto config = request_of({CollectiveKind::allreduce}, {DataType::float32, DataType::int32},
                             {ReduceOp::avg}, {64, 128});
   const SweepPlan three = plan_sweep(config, 3);
   EXPECT_EQ(three.rows.size(), 4u);
@@ -115,13 +111,13 @@ TEST(PlanSweep, AvgThatCannotBeExactIsNotedOnceAndStillRuns) {
             std::string::npos)
       << three.notes[0];
   EXPECT_TRUE(plan_sweep(config, 4).notes.empty());  // times 1/4 is exact
-  config.check_iters = 0;
+  config.validated = false;
   EXPECT_TRUE(plan_sweep(config, 3).notes.empty());  // nothing to validate, nothing to say
 }
 
 TEST(PlanSweep, NotesNameEachCollectiveThatSkipped) {
   // double over 3 ranks: allreduce needs 8 B, the others 24 B.
-  const auto config = config_with({CollectiveKind::allreduce, CollectiveKind::reduce_scatter},
+  const auto config = request_of({CollectiveKind::allreduce, CollectiveKind::reduce_scatter},
                                   {DataType::float64}, {ReduceOp::sum, ReduceOp::min},
                                   {4, 8, 16, 32});
   const SweepPlan plan = plan_sweep(config, 3);
@@ -138,7 +134,7 @@ TEST(PlanSweep, NotesNameEachCollectiveThatSkipped) {
 
 TEST(PlanSweep, SizesThatRoundToTheSameShapeRunOnce) {
   // float over 3 ranks: 96..107 B all round to 8 floats a rank (96 B); 108 B is 9 a rank.
-  const auto config = config_with({CollectiveKind::allgather}, {DataType::float32},
+  const auto config = request_of({CollectiveKind::allgather}, {DataType::float32},
                                   {ReduceOp::sum}, {96, 100, 104, 107, 108});
   const SweepPlan plan = plan_sweep(config, 3);
   ASSERT_EQ(plan.rows.size(), 2u);
@@ -148,7 +144,7 @@ TEST(PlanSweep, SizesThatRoundToTheSameShapeRunOnce) {
   EXPECT_EQ(plan.rows[1].shape.count, 9u);
 
   // Allreduce rounds to whole elements: 9..15 B of double is one element.
-  const auto ar = config_with({CollectiveKind::allreduce}, {DataType::float64}, {ReduceOp::sum},
+  const auto ar = request_of({CollectiveKind::allreduce}, {DataType::float64}, {ReduceOp::sum},
                               {8, 9, 15, 16});
   const SweepPlan ar_plan = plan_sweep(ar, 2);
   ASSERT_EQ(ar_plan.rows.size(), 2u);
@@ -156,58 +152,44 @@ TEST(PlanSweep, SizesThatRoundToTheSameShapeRunOnce) {
   EXPECT_EQ(ar_plan.rows[1].shape.size_bytes, 16u);
 }
 
-TEST(PlanSweep, MaxBufferBytesForAllgatherAndReduceScatter) {
+TEST(BuffersFor, EveryRowFitsAndInPlaceSendHoldsTheResult) {
   // 1000 B over 3 ranks: float 83 a rank (996 B in all), double 41 a rank (984 B).
   const std::vector<std::size_t> sizes{100, 1000};
   const std::vector<DataType> types{DataType::float32, DataType::float64};
+  const auto sizes_of = [](const SweepPlan& plan) {
+    const BufferSizes b = buffers_for(plan);
+    return std::pair{b.send_bytes, b.recv_bytes};
+  };
 
-  const SweepPlan ag = plan_sweep(
-      config_with({CollectiveKind::allgather}, types, {ReduceOp::sum}, sizes), 3);
-  EXPECT_EQ(ag.max_send_bytes, 83u * 4);  // one share
-  EXPECT_EQ(ag.max_recv_bytes, 996u);     // all p shares
+  // Allgather sends one share and receives all p; in place the send buffer holds all p.
+  EXPECT_EQ(sizes_of(plan_sweep(
+                request_of({CollectiveKind::allgather}, types, {ReduceOp::sum}, sizes), 3)),
+            (std::pair<std::size_t, std::size_t>{996, 996}));
+  // Reduce-scatter sends the whole input and receives one block.
+  EXPECT_EQ(sizes_of(plan_sweep(
+                request_of({CollectiveKind::reduce_scatter}, types, {ReduceOp::sum}, sizes), 3)),
+            (std::pair<std::size_t, std::size_t>{996, 83 * 4}));
+  EXPECT_EQ(sizes_of(plan_sweep(request_of({CollectiveKind::allreduce}, types, {ReduceOp::sum},
+                                            {1001}),
+                                3)),
+            (std::pair<std::size_t, std::size_t>{1000, 1000}));  // 250 floats
+  // Nothing to run: room for the communicator's first call, one float per rank.
+  const SweepPlan empty = plan_sweep(
+      request_of({CollectiveKind::allgather}, {DataType::float64}, {ReduceOp::sum}, {8, 16}), 4);
+  EXPECT_TRUE(empty.rows.empty());
+  EXPECT_EQ(empty.notes.size(), 1u);
+  EXPECT_EQ(sizes_of(empty), (std::pair<std::size_t, std::size_t>{16, 16}));
 
-  const SweepPlan rs = plan_sweep(
-      config_with({CollectiveKind::reduce_scatter}, types, {ReduceOp::sum}, sizes), 3);
-  EXPECT_EQ(rs.max_send_bytes, 996u);     // the whole input
-  EXPECT_EQ(rs.max_recv_bytes, 83u * 4);  // one result block
-
-  const SweepPlan both = plan_sweep(config_with({CollectiveKind::allgather,
-                                                 CollectiveKind::reduce_scatter},
-                                                types, {ReduceOp::sum}, sizes),
-                                    3);
-  EXPECT_EQ(both.max_send_bytes, 996u);
-  EXPECT_EQ(both.max_recv_bytes, 996u);
-
-  const SweepPlan ar = plan_sweep(
-      config_with({CollectiveKind::allreduce}, types, {ReduceOp::sum}, {1001}), 3);
-  EXPECT_EQ(ar.max_send_bytes, 1000u);  // 250 floats
-  EXPECT_EQ(ar.max_recv_bytes, 1000u);
+  const BufferSizes both = covering({996, 332}, {16, 996});
+  EXPECT_EQ(std::pair(both.send_bytes, both.recv_bytes),
+            (std::pair<std::size_t, std::size_t>{996, 996}));
 }
 
-TEST(PlanSweep, NothingToRunGivesAnEmptyPlan) {
-  const auto config =
-      config_with({CollectiveKind::allgather}, {DataType::float64}, {ReduceOp::sum}, {8, 16});
-  const SweepPlan plan = plan_sweep(config, 4);
-  EXPECT_TRUE(plan.rows.empty());
-  EXPECT_EQ(plan.max_send_bytes, 0u);
-  EXPECT_EQ(plan.max_recv_bytes, 0u);
-  EXPECT_EQ(plan.notes.size(), 1u);
-}
-
-TEST(PointsPerRow, ModesTimesInPlaceVariants) {
-  RunConfig config;
-  config.modes = {Mode::latency, Mode::bandwidth};
-  config.in_place = {false};
-  EXPECT_EQ(points_per_row(config), 2u);
-  config.in_place = {false, true};
-  EXPECT_EQ(points_per_row(config), 4u);
-  config.modes = {Mode::latency};
-  EXPECT_EQ(points_per_row(config), 2u);
-}
-
-TEST(PlanSweep, FromResolvedDefaultsWithThreeRanks) {
-  const RunConfig config = resolve(RunOptions{}, "mpi");
-  const SweepPlan plan = plan_sweep(config, 3);
+TEST(PlanSweep, TheDefaultSweepWithThreeRanks) {
+  const SweepRequest request = request_of(
+      {CollectiveKind::allreduce, CollectiveKind::allgather, CollectiveKind::reduce_scatter},
+      {DataType::float32}, {ReduceOp::sum}, sweep_sizes(SweepSpec{}));
+  const SweepPlan plan = plan_sweep(request, 3);
   // allreduce: all 24 sizes (8 B is two floats). allgather and reduce-scatter: 8 B is too
   // small for 3 floats (12 B), the other 23 sizes run.
   ASSERT_EQ(plan.rows.size(), 24u + 23u + 23u);
@@ -218,18 +200,18 @@ TEST(PlanSweep, FromResolvedDefaultsWithThreeRanks) {
   const std::size_t big = std::size_t{64} << 20;
   // allreduce's buffer is the largest on both sides: reduce-scatter's input and allgather's
   // output at 64 MiB round down to 67108860 B.
-  EXPECT_EQ(plan.max_send_bytes, big);
-  EXPECT_EQ(plan.max_recv_bytes, big);
+  EXPECT_EQ(buffers_for(plan).send_bytes, big);
+  EXPECT_EQ(buffers_for(plan).recv_bytes, big);
   EXPECT_EQ(plan.rows.back().collective, CollectiveKind::reduce_scatter);
   EXPECT_EQ(plan.rows.back().shape.send_count * 4, big / 12 * 12);
   EXPECT_EQ(plan.rows[24 + 22].shape.recv_count * 4, big / 12 * 12);
 
   // Without allreduce the buffers are the rounded ones.
-  RunConfig no_allreduce = config;
+  SweepRequest no_allreduce = request;
   no_allreduce.collectives = {CollectiveKind::allgather, CollectiveKind::reduce_scatter};
   const SweepPlan plan2 = plan_sweep(no_allreduce, 3);
-  EXPECT_EQ(plan2.max_send_bytes, big / 12 * 12);  // reduce-scatter's input
-  EXPECT_EQ(plan2.max_recv_bytes, big / 12 * 12);  // allgather's output
+  EXPECT_EQ(buffers_for(plan2).send_bytes, big / 12 * 12);  // reduce-scatter's input
+  EXPECT_EQ(buffers_for(plan2).recv_bytes, big / 12 * 12);  // allgather's output
 }
 
 }  // namespace

@@ -103,9 +103,8 @@ void MpiCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& r
   }
 }
 
-std::size_t MpiCommunicator::in_place_result_offset(const CollectiveCall& call) const {
-  return call.kind == CollectiveKind::reduce_scatter ? 0 : Communicator::in_place_result_offset(call);
-}
+// MPI writes every in-place result from the buffer's start (reduce-scatter's share too).
+std::size_t MpiCommunicator::in_place_result_offset(const CollectiveCall&) const { return 0; }
 
 void MpiCommunicator::barrier() { check(MPI_Barrier(comm_), "MPI_Barrier"); }
 

@@ -169,24 +169,23 @@ void NcclCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& 
   const ncclDataType_t type = datatype_of(call.datatype);
   const Shape& shape = call.shape;
   const std::size_t element = size_of(call.datatype);
-  std::byte* base = send.data();
+  // In place, NCCL reads an allgather's share from, and writes a reduce-scatter's share to,
+  // rank × share of the one buffer.
+  std::byte* input =
+      send.data() + (call.in_place ? in_place_send_offset(call.kind, rank_, shape) * element : 0);
+  std::byte* output = call.in_place
+                          ? send.data() + in_place_recv_offset(call.kind, rank_, shape) * element
+                          : recv.data();
   switch (call.kind) {
     case CollectiveKind::allreduce:
-      check(ncclAllReduce(base, call.in_place ? base : recv.data(), shape.count, type,
-                          op_of(call.op), comm_, stream_),
+      check(ncclAllReduce(input, output, shape.count, type, op_of(call.op), comm_, stream_),
             "ncclAllReduce");
       return;
     case CollectiveKind::allgather:
-      // In place, NCCL reads this rank's share from rank × share of the output.
-      check(ncclAllGather(call.in_place ? base + std::size_t(rank_) * shape.count * element : base,
-                          call.in_place ? base : recv.data(), shape.count, type, comm_, stream_),
-            "ncclAllGather");
+      check(ncclAllGather(input, output, shape.count, type, comm_, stream_), "ncclAllGather");
       return;
     case CollectiveKind::reduce_scatter:
-      check(ncclReduceScatter(base,
-                              call.in_place ? base + std::size_t(rank_) * shape.count * element
-                                            : recv.data(),
-                              shape.count, type, op_of(call.op), comm_, stream_),
+      check(ncclReduceScatter(input, output, shape.count, type, op_of(call.op), comm_, stream_),
             "ncclReduceScatter");
       return;
   }

@@ -1,9 +1,9 @@
 #pragma once
+// The errors a command ends with, and the exit code each means (DESIGN.md, "Command line").
 #include <stdexcept>
 
 namespace collbench {
 
-// Exit codes shared by every subcommand (DESIGN.md, "Command line").
 enum ExitCode : int {
   kExitOk = 0,
   kExitWrongOrFailed = 1,

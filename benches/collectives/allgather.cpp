@@ -1,0 +1,23 @@
+// allgather: every rank ends with every rank's share, in rank order.
+#include "benches/collectives/collective.h"
+
+namespace collbench {
+namespace {
+// Ring: p−1 steps, each passing one share on.
+constexpr RankFamily kFamilies[] = {
+    {.name = "ring", .latency_per_peer = 1, .bandwidth_per_share = 1},
+};
+}  // namespace
+
+extern constinit const Collective kAllgather{
+    .kind = CollectiveKind::allgather,
+    .name = "allgather",
+    .aliases = {},
+    .send = Extent::share,
+    .recv = Extent::buffer,
+    .reduces = false,
+    .busbw_per_share = 1,
+    .families = kFamilies,
+};
+
+}  // namespace collbench

@@ -1,0 +1,25 @@
+// allreduce: every rank ends with the reduction of every rank's whole buffer.
+#include "benches/collectives/collective.h"
+
+namespace collbench {
+namespace {
+// Ring: reduce-scatter then allgather, 2(p−1) steps of n/p. Tree: a reduce up and a broadcast
+// down a binary tree, 2·log2(p) steps of the whole buffer.
+constexpr RankFamily kFamilies[] = {
+    {.name = "ring", .latency_per_peer = 2, .bandwidth_per_share = 2},
+    {.name = "tree", .latency_per_doubling = 2, .bandwidth_whole = 2},
+};
+}  // namespace
+
+extern constinit const Collective kAllreduce{
+    .kind = CollectiveKind::allreduce,
+    .name = "allreduce",
+    .aliases = {},
+    .send = Extent::buffer,
+    .recv = Extent::buffer,
+    .reduces = true,
+    .busbw_per_share = 2,
+    .families = kFamilies,
+};
+
+}  // namespace collbench

@@ -1,0 +1,26 @@
+// reduce_scatter: rank r ends with share r of the reduction of every rank's whole buffer.
+#include "benches/collectives/collective.h"
+
+#include <string_view>
+
+namespace collbench {
+namespace {
+// Ring: p−1 steps, each reducing one share into the next rank's.
+constexpr RankFamily kFamilies[] = {
+    {.name = "ring", .latency_per_peer = 1, .bandwidth_per_share = 1},
+};
+constexpr std::string_view kAliases[] = {"reduce-scatter", "reducescatter"};
+}  // namespace
+
+extern constinit const Collective kReduceScatter{
+    .kind = CollectiveKind::reduce_scatter,
+    .name = "reduce_scatter",
+    .aliases = kAliases,
+    .send = Extent::buffer,
+    .recv = Extent::share,
+    .reduces = true,
+    .busbw_per_share = 1,
+    .families = kFamilies,
+};
+
+}  // namespace collbench
