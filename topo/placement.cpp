@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::array kPlacements{Placement::world, Placement::intra, Placement::inter,
                                  Placement::packed, Placement::spread};
+constexpr std::array kJobPlacements{Placement::world, Placement::intra, Placement::inter};
 
 // World ranks per node, in node order, each node's ranks in local-rank order.
 std::vector<std::vector<int>> ranks_by_node(std::span<const RankPlace> ranks) {
@@ -63,7 +64,7 @@ std::optional<Placement> parse_placement(std::string_view text) {
 
 std::span<const Placement> all_placements() { return kPlacements; }
 
-std::span<const Placement> job_placements() { return std::span(kPlacements).first(3); }
+std::span<const Placement> job_placements() { return kJobPlacements; }
 
 bool is_subset(Placement placement) {
   return placement == Placement::packed || placement == Placement::spread;
