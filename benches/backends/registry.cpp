@@ -33,6 +33,8 @@ std::unique_ptr<Backend> start_backend(std::string_view name,
   throw std::invalid_argument("backend '" + std::string(name) + "' is not built into collbench");
 }
 
+void end_failed_start() { finalize_mpi_if_started(); }
+
 bool starts_without_mpi(std::string_view name) { return name == "nccl"; }
 
 std::map<std::string, std::string> local_launch_environment(

@@ -21,6 +21,11 @@ std::string default_backend();
 // name this build does not have, BackendUnavailable when this host cannot run it.
 std::unique_ptr<Backend> start_backend(std::string_view name, const BackendOptions& options);
 
+// After start_backend threw, and after the reason is printed: ends the launcher's job in step
+// (MPI_Finalize where the start initialised MPI), so that a peer that exits early cannot get
+// the rank that prints the reason killed before it does.
+void end_failed_start();
+
 // Whether the backend's ranks can start without mpirun or srun (`run --np N`).
 bool starts_without_mpi(std::string_view name);
 // What `run --np N` children need in their environment to find each other. Throws

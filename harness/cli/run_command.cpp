@@ -177,6 +177,8 @@ int launch_local_ranks(const RunConfig& config, const std::vector<std::string>& 
 }  // namespace
 
 int run_command(const RunOptions& options, const std::vector<std::string>& argv) {
+  // Asked before the backend starts: a singleton MPI_Init sets the launcher's variables itself.
+  const bool launched = launcher_rank().has_value();
   const bool may_print = launcher_rank().value_or(0) == kRoot;
   RunConfig config;
   try {
@@ -204,6 +206,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
     support_notes = fit_to_backend(config, *backend);
   } catch (const BackendUnavailable& error) {
     if (may_print) fmt::print(stderr, "collbench run: --backend {}: {}\n", config.backend, error.what());
+    end_failed_start();
     return kExitUsage;
   } catch (const UsageError& error) {
     if (backend->world().rank() == kRoot) fmt::print(stderr, "collbench run: {}\n", error.what());
@@ -211,7 +214,17 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
   } catch (const std::exception& error) {  // the library failed to start: a fault, not input
     fmt::print(stderr, "collbench run: rank {} on {}: --backend {} failed to start: {}\n",
                launcher_rank().value_or(0), this_host(), config.backend, error.what());
+    end_failed_start();
     return kExitFault;
+  }
+  // A lone process is one rank: its collectives move nothing and print busbw 0.
+  if (!launched && !config.allow_single_rank) {
+    fmt::print(stderr,
+               "collbench run: started without mpirun/srun? This process is one rank alone, "
+               "and a collective over one rank measures no communication. Start it with "
+               "mpirun -np N or srun, or with --np N (nccl backend); --allow-single-rank runs it "
+               "anyway\n");
+    return kExitUsage;
   }
   try {
     return measure(*backend, config, argv, std::move(support_notes));

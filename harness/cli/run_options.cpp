@@ -117,6 +117,14 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("-f,--stepfactor", o.step_factor, "multiplicative size step")
       ->capture_default_str();
   run.add_option("-i,--stepbytes", o.step_bytes, "additive size step (instead of -f)");
+  run.add_option("-g,--ngpus", o.gpus_per_process,
+                 "nccl-tests' GPUs per process: 1 (collbench runs one rank per GPU)");
+  run.add_option("-t,--nthreads", o.threads_per_process,
+                 "nccl-tests' threads per process: 1 (one rank per process)");
+  run.add_option("-a,--average", o.rank_average,
+                 "nccl-tests' time over ranks: 3, the slowest (collbench's only one)");
+  run.add_flag("--allow-single-rank", o.allow_single_rank,
+               "run one rank started without mpirun, srun or --np (measures no communication)");
   run.add_option("-n,--iters", o.iters, "samples per point; turns adaptive stopping off");
   run.add_option("-w,--warmup_iters", o.warmup_iters, "untimed operations per point")
       ->capture_default_str();
@@ -243,6 +251,20 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   require(!o.virtual_nodes || o.local_ranks > 0, "--virtual-nodes needs --np");
   config.local_ranks = o.local_ranks;
   config.virtual_nodes = o.virtual_nodes;
+  config.allow_single_rank = o.allow_single_rank;
+  require(o.gpus_per_process.value_or(1) == 1,
+          fmt::format("-g {}: collbench runs one rank per GPU; start {} ranks per node instead "
+                      "(mpirun -npernode, srun --ntasks-per-node, or --np for one node)",
+                      o.gpus_per_process.value_or(1), o.gpus_per_process.value_or(1)));
+  require(o.threads_per_process.value_or(1) == 1,
+          fmt::format("-t {}: collbench runs one rank per process; start that many more "
+                      "processes instead (mpirun -np, srun -n, or --np)",
+                      o.threads_per_process.value_or(1)));
+  require(o.rank_average.value_or(3) == 3,
+          fmt::format("-a {}: collbench's time is always the slowest rank's per sample "
+                      "(nccl-tests' -a 3); the per-rank times are in the file "
+                      "(/rank_median_us, /samples) for other views",
+                      o.rank_average.value_or(3)));
 
   require(o.warmup_iters >= 0, fmt::format("-w/--warmup_iters must not be negative, got {}", o.warmup_iters));
   require(o.check_iters >= 0, fmt::format("-c/--check must not be negative, got {}", o.check_iters));

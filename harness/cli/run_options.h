@@ -47,6 +47,12 @@ struct RunOptions {
   std::string nccl_protocols;
   int local_ranks = 0;
   bool virtual_nodes = false;
+  bool allow_single_rank = false;
+  // nccl-tests' -g (GPUs per process), -t (threads per process) and -a (how the time is
+  // averaged over ranks): taken where they mean what collbench does, explained where not.
+  std::optional<int> gpus_per_process;
+  std::optional<int> threads_per_process;
+  std::optional<int> rank_average;
 };
 
 void add_run_options(CLI::App& command, RunOptions& options);

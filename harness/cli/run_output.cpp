@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <iostream>
@@ -40,6 +41,12 @@ std::string stops_text(const std::array<std::size_t, kStopReasons>& stops, doubl
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
+std::string duration_text(double seconds) {
+  if (seconds < 120) return fmt::format("{:.0f} s", seconds);
+  if (seconds < 7200) return fmt::format("{:.0f} min", seconds / 60);
+  return fmt::format("{:.1f} h", seconds / 3600);
+}
+
 }  // namespace
 
 RunOutput::RunOutput(const RunConfig& config, std::unique_ptr<ResultWriter> writer,
@@ -47,7 +54,9 @@ RunOutput::RunOutput(const RunConfig& config, std::unique_ptr<ResultWriter> writ
     : config_(config),
       writer_(std::move(writer)),
       reporter_(make_reporter("table", std::cout)),
-      progress_(!config.quiet && (config.progress || isatty(STDERR_FILENO)), total_points) {}
+      progress_(!config.quiet && (config.progress || isatty(STDERR_FILENO)),
+                isatty(STDERR_FILENO), total_points),
+      total_points_(total_points) {}
 
 void RunOutput::begin(const Provenance& provenance, const JobTopology& topology,
                       const RunDescription& run) {
@@ -56,7 +65,15 @@ void RunOutput::begin(const Provenance& provenance, const JobTopology& topology,
     writer_->write_provenance(provenance);
     writer_->write_topology(topology.ranks);
   }
-  if (!config_.quiet) reporter_->begin(run);
+  if (config_.quiet) return;
+  reporter_->begin(run);
+  // What the sweep will take, before it takes it: each point stops at --max-time at the latest.
+  const double budget = static_cast<double>(total_points_) * config_.stopping.max_time_s;
+  fmt::print("# sweep: {} points; sampling takes at most {} ({:g} s a point{})\n", total_points_,
+             duration_text(config_.time_limit_s ? std::min(budget, *config_.time_limit_s) : budget),
+             config_.stopping.max_time_s,
+             config_.time_limit_s ? fmt::format(", --time-limit {:g} s", *config_.time_limit_s)
+                                  : "");
 }
 
 void RunOutput::add_row(const std::vector<PointResult>& points, const PlannedRow& row) {

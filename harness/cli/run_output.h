@@ -34,6 +34,7 @@ class RunOutput {
   std::unique_ptr<ResultWriter> writer_;
   std::unique_ptr<Reporter> reporter_;
   Progress progress_;
+  std::size_t total_points_;
   std::size_t done_ = 0;
   bool wrong_ = false;
   std::array<std::size_t, kStopReasons> stops_{};  // points per stop reason

@@ -52,6 +52,7 @@ int topo_command(const TopoOptions& options) {
     backend = start_backend(name, BackendOptions{});
   } catch (const BackendUnavailable& error) {
     if (may_print) fmt::print(stderr, "collbench topo: --backend {}: {}\n", name, error.what());
+    end_failed_start();
     return kExitUsage;
   }
   const JobTopology topology = discover_topology(backend->world(), backend->device());

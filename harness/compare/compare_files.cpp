@@ -76,4 +76,12 @@ Comparison compare_files(const std::vector<std::string>& base_files, const std::
   return c;
 }
 
+Change Comparison::overall() const {
+  const ChangeCounts& p = point_counts;
+  if (any_slower()) return Change::slower;
+  if (p.faster + fit_counts.faster > 0) return Change::faster;
+  if (2 * p.same >= p.same + p.unsure + p.noisy && p.same > 0) return Change::same;
+  return p.noisy > p.unsure ? Change::noisy : Change::unsure;
+}
+
 }  // namespace collbench

@@ -35,6 +35,10 @@ struct Comparison {
   std::vector<PointKey> base_only, new_only;  // points
   ChangeCounts point_counts, fit_counts;
   bool any_slower() const { return point_counts.slower + fit_counts.slower > 0; }
+  // One word for the whole comparison: SLOWER when a point or fit is slower, else FASTER when
+  // one is faster, else SAME when at least half the points are, else NOISY or UNSURE,
+  // whichever is more common.
+  Change overall() const;
 };
 
 // `base_files`: one or more baselines, oldest first. Throws InvalidResultFile when a file

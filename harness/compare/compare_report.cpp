@@ -1,9 +1,11 @@
 #include "compare_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -75,6 +77,25 @@ std::string fit_summary_line(const Comparison& c) {
                      c.fits.base_only.size() + c.fits.new_only.size());
 }
 
+// Unmatched points a curve at a time: "allreduce float sum world 2 ranks latency: 3 sizes, 8 B-32 B".
+std::vector<std::string> unmatched_lines(const std::vector<PointKey>& keys) {
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> curves;  // in first-seen order
+  for (const PointKey& key : keys) {
+    const std::string curve = curve_text(key);
+    auto it = std::ranges::find(curves, curve, &decltype(curves)::value_type::first);
+    if (it == curves.end()) it = curves.insert(curves.end(), {curve, {}});
+    it->second.push_back(key.size_bytes);
+  }
+  std::vector<std::string> lines;
+  for (auto& [curve, sizes] : curves) {
+    const auto [low, high] = std::ranges::minmax(sizes);
+    lines.push_back(sizes.size() == 1 ? fmt::format("{} {}", curve, format_size(low))
+                                      : fmt::format("{}: {} sizes, {}-{}", curve, sizes.size(),
+                                                    format_size(low), format_size(high)));
+  }
+  return lines;
+}
+
 Json fit_side_json(const FitSide& side) {
   return Json{{"value", number_or_null(side.value)},
               {"ci", interval_json(side.ci)},
@@ -86,6 +107,7 @@ Json fit_side_json(const FitSide& side) {
 }  // namespace
 
 void print_table(std::ostream& out, const Comparison& c) {
+  out << fmt::format("# verdict: {} ({})\n", name(c.overall()), counts_text(c.point_counts));
   out << fmt::format("# collbench compare: BASE {} vs NEW {}\n", c.base_file, c.new_file);
   if (!c.earlier_files.empty())
     out << fmt::format("# earlier baselines: {}\n", fmt::join(c.earlier_files, " "));
@@ -118,8 +140,8 @@ void print_table(std::ostream& out, const Comparison& c) {
     if (!fit.reason.empty()) line += " | " + fit.reason;
     out << line << '\n';
   }
-  for (const auto& key : c.base_only) out << fmt::format("# unmatched: only in BASE: {}\n", point_text(key));
-  for (const auto& key : c.new_only) out << fmt::format("# unmatched: only in NEW: {}\n", point_text(key));
+  for (const auto& line : unmatched_lines(c.base_only)) out << "# unmatched: only in BASE: " << line << '\n';
+  for (const auto& line : unmatched_lines(c.new_only)) out << "# unmatched: only in NEW: " << line << '\n';
   for (const auto& key : c.fits.base_only)
     out << fmt::format("# unmatched: fit only in BASE: {}\n", curve_text(key));
   for (const auto& key : c.fits.new_only)
@@ -131,6 +153,7 @@ void print_table(std::ostream& out, const Comparison& c) {
 
 Json comparison_json(const Comparison& c) {
   Json json;
+  json["verdict"] = name(c.overall());
   json["base"] = c.base_file;
   json["new"] = c.new_file;
   json["earlier_baselines"] = c.earlier_files;

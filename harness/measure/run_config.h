@@ -42,6 +42,7 @@ struct RunConfig {
   bool cuda_graphs = false;
   int local_ranks = 0;  // --np: start this many ranks here, without MPI
   bool virtual_nodes = false;
+  bool allow_single_rank = false;  // one rank started without a launcher runs anyway
   int warmup_iters = 5;
   int check_iters = 1;
   Watchdog watchdog;

@@ -26,17 +26,28 @@ std::optional<unsigned> binary_shift(std::string_view suffix) {
 
 std::size_t parse_size(std::string_view text) {
   unsigned long long value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  auto [end, error] = std::from_chars(first, last, value);
   const auto bad = [&](std::string_view why) {
     return std::invalid_argument(fmt::format("'{}' is not a size ({})", text, why));
   };
   if (error == std::errc::result_out_of_range) throw bad("too large");
-  if (error != std::errc() || end == text.data())
-    throw bad("expected a whole number of bytes with an optional K, M or G suffix");
-  const auto shift = binary_shift(text.substr(end - text.data()));
+  if (error != std::errc() || end == first)
+    throw bad("expected a number of bytes with an optional K, M or G suffix");
+  // A fraction, as nccl-tests takes it (-e 1.5G): the bytes it makes, rounded down.
+  double fraction = 0;
+  if (end != last && *end == '.') {
+    const auto parsed = std::from_chars(first, last, fraction, std::chars_format::fixed);
+    if (parsed.ec != std::errc()) throw bad("expected digits after the decimal point");
+    fraction -= std::floor(fraction);
+    end = parsed.ptr;
+  }
+  const auto shift = binary_shift(text.substr(end - first));
   if (!shift) throw bad("unknown suffix; K, M, G are powers of 1024");
   if (*shift && value > (std::numeric_limits<std::size_t>::max() >> *shift)) throw bad("too large");
-  return static_cast<std::size_t>(value) << *shift;
+  const auto whole = static_cast<std::size_t>(value) << *shift;
+  return whole + static_cast<std::size_t>(std::ldexp(fraction, static_cast<int>(*shift)));
 }
 
 std::string format_size(std::size_t bytes) {

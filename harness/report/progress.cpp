@@ -14,22 +14,32 @@ std::string clock_text(double seconds) {
 
 }  // namespace
 
-Progress::Progress(bool enabled, std::size_t total_points)
-    : enabled_(enabled), total_(total_points), started_(std::chrono::steady_clock::now()) {}
+Progress::Progress(bool enabled, bool terminal, std::size_t total_points)
+    : enabled_(enabled),
+      terminal_(terminal),
+      total_(total_points),
+      started_(std::chrono::steady_clock::now()) {}
 
 void Progress::update(std::size_t done_points, const std::string& current) {
-  if (!enabled_) return;
+  if (!enabled_ || total_ == 0) return;
+  const std::size_t tenths = done_points * 10 / total_;
+  if (!terminal_ && tenths <= tenths_shown_) return;
+  tenths_shown_ = tenths;
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   const std::string left =
       done_points ? clock_text(elapsed / done_points * (total_ - done_points)) : "?";
-  fmt::print(stderr, "\r\x1b[K[{}/{}] {} | {} elapsed, ~{} left", done_points, total_, current,
-             clock_text(elapsed), left);
+  const std::string line = fmt::format("[{}/{}] {} | {} elapsed, ~{} left", done_points, total_,
+                                       current, clock_text(elapsed), left);
+  if (terminal_)
+    fmt::print(stderr, "\r\x1b[K{}", line);
+  else
+    fmt::print(stderr, "collbench run: {}\n", line);
   std::fflush(stderr);
 }
 
 void Progress::finish() {
-  if (!enabled_) return;
+  if (!enabled_ || !terminal_) return;
   fmt::print(stderr, "\r\x1b[K");
   std::fflush(stderr);
 }

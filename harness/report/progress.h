@@ -1,5 +1,7 @@
 #pragma once
-// One self-overwriting line on stderr: point, total, elapsed time and time left.
+// Progress on stderr: point, total, elapsed time and time left. On a terminal one line that
+// overwrites itself; elsewhere (a Slurm log, a pipe) a plain line at every tenth of the sweep,
+// without carriage returns or escape codes.
 #include <chrono>
 #include <cstddef>
 #include <string>
@@ -8,13 +10,15 @@ namespace collbench {
 
 class Progress {
  public:
-  Progress(bool enabled, std::size_t total_points);
+  Progress(bool enabled, bool terminal, std::size_t total_points);
   void update(std::size_t done_points, const std::string& current);
   void finish();
 
  private:
   bool enabled_;
+  bool terminal_;
   std::size_t total_;
+  std::size_t tenths_shown_ = 0;
   std::chrono::steady_clock::time_point started_;
 };
 

@@ -65,15 +65,15 @@ void TableReporter::open_section(const PointKey& key, std::span<const PointResul
     fmt::print(out_, "# {} algorithm {}, protocol {}\n", key.backend, or_auto(key.algorithm),
                or_auto(key.protocol));
   fmt::print(out_, "#\n");
-  const int groups = with_in_place_ ? 2 : 1;
   std::string labels, names, units;
-  for (int g = 0; g < groups; ++g) {
-    labels += fmt::format("{:^37}", g == 0 ? "out-of-place" : "in-place");
+  for (bool in_place : {false, true}) {
+    labels += fmt::format("{:^37}", in_place ? "in-place" : "out-of-place");
     names += fmt::format("  {:>9}  {:>7}  {:>7}  {:>6}", "time", "algbw", "busbw", "#wrong");
     units += fmt::format("  {:>9}  {:>7}  {:>7}  {:>6}", "(us)", "(GB/s)", "(GB/s)", "");
   }
-  for (int g = 0; g < groups; ++g) {
-    labels += fmt::format("  {:^20}", g == 0 ? "latency" : "latency in-place");
+  for (bool in_place : {false, true}) {
+    if (in_place && !with_in_place_) break;
+    labels += fmt::format("  {:^20}", in_place ? "latency in-place" : "latency");
     names += fmt::format("  {:>9}  {:>9}", "median", "p99");
     units += fmt::format("  {:>9}  {:>9}", "(us)", "(us)");
   }
@@ -98,10 +98,9 @@ void TableReporter::row(std::span<const PointResult> points) {
                                  key.count, name(key.datatype), redop_label(key), -1);
   std::string latency;
   for (bool in_place : {false, true}) {
-    if (in_place && !with_in_place_) break;
     const PointResult* head = headline(points, in_place);
-    if (!head) {
-      line += fmt::format("  {:>9}  {:>7}  {:>7}  {:>6}", "-", "-", "-", "-");
+    if (!head) {  // nccl-tests' word for a field it has no value for
+      line += fmt::format("  {:>9}  {:>7}  {:>7}  {:>6}", "N/A", "N/A", "N/A", "N/A");
     } else {
       line += fmt::format("  {:>9}  {:>7.2f}  {:>7.2f}  {:>6}", time_text(head->summary.median),
                           head->algbw_gbps, head->busbw_gbps, wrong_text(head->wrong));
@@ -112,6 +111,7 @@ void TableReporter::row(std::span<const PointResult> points) {
         wrong_ += head->wrong;
       }
     }
+    if (in_place && !with_in_place_) continue;
     const PointResult* lat = find_point(points, in_place, Mode::latency);
     latency += lat ? fmt::format("  {:>9}  {:>9}", time_text(lat->summary.median),
                                  time_text(lat->summary.p99))
@@ -122,14 +122,24 @@ void TableReporter::row(std::span<const PointResult> points) {
 }
 
 void TableReporter::close_section() {
+  const double average = busbw_count_ ? busbw_sum_ / busbw_count_ : 0.0;
   fmt::print(out_, "# Out of bounds values : {} {}\n", checked_ ? fmt::format("{}", wrong_) : "N/A",
              !checked_ ? "unchecked" : wrong_ == 0 ? "OK" : "FAILED");
-  fmt::print(out_, "# Avg bus bandwidth    : {:.4f} \n#\n",
-             busbw_count_ ? busbw_sum_ / busbw_count_ : 0.0);
+  fmt::print(out_, "# Avg bus bandwidth    : {:.4f} \n#\n", average);
+  const PointKey& key = *section_;
+  std::string section =
+      fmt::format("{}/{}/{}", name(key.collective), name(key.placement), key.nranks);
+  if (tuned(key)) section += fmt::format("/{}/{}", or_auto(key.algorithm), or_auto(key.protocol));
+  averages_.push_back(fmt::format("{} {:.4f}", section, average));
 }
 
+// nccl-tests runs one collective and prints one average; a sweep prints one per section, so a
+// scraper that takes the last line would read the last section's. This line names each.
 void TableReporter::end() {
   if (section_) close_section();
+  if (!averages_.empty())
+    fmt::print(out_, "# collbench avg bus bandwidth (GB/s) by section: {}\n",
+               fmt::join(averages_, ", "));
   out_.flush();
 }
 

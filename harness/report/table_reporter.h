@@ -1,9 +1,13 @@
 #pragma once
-// nccl-tests' table, so scripts that scrape it keep working: size count type redop root, then
-// time algbw busbw #wrong per in-place variant, then the latency-mode median and p99, and
-// nccl-tests' footer per collective.
+// nccl-tests' table, so scripts that scrape it keep working: on every data row exactly its 13
+// fields (size count type redop root, then time algbw busbw #wrong out of place and in place,
+// N/A where in place was not measured), then collbench's own columns (the latency-mode median
+// and p99, the interval); nccl-tests' footer per section, and at the end one summary line that
+// names each section's average bus bandwidth.
 #include <optional>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "harness/report/reporter.h"
 
@@ -22,6 +26,7 @@ class TableReporter final : public Reporter {
 
   std::ostream& out_;
   std::optional<PointKey> section_;
+  std::vector<std::string> averages_;  // "allreduce/world/2 1.2345", one per section
   bool with_in_place_ = false;
   double busbw_sum_ = 0;
   int busbw_count_ = 0;

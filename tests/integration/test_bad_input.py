@@ -17,6 +17,10 @@ BAD_RUNS = [
     (["--mode", "fast"], "--mode"),
     (["-n", "0"], "-n/--iters"),
     (["-e", "1T"], "-e/--maxbytes"),
+    # nccl-tests' flags where they mean something collbench does not: what to type instead.
+    (["-g", "8"], "one rank per GPU; start 8 ranks per node"),
+    (["-t", "2"], "one rank per process"),
+    (["-a", "1"], "slowest rank's"),
 ]
 
 
@@ -33,6 +37,30 @@ def test_bad_usage_without_a_launcher(out):
     assert result.returncode == 2
     assert "'1Q' is not a size" in result.stderr
     assert not out.exists()
+
+
+def test_one_rank_without_a_launcher_is_refused_unless_asked_for(tmp_path):
+    """A lone process measures no communication (busbw 0): exit 2 and no file, unless
+    --allow-single-rank, which runs it."""
+    out = tmp_path / "alone.h5"
+    args = ["run", "--backend", "mpi", "-e", "64", "--out", str(out), *QUICK]
+    result = run_plain(args)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "started without mpirun/srun?" in result.stderr and "--np" in result.stderr
+    assert not out.exists()
+    alone = run_plain(args + ["--allow-single-rank"])
+    assert alone.returncode == 0, alone.stderr
+    assert h5py.File(out, "r").attrs["nranks"] == 1
+
+
+def test_nccl_tests_flags_meaning_what_collbench_does_are_taken(out):
+    """-g 1 -t 1 -a 3, as site scripts pass them to nccl-tests, and -e 1.5K as nccl-tests reads
+    it (1536 B)."""
+    result = run_mpi(2, ["run", "-g", "1", "-t", "1", "-a", "3", "--ops", "allreduce", "-b",
+                         "1.5K", "-e", "1.5K", "--out", str(out), "--no-fit", *QUICK])
+    assert result.returncode == 0, result.stderr
+    sizes = set(h5py.File(out, "r")["points"]["size_bytes"])
+    assert sizes == {1536}
 
 
 def test_unknown_subcommand():

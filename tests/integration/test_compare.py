@@ -68,6 +68,9 @@ def test_sizes_in_one_file_only_are_listed_not_judged(runs):
     assert result.stdout.count("# unmatched: only in BASE: allreduce float sum world 2 ranks") == 2
     assert result.stdout.count("# unmatched: only in NEW: allreduce float sum world 2 ranks") == 2
     assert "256 KiB" in result.stdout and "8 B" in result.stdout
+    # The answer first: one word for the whole comparison, the JSON's `verdict`.
+    first = result.stdout.splitlines()[0]
+    assert re.fullmatch(r"# verdict: (SAME|FASTER|SLOWER|NOISY|UNSURE) \(.*\)", first), first
     rows = point_lines(result.stdout)
     assert len(rows) == 8
     for row in rows:

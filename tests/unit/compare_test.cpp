@@ -1,11 +1,14 @@
+#include "harness/compare/compare_files.h"
 #include "harness/compare/compare_fits.h"
 #include "harness/compare/compare_points.h"
+#include "harness/compare/compare_report.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <sstream>
 #include <random>
 #include <vector>
 
@@ -118,6 +121,31 @@ TEST(CompareSamples, ZeroTimesAreUnsure) {
   const RatioResult r = compare_samples(base, now, options());
   EXPECT_EQ(r.verdict, Change::unsure);
   EXPECT_FALSE(r.reason.empty());
+}
+
+// The estimate lies inside its own interval, whatever the data: lumpy medians (few distinct
+// values), thinned sides (more samples than the cap), skewed and bimodal times; 400 cases.
+TEST(CompareSamples, TheEstimateAlwaysLiesInsideItsInterval) {
+  int checked = 0;
+  for (std::uint64_t seed = 0; seed < 100; ++seed) {
+    auto lumpy = lognormal(15, 10e-6, 0.4, seed);
+    for (double& t : lumpy) t = std::round(t * 1e7) / 1e7;  // 0.1 us steps: ties
+    auto bimodal = lognormal(4000, 1e-6, 0.05, seed + 1000);
+    for (std::size_t i = 0; i < bimodal.size(); i += 2) bimodal[i] *= 2.2;
+    const std::vector<std::pair<std::vector<double>, std::vector<double>>> cases{
+        {lumpy, lognormal(15, 10.5e-6, 0.4, seed + 2000)},
+        {bimodal, lognormal(5000, 1.6e-6, 0.3, seed + 3000)},
+        {lognormal(30, 1e-6, 1.5, seed + 4000), lognormal(8, 1e-6, 1.5, seed + 5000)},
+        {lognormal(20000, 5e-6, 0.2, seed + 6000), lognormal(20000, 5.1e-6, 0.2, seed + 7000)}};
+    for (const auto& [base, now] : cases) {
+      const RatioResult r = compare_samples(base, now, options(), seed);
+      ASSERT_TRUE(std::isfinite(r.ratio_ci.low)) << seed;
+      EXPECT_LE(r.ratio_ci.low, r.ratio) << seed << " " << checked;
+      EXPECT_GE(r.ratio_ci.high, r.ratio) << seed << " " << checked;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 400);
 }
 
 TEST(CompareSamples, SameSeedSameIntervalOtherStreamOtherDraws) {
@@ -491,6 +519,50 @@ TEST(CompareFits, UntrustedOrUnfittedIsUnsureAndUnmatchedCurvesAreListed) {
   EXPECT_EQ(result.comparisons[2].verdict, Change::unsure);
   EXPECT_NE(result.comparisons[2].reason.find("not fitted in NEW (too few sizes"), std::string::npos)
       << result.comparisons[2].reason;
+}
+
+TEST(Comparison, OneWordForTheWholeComparison) {
+  Comparison c;
+  const auto with = [&](ChangeCounts points, ChangeCounts fits = {}) {
+    c.point_counts = points;
+    c.fit_counts = fits;
+    return c.overall();
+  };
+  EXPECT_EQ(with({.same = 90, .slower = 1, .noisy = 30}), Change::slower);
+  EXPECT_EQ(with({.same = 90}, {.slower = 1}), Change::slower);  // a fit alone
+  EXPECT_EQ(with({.same = 90, .faster = 2, .noisy = 30}), Change::faster);
+  EXPECT_EQ(with({.same = 60, .unsure = 30, .noisy = 30}), Change::same);  // half the points
+  EXPECT_EQ(with({.same = 59, .unsure = 30, .noisy = 31}), Change::noisy);
+  EXPECT_EQ(with({.same = 10, .unsure = 30, .noisy = 20}), Change::unsure);
+  EXPECT_EQ(with({}), Change::unsure);  // nothing matched
+}
+
+TEST(Comparison, TheTableOpensWithTheVerdictAndSummarisesUnmatchedPointsPerCurve) {
+  Comparison c;
+  c.point_counts = {.same = 3, .slower = 1};
+  PointKey key;
+  key.backend = "mpi";
+  key.nranks = 2;
+  key.mode = Mode::latency;
+  for (std::size_t size : {8, 16, 32}) {
+    key.size_bytes = size;
+    c.base_only.push_back(key);
+  }
+  key.collective = CollectiveKind::allgather;
+  c.new_only.push_back(key);
+  std::ostringstream out;
+  print_table(out, c);
+  const std::string text = out.str();
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "# verdict: SLOWER (3 same, 0 faster, 1 slower, 0 unsure, 0 noisy)");
+  EXPECT_NE(text.find("# unmatched: only in BASE: allreduce float sum world 2 ranks latency: 3 "
+                      "sizes, 8 B-32 B\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# unmatched: only in NEW: allgather float none world 2 ranks latency 32 B\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(comparison_json(c).at("verdict"), "SLOWER");
 }
 
 }  // namespace

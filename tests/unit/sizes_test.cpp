@@ -49,6 +49,15 @@ TEST(ParseSize, SuffixesArePowersOf1024) {
   EXPECT_EQ(parse_size("2G"), 2147483648u);
 }
 
+// nccl-tests reads -e 1.5G as a number times the unit, rounded down to whole bytes.
+TEST(ParseSize, FractionsAsNcclTestsTakesThem) {
+  EXPECT_EQ(parse_size("1.5G"), std::size_t{3} << 29);
+  EXPECT_EQ(parse_size("0.5K"), 512u);
+  EXPECT_EQ(parse_size("2.25M"), std::size_t{9} << 18);
+  EXPECT_EQ(parse_size("1.3K"), 1331u);  // 1331.2 bytes
+  EXPECT_EQ(parse_size("7.9"), 7u);
+}
+
 TEST(ParseSize, AcceptsTrailingBAndIB) {
   EXPECT_EQ(parse_size("1KiB"), 1024u);
   EXPECT_EQ(parse_size("1kb"), 1024u);
@@ -58,7 +67,7 @@ TEST(ParseSize, AcceptsTrailingBAndIB) {
 }
 
 TEST(ParseSize, RejectsWhatIsNotASizeAndNamesTheText) {
-  for (const std::string text : {"1Q", "-5", "1.5M", "K", "abc", "1KK", "1 K", "1Mx"}) {
+  for (const std::string text : {"1Q", "-5", ".5M", "K", "abc", "1KK", "1 K", "1Mx", "1.5.5M"}) {
     SCOPED_TRACE(text);
     const std::string message = parse_error(text);
     EXPECT_NE(message.find("'" + text + "'"), std::string::npos) << message;

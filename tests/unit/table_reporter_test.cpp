@@ -143,14 +143,15 @@ TEST(TableReporter, DataLinesHaveNcclTestsFieldsInOrder) {
   const std::string text = render(allreduce_rows());
   const auto rows = data_lines(text);
   ASSERT_EQ(rows.size(), 3u) << text;
-  // size count type redop root | time algbw busbw #wrong | latency median p99 | ci
+  // nccl-tests' 13: size count type redop root | time algbw busbw #wrong out of place | the same
+  // in place, N/A when not measured; then collbench's: latency median p99 | ci
   const std::vector<std::vector<std::string>> expected{
-      {"1024", "256", "float", "sum", "-1", "10.25", "0.10", "0.15", "0", "12.50", "20.25",
-       "1.0%"},
-      {"1048576", "262144", "float", "sum", "-1", "100.00", "10.49", "15.73", "0", "150.50",
-       "180.75", "1.0%"},
-      {"67108864", "16777216", "float", "sum", "-1", "200000", "0.34", "0.50", "0", "250000",
-       "300000", "1.0%"},
+      {"1024", "256", "float", "sum", "-1", "10.25", "0.10", "0.15", "0", "N/A", "N/A", "N/A",
+       "N/A", "12.50", "20.25", "1.0%"},
+      {"1048576", "262144", "float", "sum", "-1", "100.00", "10.49", "15.73", "0", "N/A", "N/A",
+       "N/A", "N/A", "150.50", "180.75", "1.0%"},
+      {"67108864", "16777216", "float", "sum", "-1", "200000", "0.34", "0.50", "0", "N/A", "N/A",
+       "N/A", "N/A", "250000", "300000", "1.0%"},
   };
   EXPECT_EQ(rows, expected) << text;
 }
@@ -163,8 +164,9 @@ TEST(TableReporter, ColumnHeaderNamesTheFieldsInOrder) {
     if (fields.size() > 1 && fields[0] == "#" && fields[1] == "size") {
       found = true;
       EXPECT_EQ(fields, (std::vector<std::string>{"#", "size", "count", "type", "redop", "root",
-                                                  "time", "algbw", "busbw", "#wrong", "median",
-                                                  "p99", "ci"}))
+                                                  "time", "algbw", "busbw", "#wrong", "time",
+                                                  "algbw", "busbw", "#wrong", "median", "p99",
+                                                  "ci"}))
           << line;
     }
   }
@@ -201,7 +203,7 @@ TEST(TableReporter, UncheckedPointsPrintNA) {
   const auto rows = data_lines(text);
   ASSERT_EQ(rows.size(), 3u);
   for (const auto& row : rows) {
-    ASSERT_EQ(row.size(), 12u);
+    ASSERT_EQ(row.size(), 16u);
     EXPECT_EQ(row[8], "N/A");
   }
   const auto oob = lines_starting(text, "# Out of bounds values");
@@ -266,7 +268,8 @@ TEST(TableReporter, BandwidthOnlyLeavesLatencyColumnsEmpty) {
   const auto rows = data_lines(text);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"1024", "256", "float", "sum", "-1", "10.00",
-                                                "0.10", "0.15", "0", "-", "-", "1.0%"}));
+                                                "0.10", "0.15", "0", "N/A", "N/A", "N/A", "N/A",
+                                                "-", "-", "1.0%"}));
 }
 
 // The trailing column shows the widest interval of the row and marks a point that stopped short
@@ -287,7 +290,7 @@ TEST(TableReporter, UnconvergedPointsAreMarkedInTheLastColumn) {
   EXPECT_EQ(rows[0].back(), "105%!");
   EXPECT_EQ(rows[1].back(), "-!");
   EXPECT_EQ(rows[2].back(), "1.0%");
-  for (const auto& row : rows) EXPECT_EQ(row.size(), 12u);
+  for (const auto& row : rows) EXPECT_EQ(row.size(), 16u);
 }
 
 TEST(TableReporter, LatencyOnlyStandsInForTheHeadline) {
@@ -297,7 +300,8 @@ TEST(TableReporter, LatencyOnlyStandsInForTheHeadline) {
   const auto rows = data_lines(text);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0], (std::vector<std::string>{"1024", "256", "float", "sum", "-1", "14.00",
-                                                "0.07", "0.11", "0", "14.00", "19.00", "1.0%"}));
+                                                "0.07", "0.11", "0", "N/A", "N/A", "N/A", "N/A",
+                                                "14.00", "19.00", "1.0%"}));
 }
 
 TEST(TableReporter, OneSectionAndFooterPerCollective) {
@@ -313,6 +317,12 @@ TEST(TableReporter, OneSectionAndFooterPerCollective) {
   EXPECT_NEAR(avg_bus_bandwidth(avg[0]), (0.15 + 15.73 + 0.5) / 3, 1e-4);
   EXPECT_NEAR(avg_bus_bandwidth(avg[1]), (0.1 + 0.3) / 2, 1e-4);
   EXPECT_EQ(lines_starting(text, "# Out of bounds values").size(), 2u);
+  // The last line names every section's average, so "the last average" is never ambiguous.
+  const auto summary = lines_starting(text, "# collbench avg bus bandwidth (GB/s) by section: ");
+  ASSERT_EQ(summary.size(), 1u) << text;
+  EXPECT_EQ(split_lines(text).back(), summary[0]);
+  EXPECT_TRUE(summary[0].ends_with(": allreduce/world/4 5.4600, allgather/world/4 0.2000"))
+      << summary[0];
   const auto lines = data_lines(text);
   ASSERT_EQ(lines.size(), 5u);
   EXPECT_EQ(lines[3][1], "64");     // allgather's count is one rank's share
@@ -377,7 +387,7 @@ TEST(TableReporter, EachTuningGetsACommentLineBeforeItsRows) {
   for (std::size_t i = data[3]; i < data[5]; ++i) EXPECT_FALSE(lines[i].starts_with("# nccl")) << i;
 
   // nccl-tests' column shape is unchanged.
-  for (const auto& row : data_lines(text)) EXPECT_EQ(row.size(), 12u);
+  for (const auto& row : data_lines(text)) EXPECT_EQ(row.size(), 16u);
   // Each tuning has its own footer: its bus bandwidth is not averaged with another's.
   EXPECT_EQ(lines_starting(text, "# Avg bus bandwidth").size(), 3u) << text;
   EXPECT_EQ(lines_starting(text, "# Out of bounds values").size(), 3u) << text;
@@ -413,7 +423,7 @@ TEST(TableReporter, ReducedPrecisionTypesAndAvgKeepTheColumns) {
   ASSERT_EQ(lines.size(), 4u) << text;
   const std::vector<std::string> names{"half", "bfloat16", "f8e4m3", "f8e5m2"};
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    ASSERT_EQ(lines[i].size(), 12u) << text;
+    ASSERT_EQ(lines[i].size(), 16u) << text;
     EXPECT_EQ(lines[i][2], names[i]);
     EXPECT_EQ(lines[i][3], "avg");
   }

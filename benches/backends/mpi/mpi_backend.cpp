@@ -49,4 +49,12 @@ class MpiBackend final : public Backend {
 
 std::unique_ptr<Backend> make_mpi_backend() { return std::make_unique<MpiBackend>(); }
 
+void finalize_mpi_if_started() {
+  int initialized = 0;
+  int finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Finalize();
+}
+
 }  // namespace collbench

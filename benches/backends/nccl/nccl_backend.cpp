@@ -60,25 +60,21 @@ class NcclBackend final : public Backend {
  public:
   explicit NcclBackend(const NcclOptions& options)
       : options_(options), placement_(nccl::place_this_rank()) {
-    try {
-      const int devices = nccl::usable_device_count(placement_.local_size);
-      device_ = placement_.local_rank % devices;
-      nccl::check(cudaSetDevice(device_), "cudaSetDevice");
-      nccl::check(cudaGetDeviceProperties(&properties_, device_), "cudaGetDeviceProperties");
-      mps_ = nccl::mps_enabled(device_);
-      nccl::require_mps_when_shared(placement_.local_size, devices, device_, mps_);
-      // NCCL reports its choices to the built-in plugin, unless the user named a profiler of
-      // their own, or none.
-      setenv("NCCL_PROFILER_PLUGIN", nccl::kBuiltInProfiler, /*overwrite=*/0);
-      const ncclUniqueId id = nccl::share_unique_id(placement_);
-      ncclComm_t comm = nullptr;
-      nccl::check(ncclCommInitRank(&comm, placement_.nranks, id, placement_.rank),
-                  "ncclCommInitRank");
-      world_ = std::make_unique<nccl::NcclCommunicator>(comm, options_.cuda_graphs);
-    } catch (...) {
-      nccl::finish_bootstrap(placement_);  // every rank fails alike, so MPI ends cleanly
-      throw;
-    }
+    // On failure MPI stays initialised: the caller prints why, then end_failed_start().
+    const int devices = nccl::usable_device_count(placement_.local_size);
+    device_ = placement_.local_rank % devices;
+    nccl::check(cudaSetDevice(device_), "cudaSetDevice");
+    nccl::check(cudaGetDeviceProperties(&properties_, device_), "cudaGetDeviceProperties");
+    mps_ = nccl::mps_enabled(device_);
+    nccl::require_mps_when_shared(placement_.local_size, devices, device_, mps_);
+    // NCCL reports its choices to the built-in plugin, unless the user named a profiler of
+    // their own, or none.
+    setenv("NCCL_PROFILER_PLUGIN", nccl::kBuiltInProfiler, /*overwrite=*/0);
+    const ncclUniqueId id = nccl::share_unique_id(placement_);
+    ncclComm_t comm = nullptr;
+    nccl::check(ncclCommInitRank(&comm, placement_.nranks, id, placement_.rank),
+                "ncclCommInitRank");
+    world_ = std::make_unique<nccl::NcclCommunicator>(comm, options_.cuda_graphs);
   }
   ~NcclBackend() override {
     world_.reset();
