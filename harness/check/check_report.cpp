@@ -172,7 +172,10 @@ VerdictRecord check_record(const RuleVerdict& v, const std::string& spec_title) 
   record.message = fmt::format("{} {} (threshold {}): {}", name(t.metric),
                                v.measured ? format_measured(t, *v.measured) : "-", describe(t),
                                v.message);
-  if (v.measured) record.value = v.measured->value;
+  // GB/s and microseconds, the spec's canonical units, to the metrics' base units.
+  record.quantity = is_bandwidth(t.metric) ? Quantity::bytes_per_second : Quantity::seconds;
+  if (v.measured) record.value = v.measured->value * (is_bandwidth(t.metric) ? 1e9 : 1e-6);
+  record.skipped = v.verdict == Verdict::skip;
   record.labels = {
       {"spec", spec_title},
       {"rule", std::to_string(v.rule.index)},
@@ -183,7 +186,6 @@ VerdictRecord check_record(const RuleVerdict& v, const std::string& spec_title) 
       {"mode", std::string(name(s.mode))},
       {"size_bytes", sizes_label(s.sizes)},
       {"metric", std::string(name(t.metric))},
-      {"unit", is_bandwidth(t.metric) ? "GB/s" : "us"},
   };
   return record;
 }

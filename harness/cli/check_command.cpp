@@ -1,5 +1,6 @@
 #include "check_command.h"
 
+#include <cctype>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -17,12 +18,22 @@ namespace {
 
 constexpr const char* kPrefix = "collbench_check";
 
+// One stable file per spec in --prom-dir: collbench_check_<title>, the title's other
+// characters as underscores.
+VerdictJob job_of(const Spec& spec) {
+  std::string stem = std::string(kPrefix) + "_" + spec.title;
+  for (char& c : stem)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
+  return {spec.title, kPrefix, stem};
+}
+
 // Without a result file: the spec's rules as parsed, so a spec is checked before a run and
 // readers get its thresholds in canonical units.
 int print_spec(const CheckOptions& options, const Spec& spec) {
-  if (!options.junit.empty() || !options.prom.empty())
-    throw UsageError("--junit and --prom need a result file to judge");
-  if (options.format == "json")
+  if (!options.outputs.junit.empty() || !options.outputs.prom.empty() ||
+      !options.outputs.prom_dir.empty())
+    throw UsageError("--junit, --prom and --prom-dir need a result file to judge");
+  if (options.outputs.format == "json")
     std::cout << spec_json(spec).dump(2) << '\n';
   else
     print_spec_table(std::cout, spec);
@@ -36,13 +47,13 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
                      "result file (.h5); without one, the spec's rules are printed as parsed");
   command.add_option("--spec", options.spec, "acceptance spec (TOML; examples in ci/acceptance)")
       ->required();
-  add_verdict_output_options(command, options.format, options.junit, options.prom,
+  add_verdict_output_options(command, options.outputs,
                              "also write JUnit XML: one test case per rule",
                              "also write a Prometheus textfile (node_exporter), atomically");
 }
 
 int check_command(const CheckOptions& options) {
-  check_output_format(options.format);
+  check_verdict_outputs(options.outputs);
   const Spec spec = parse_spec_file(options.spec);
   if (options.file.empty()) return print_spec(options, spec);
   const ResultFile file = read_result_file(options.file, false);
@@ -50,7 +61,7 @@ int check_command(const CheckOptions& options) {
   const auto verdicts = judge_spec(spec, file.points, models);
   const Verdict verdict = overall(verdicts);
   const CheckedFiles files{options.file, options.spec};
-  if (options.format == "json")
+  if (options.outputs.format == "json")
     std::cout << check_json(verdicts, files, spec, verdict).dump(2) << '\n';
   else
     print_check_table(std::cout, verdicts, files, verdict);
@@ -61,7 +72,10 @@ int check_command(const CheckOptions& options) {
                options.file, file.points.size());
   std::vector<VerdictRecord> records;
   for (const auto& v : verdicts) records.push_back(check_record(v, spec.title));
-  write_verdict_files(options.junit, options.prom, spec.title, kPrefix, records);
+  write_verdict_files(options.outputs, job_of(spec),
+                      verdict_run(file.provenance.text_of("start_utc"),
+                                  file.provenance.text_of("end_utc")),
+                      records);
   return verdict == Verdict::fail ? kExitWrongOrFailed : kExitOk;
 }
 

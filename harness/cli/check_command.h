@@ -1,6 +1,8 @@
 #pragma once
 #include <string>
 
+#include "harness/cli/verdict_outputs.h"
+
 
 namespace CLI {
 class App;
@@ -11,9 +13,7 @@ namespace collbench {
 struct CheckOptions {
   std::string file;  // empty: print the spec's rules
   std::string spec;
-  std::string format = "table";
-  std::string junit;  // JUnit XML, one test case per rule; empty: none
-  std::string prom;   // Prometheus textfile, written atomically; empty: none
+  VerdictOutputs outputs;  // JUnit: one test case per rule
 };
 
 void add_check_options(CLI::App& command, CheckOptions& options);

@@ -20,16 +20,14 @@
 namespace collbench {
 namespace {
 
-constexpr const char* kPromPrefix = "collbench_compare";
-constexpr const char* kJunitSuite = "collbench compare";
+const VerdictJob kJob{"collbench compare", "collbench_compare", "collbench_compare"};
 
 CompareOptions compare_options(const CompareCommandOptions& o) {
-  check_output_format(o.format);
+  check_verdict_outputs(o.outputs);
   if (!(o.confidence >= 0.5 && o.confidence < 1))
     throw UsageError(fmt::format("--confidence: {} must be at least 0.5 and below 1", o.confidence));
   if (o.bootstrap_replicates < 100)
     throw UsageError("--bootstrap must be at least 100 replicates");
-  check_verdict_files(o.junit, o.prom);
   CompareOptions options;
   options.threshold = parse_threshold(o.threshold);
   options.confidence = o.confidence;
@@ -74,7 +72,7 @@ void add_compare_options(CLI::App& command, CompareCommandOptions& o) {
   command.add_option("--seed", o.seed, "bootstrap seed (same seed, same intervals)")
       ->capture_default_str();
   add_verdict_output_options(
-      command, o.format, o.junit, o.prom, "also write the verdicts as JUnit XML to this file",
+      command, o.outputs, "also write the verdicts as JUnit XML to this file",
       "also write them in the Prometheus text format to this file (atomically)");
 }
 
@@ -90,9 +88,10 @@ int compare_command(const CompareCommandOptions& command) {
     print_calibration(comparison);
     return kExitOk;
   }
-  write_verdict_files(command.junit, command.prom, kJunitSuite, kPromPrefix,
+  write_verdict_files(command.outputs, kJob,
+                      verdict_run(comparison.new_started_utc, comparison.new_ended_utc),
                       verdict_records(comparison));
-  if (command.format == "json")
+  if (command.outputs.format == "json")
     std::cout << comparison_json(comparison).dump(2) << '\n';
   else
     print_table(std::cout, comparison);

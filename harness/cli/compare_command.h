@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/cli/verdict_outputs.h"
+
 namespace collbench {
 
 struct CompareCommandOptions {
@@ -18,9 +20,7 @@ struct CompareCommandOptions {
   double confidence = 0.95;
   int bootstrap_replicates = 2000;
   std::uint64_t seed = 1;
-  std::string format = "table";  // table or json
-  std::string junit;             // file, or empty
-  std::string prom;              // file, or empty
+  VerdictOutputs outputs;
 };
 
 // Adds the subcommand's arguments and options to `command`.

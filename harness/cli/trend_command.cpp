@@ -12,12 +12,10 @@
 namespace collbench {
 namespace {
 
-constexpr const char* kPromPrefix = "collbench_trend";
-constexpr const char* kJunitSuite = "collbench trend";
+const VerdictJob kJob{"collbench trend", "collbench_trend", "collbench_trend"};
 
 ChangePointOptions change_point_options(const TrendCommandOptions& o) {
-  check_output_format(o.format);
-  check_verdict_files(o.junit, o.prom);
+  check_verdict_outputs(o.outputs);
   if (!(o.alpha > 0 && o.alpha < 1))
     throw UsageError(fmt::format("--alpha: {} must lie between 0 and 1", o.alpha));
   ChangePointOptions options;
@@ -39,7 +37,7 @@ void add_trend_options(CLI::App& command, TrendCommandOptions& o) {
   command.add_option("--alpha", o.alpha,
                      "significance of a change point, after the correction over candidates")
       ->capture_default_str();
-  add_verdict_output_options(command, o.format, o.junit, o.prom,
+  add_verdict_output_options(command, o.outputs,
                              "also write the verdicts as JUnit XML to this file",
                              "also write them in the Prometheus text format to this file "
                              "(atomically)");
@@ -51,9 +49,10 @@ int trend_command(const TrendCommandOptions& command) {
   if (files.size() < 2)
     throw UsageError(fmt::format("a trend needs at least two runs; {} given", files.size()));
   const Trend trend = trend_of_files(files, options);
-  write_verdict_files(command.junit, command.prom, kJunitSuite, kPromPrefix,
+  write_verdict_files(command.outputs, kJob,
+                      verdict_run(trend.latest_started_utc, trend.latest_ended_utc),
                       trend_verdict_records(trend));
-  if (command.format == "json")
+  if (command.outputs.format == "json")
     std::cout << trend_json(trend).dump(2) << '\n';
   else
     print_trend_table(std::cout, trend);

@@ -6,15 +6,15 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/cli/verdict_outputs.h"
+
 namespace collbench {
 
 struct TrendCommandOptions {
   std::vector<std::string> files;  // result files and folders of them, oldest first
   std::string threshold = "5%";    // the smallest change of level that counts
   double alpha = 0.05;
-  std::string format = "table";
-  std::string junit;
-  std::string prom;
+  VerdictOutputs outputs;
 };
 
 void add_trend_options(CLI::App& command, TrendCommandOptions& options);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
@@ -12,12 +13,14 @@
 
 namespace collbench {
 
-void add_verdict_output_options(CLI::App& command, std::string& format, std::string& junit,
-                                std::string& prom, const std::string& junit_help,
-                                const std::string& prom_help) {
-  command.add_option("--format", format, "table or json")->capture_default_str();
-  command.add_option("--junit", junit, junit_help);
-  command.add_option("--prom", prom, prom_help);
+void add_verdict_output_options(CLI::App& command, VerdictOutputs& outputs,
+                                const std::string& junit_help, const std::string& prom_help) {
+  command.add_option("--format", outputs.format, "table or json")->capture_default_str();
+  command.add_option("--junit", outputs.junit, junit_help);
+  command.add_option("--prom", outputs.prom, prom_help);
+  command.add_option("--prom-dir", outputs.prom_dir,
+                     "node_exporter's textfile folder: one stable file per job in it, replaced "
+                     "atomically (default: $COLLBENCH_PROM_DIR)");
 }
 
 void check_output_format(const std::string& format) {
@@ -37,6 +40,19 @@ void check_output_path(const std::string& option, const std::string& file) {
     throw UsageError(fmt::format("{} {}: no such directory {}", option, file, parent.string()));
   if (std::filesystem::is_directory(path, error))
     throw UsageError(fmt::format("{} {}: is a directory", option, file));
+}
+
+std::string prom_dir_of(const VerdictOutputs& outputs) {
+  if (!outputs.prom_dir.empty()) return outputs.prom_dir;
+  const char* variable = std::getenv("COLLBENCH_PROM_DIR");
+  return variable ? variable : "";
+}
+
+// --prom when given, else the job's stable file in the collector's folder, else none.
+std::string prom_file_of(const VerdictOutputs& outputs, const VerdictJob& job) {
+  if (!outputs.prom.empty()) return outputs.prom;
+  const std::string folder = prom_dir_of(outputs);
+  return folder.empty() ? "" : (std::filesystem::path(folder) / (job.file_stem + ".prom")).string();
 }
 
 }  // namespace
@@ -65,20 +81,27 @@ double parse_threshold(std::string text) {
   return fraction;
 }
 
-void check_verdict_files(const std::string& junit, const std::string& prom) {
-  check_output_path("--junit", junit);
-  check_output_path("--prom", prom);
+void check_verdict_outputs(const VerdictOutputs& outputs) {
+  check_output_format(outputs.format);
+  check_output_path("--junit", outputs.junit);
+  check_output_path("--prom", outputs.prom);
+  const std::string folder = prom_dir_of(outputs);
+  std::error_code error;
+  if (!folder.empty() && !std::filesystem::is_directory(folder, error))
+    throw UsageError(fmt::format("{} {}: no such directory",
+                                 outputs.prom_dir.empty() ? "COLLBENCH_PROM_DIR" : "--prom-dir",
+                                 folder));
 }
 
-void write_verdict_files(const std::string& junit, const std::string& prom, std::string_view suite,
-                         std::string_view prefix, const std::vector<VerdictRecord>& records) {
-  if (junit.empty() && prom.empty()) return;
+void write_verdict_files(const VerdictOutputs& outputs, const VerdictJob& job,
+                         const VerdictRun& run, const std::vector<VerdictRecord>& records) {
+  const std::string prom = prom_file_of(outputs, job);
   try {
-    if (!junit.empty()) write_junit(junit, suite, records);
-    if (!prom.empty()) write_prometheus(prom, prefix, records);
+    if (!outputs.junit.empty()) write_junit(outputs.junit, job.suite, records, run);
+    if (!prom.empty()) write_prometheus(prom, job.prefix, records, run);
   } catch (const std::runtime_error& error) {
     std::error_code ignored;
-    if (!junit.empty()) std::filesystem::remove(junit, ignored);
+    if (!outputs.junit.empty()) std::filesystem::remove(outputs.junit, ignored);
     throw UsageError(error.what());
   }
 }

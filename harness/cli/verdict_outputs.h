@@ -14,22 +14,41 @@ class App;
 
 namespace collbench {
 
-// Adds --format, --junit and --prom; the help of the last two says what each command writes.
-void add_verdict_output_options(CLI::App& command, std::string& format, std::string& junit,
-                                std::string& prom, const std::string& junit_help,
-                                const std::string& prom_help);
+// What check, compare and trend write besides stdout.
+struct VerdictOutputs {
+  std::string format = "table";  // stdout: table or json
+  std::string junit;             // JUnit XML file, or empty
+  std::string prom;              // Prometheus textfile, or empty
+  // A textfile collector's folder: one stable file per job, replaced atomically each time
+  // (empty: $COLLBENCH_PROM_DIR, if set).
+  std::string prom_dir;
+};
+
+// What a job's verdict files are called: the JUnit suite, the Prometheus metrics' prefix, and
+// the stable file's name in --prom-dir (<stem>.prom).
+struct VerdictJob {
+  std::string suite;
+  std::string prefix;
+  std::string file_stem;
+};
+
+// Adds --format, --junit, --prom and --prom-dir; the help of --junit and --prom says what each
+// command writes.
+void add_verdict_output_options(CLI::App& command, VerdictOutputs& outputs,
+                                const std::string& junit_help, const std::string& prom_help);
 
 // Throws UsageError unless `format` is "table" or "json".
 void check_output_format(const std::string& format);
+// The format, and --junit, --prom and --prom-dir: each a file in a folder that exists, or a
+// folder. Throws UsageError naming the option.
+void check_verdict_outputs(const VerdictOutputs& outputs);
 
 // "5%" or "0.05" as a fraction; throws UsageError naming --threshold otherwise.
 double parse_threshold(std::string text);
 
-// Throws UsageError when --junit or --prom names a file in no folder, or a folder.
-void check_verdict_files(const std::string& junit, const std::string& prom);
-// Writes the records to those given (none when both are empty); a failure leaves neither.
-void write_verdict_files(const std::string& junit, const std::string& prom, std::string_view suite,
-                         std::string_view prefix, const std::vector<VerdictRecord>& records);
+// Writes the records to the files asked for (none when none is); a failure leaves none.
+void write_verdict_files(const VerdictOutputs& outputs, const VerdictJob& job,
+                         const VerdictRun& run, const std::vector<VerdictRecord>& records);
 
 // Result files in the order given, each folder among them expanded to its .h5 files in name
 // order (the default names sort by time), `excluded` left out. Throws UsageError for a folder

@@ -27,6 +27,7 @@ struct ChangeCounts {
 
 struct Comparison {
   std::string base_file, new_file;  // base_file: the newest baseline
+  std::string new_started_utc, new_ended_utc;  // NEW's run, from its provenance
   std::vector<std::string> earlier_files;  // further baselines, oldest first
   CompareOptions options;
   std::vector<std::string> notes;

@@ -28,6 +28,12 @@ struct Provenance {
   std::map<std::string, long long> integers;  // nranks, ranks_per_node, ...
   std::map<std::string, std::string> environment;  // filtered: NCCL_*, UCX_*, OMPI_*, SLURM_*, CUDA_*
   std::vector<std::string> hosts;
+
+  // The text attribute, or empty when the file has none.
+  std::string text_of(const std::string& key) const {
+    const auto found = text.find(key);
+    return found == text.end() ? std::string() : found->second;
+  }
 };
 
 class ResultWriter {

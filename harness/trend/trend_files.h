@@ -22,6 +22,7 @@ struct TrendPoint {
 
 struct Trend {
   std::vector<std::string> files;
+  std::string latest_started_utc, latest_ended_utc;  // the newest run's, from its provenance
   ChangePointOptions options;
   std::vector<TrendPoint> points;  // in the order the files first show them
   ChangeCounts counts;

@@ -81,6 +81,27 @@ def table_rows(stdout):
             if line.strip() and not line.startswith("#")]
 
 
+JUNIT_SCHEMA = ROOT / "tests" / "integration" / "fixtures" / "junit.xsd"
+
+
+def junit_suite(path):
+    """The <testsuite> of a JUnit file, once the file validates against the JUnit schema Jenkins
+    reads (fixtures/junit.xsd)."""
+    from lxml import etree
+    document = etree.parse(str(path))
+    etree.XMLSchema(etree.parse(str(JUNIT_SCHEMA))).assertValid(document)
+    return document.getroot().find("testsuite")
+
+
+def prometheus_samples(path):
+    """[(metric, labels, value)] of a textfile, read by prometheus_client's parser of the
+    exposition format: a line it cannot read fails the test."""
+    from prometheus_client.parser import text_string_to_metric_families
+    return [(s.name, s.labels, s.value)
+            for family in text_string_to_metric_families(path.read_text())
+            for s in family.samples]
+
+
 def points_frame(path):
     with h5py.File(path, "r") as f:
         return f["points"][()]

@@ -2,11 +2,13 @@
 terminal table, JSON, and the JUnit and Prometheus files read back."""
 import json
 import re
-import xml.etree.ElementTree as ElementTree
+import subprocess
 
+import h5py
 import pytest
 
-from conftest import QUICK, ROOT, run_mpi, run_plain
+from conftest import (BINARY, QUICK, ROOT, environment, junit_suite, prometheus_samples,
+                      run_mpi, run_plain, text)
 
 ACCEPTANCE = ROOT / "ci" / "acceptance"
 
@@ -54,21 +56,13 @@ latency_max = "1 s"
 optional = true
 """
 
-PROM_LINE = re.compile(r'^(?P<metric>[a-zA-Z_:][a-zA-Z0-9_:]*)\{(?P<labels>.*)\} (?P<value>\S+)$')
-PROM_LABEL = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
-
-
 def prometheus(path):
-    """{(metric, rule name): (labels, value)} from a textfile; every line must parse."""
+    """{(metric, rule name): (labels, value)}, and the run's timestamp under (metric, None)."""
     series = {}
-    for line in path.read_text().splitlines():
-        if line.startswith("#"):
-            assert re.match(r"# (HELP|TYPE) collbench_check_", line), line
-            continue
-        match = PROM_LINE.match(line)
-        assert match, line
-        labels = dict(PROM_LABEL.findall(match["labels"]))
-        series[(match["metric"], labels["name"])] = (labels, float(match["value"]))
+    for metric, labels, value in prometheus_samples(path):
+        assert metric.startswith("collbench_check_"), metric
+        assert "verdict" not in labels  # the verdict is the severity's value, not a label
+        series[(metric, labels.get("name"))] = (labels, value)
     return series
 
 
@@ -81,14 +75,19 @@ def test_the_local_acceptance_spec_passes(result, tmp_path):
     assert len(verdicts) == 6 and set(verdicts) <= {"PASS", "WARN"}, check.stdout
     assert re.search(r"^# check: 6 rules, \d+ pass, \d+ warn, 0 fail, 0 skip: (PASS|WARN)$",
                      check.stdout, re.M), check.stdout
-    suite = ElementTree.parse(junit).getroot().find("testsuite")
+    suite = junit_suite(junit)
     assert suite.get("name") == "mpi-local" and suite.get("failures") == "0"
     assert len(suite.findall("testcase")) == 6
+    with h5py.File(result, "r") as f:  # the judged run's start, UTC, without the zone
+        assert suite.get("timestamp") == text(f.attrs["start_utc"]).rstrip("Z")
     series = prometheus(prom)
-    labels, value = series[("collbench_check_value", "allreduce-busbw")]
+    labels, value = series[("collbench_check_bytes_per_second", "allreduce-busbw")]
     assert labels["collective"] == "allreduce" and labels["nranks"] == "2"
-    assert labels["unit"] == "GB/s" and value > 0.01
+    assert value > 10e6  # bytes per second, above the spec's 10 MB/s floor
+    latency = [v for (m, _), (_, v) in series.items() if m == "collbench_check_seconds"]
+    assert latency and all(0 < v < 5e-3 for v in latency)  # seconds, under the 5000 us ceiling
     assert series[("collbench_check_severity", "allreduce-busbw")][1] == 0
+    assert series[("collbench_check_run_timestamp_seconds", None)][1] > 1.7e9
 
 
 def test_a_failing_spec_exits_1_with_a_fail_line_per_failed_rule(result, tmp_path):
@@ -106,25 +105,25 @@ def test_a_failing_spec_exits_1_with_a_fail_line_per_failed_rule(result, tmp_pat
     assert "# check: 4 rules, 1 pass, 0 warn, 2 fail, 1 skip: FAIL" in check.stdout
 
     # JUnit: one test case per rule, a <failure> for each FAIL with the measured value
-    root = ElementTree.parse(junit).getroot()
-    suite = root.find("testsuite")
+    suite = junit_suite(junit)
     assert suite.get("name") == "too-fast"
-    assert (suite.get("tests"), suite.get("failures")) == ("4", "2")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("skipped")) == ("4", "2", "1")
     cases = {case.get("name"): case for case in suite.findall("testcase")}
     assert set(cases) == {"passes", "impossible-busbw", "not-measured", "optional-not-measured"}
     failure = cases["impossible-busbw"].find("failure")
     assert failure is not None and failure.get("type") == "FAIL"
     assert re.search(r"busbw [\d.e+-]+ TB/s \[", failure.get("message")), failure.get("message")
     assert cases["passes"].find("failure") is None
+    assert cases["optional-not-measured"].find("skipped") is not None
 
     # Prometheus: severity per rule, a value where something was measured
     series = prometheus(prom)
     assert series[("collbench_check_severity", "impossible-busbw")][1] == 2
     assert series[("collbench_check_severity", "not-measured")][1] == 2
     assert series[("collbench_check_severity", "optional-not-measured")][1] == 0
-    assert ("collbench_check_value", "not-measured") not in series
-    labels, value = series[("collbench_check_value", "impossible-busbw")]
-    assert labels["verdict"] == "FAIL" and labels["metric"] == "busbw" and 0 < value < 1e5
+    assert ("collbench_check_bytes_per_second", "not-measured") not in series
+    labels, value = series[("collbench_check_bytes_per_second", "impossible-busbw")]
+    assert labels["metric"] == "busbw" and 0 < value < 1e14
 
 
 def test_json_output(result, tmp_path):
@@ -187,3 +186,25 @@ def test_the_example_specs_parse(result, name):
     """Every example parses; the H100 one fails on this machine (nothing is an H100 here)."""
     check = run_plain(["check", str(result), "--spec", str(ACCEPTANCE / name)])
     assert check.returncode in (0, 1), check.stderr
+
+
+def test_one_stable_file_per_spec_in_the_collectors_folder(result, tmp_path):
+    """--prom-dir, or COLLBENCH_PROM_DIR: the same file replaced night after night (what
+    node_exporter's textfile collector reads), never a new dated one, and nothing else left."""
+    folder = tmp_path / "textfiles"
+    folder.mkdir()
+    spec = ACCEPTANCE / "mpi-local.toml"
+    first = run_plain(["check", str(result), "--spec", str(spec), "--prom-dir", str(folder)])
+    assert first.returncode == 0, first.stderr
+    stable = folder / "collbench_check_mpi-local.prom"
+    assert sorted(folder.iterdir()) == [stable]
+    written = stable.stat().st_mtime_ns
+    second = subprocess.run([str(BINARY), "check", str(result), "--spec", str(spec)],
+                            capture_output=True, text=True, timeout=60,
+                            env={**environment(), "COLLBENCH_PROM_DIR": str(folder)})
+    assert second.returncode == 0, second.stderr
+    assert sorted(folder.iterdir()) == [stable] and stable.stat().st_mtime_ns >= written
+    assert any(m == "collbench_check_severity" for m, _, _ in prometheus_samples(stable))
+    missing = run_plain(["check", str(result), "--spec", str(spec), "--prom-dir",
+                         str(tmp_path / "absent")])
+    assert missing.returncode == 2 and "--prom-dir" in missing.stderr

@@ -6,21 +6,17 @@ import os
 import re
 import shutil
 import subprocess
-import xml.etree.ElementTree as ET
 
 import h5py
 import pytest
 
-from conftest import BINARY, BOUND, QUICK, ROOT, environment, run_mpi, run_plain, run_preloaded
+from conftest import (BINARY, BOUND, QUICK, ROOT, environment, junit_suite, prometheus_samples,
+                      run_mpi, run_plain, run_preloaded)
 
 VCLUSTER = ROOT / "ci" / "vcluster"
 SUMMARY = re.compile(r"^# compare: (\d+) points: (\d+) same, (\d+) faster, (\d+) slower, "
                      r"(\d+) unsure, (\d+) noisy; (\d+) unmatched$", re.M)
 VERDICTS = ("SAME", "FASTER", "SLOWER", "UNSURE", "NOISY")
-# Prometheus text format: name{labels} value
-PROM_LINE = re.compile(r'^(collbench_compare_(?:severity|value))\{((?:[a-z_]+="(?:[^"\\]|\\.)*",?)*)\} '
-                       r'(\S+)$')
-PROM_LABEL = re.compile(r'([a-z_]+)="((?:[^"\\]|\\.)*)"')
 
 SWEEP = ["--backend", "mpi", "--ops", "allreduce", "-f", "8", *QUICK]
 
@@ -237,15 +233,11 @@ def test_json_holds_every_verdict_with_its_numbers(runs):
 
 
 def parse_prometheus(path):
-    samples = []
-    for line in path.read_text().splitlines():
-        if line.startswith("#"):
-            assert re.match(r"^# (HELP|TYPE) collbench_compare_(severity|value) ", line), line
-            continue
-        match = PROM_LINE.match(line)
-        assert match, line
-        samples.append((match.group(1), dict(PROM_LABEL.findall(match.group(2))),
-                        float(match.group(3))))
+    samples = prometheus_samples(path)
+    for metric, labels, _ in samples:
+        assert metric in ("collbench_compare_severity", "collbench_compare_ratio",
+                          "collbench_compare_run_timestamp_seconds"), metric
+        assert "verdict" not in labels  # the verdict is the severity's value, not a label
     return samples
 
 
@@ -259,7 +251,7 @@ def test_junit_and_prometheus_files(runs, tmp_path):
     judged = len(report["points"]) + len(report["fits"])
     slower = report["summary"]["slower"]
 
-    suite = ET.parse(junit).getroot().find("testsuite")
+    suite = junit_suite(junit)
     cases = suite.findall("testcase")
     assert len(cases) == judged == int(suite.get("tests"))
     assert int(suite.get("failures")) == slower
@@ -275,22 +267,23 @@ def test_junit_and_prometheus_files(runs, tmp_path):
                                                                   "NOISY")
 
     samples = parse_prometheus(prom)
-    severities = [s for s in samples if s[0] == "collbench_compare_severity"]
+    severities = {labels["name"]: value for metric, labels, value in samples
+                  if metric == "collbench_compare_severity"}
     assert len(severities) == judged
     by_name = {labels["name"]: (labels, value) for metric, labels, value in samples
-               if metric == "collbench_compare_value"}
+               if metric == "collbench_compare_ratio"}
     for point in report["points"]:
         name = f"allreduce float sum world 2 ranks {point['mode']} "
-        matching = [v for n, v in by_name.items() if n.startswith(name) and
+        matching = [(n, v) for n, v in by_name.items() if n.startswith(name) and
                     v[0].get("size_bytes") == str(point["size_bytes"])]
         assert len(matching) == 1
-        labels, value = matching[0]
+        point_name, (labels, value) = matching[0]
         assert value == pytest.approx(point["ratio"], rel=1e-5)  # value = the time ratio
-        assert labels["verdict"] == point["verdict"] and labels["kind"] == "point"
+        assert labels["kind"] == "point"
         assert labels["backend"] == "mpi" and labels["nranks"] == "2"
-    for _, labels, value in severities:
-        assert value == {"SAME": 0, "FASTER": 0, "UNSURE": 1, "NOISY": 1,
-                         "SLOWER": 2}[labels["verdict"]]
+        assert severities[point_name] == {"SAME": 0, "FASTER": 0, "UNSURE": 1, "NOISY": 1,
+                                          "SLOWER": 2}[point["verdict"]]
+    assert [m for m, _, _ in samples].count("collbench_compare_run_timestamp_seconds") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["compare.prom", "compare.xml"]
 
 
@@ -364,10 +357,10 @@ def test_a_planted_bandwidth_cap_is_slower(tmp_path):
     assert report["summary"]["slower"] >= 5
     # the bandwidth term got worse: never FASTER
     assert all(f["verdict"] != "FASTER" for f in report["fits"] if f["parameter"] == "beta")
-    suite = ET.parse(junit).getroot().find("testsuite")
+    suite = junit_suite(junit)
     assert int(suite.get("failures")) == report["summary"]["slower"]
-    assert sum(1 for _, l, v in parse_prometheus(prom)
-               if l["verdict"] == "SLOWER" and v == 2) == report["summary"]["slower"]
+    assert sum(1 for m, _, v in parse_prometheus(prom)
+               if m == "collbench_compare_severity" and v == 2) == report["summary"]["slower"]
     # and the table says so
     table = compare(base, capped)
     assert table.returncode == 1

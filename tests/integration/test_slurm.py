@@ -127,7 +127,11 @@ def test_nightly_check_and_compare_against_a_baseline(cluster, tmp_path):
     assert status == max(verdicts.values()), log
     for kind in ("check", "compare", "trend"):
         assert pathlib.Path(f"{stem}.{kind}.xml").stat().st_size > 0
-        assert pathlib.Path(f"{stem}.{kind}.prom").stat().st_size > 0
+    # One stable Prometheus file per job in the collector's folder, none dated.
+    prom = stem.parent / "prom"
+    assert sorted(p.name for p in prom.iterdir()) == [
+        "collbench_check_mpi-local.prom", "collbench_compare.prom", "collbench_trend.prom"]
+    assert all(p.stat().st_size > 0 for p in prom.iterdir())
 
 
 def test_array_sweeps_node_counts_and_followup_finds_every_task(cluster, tmp_path):

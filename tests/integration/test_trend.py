@@ -6,11 +6,11 @@ small a step is found is change_points_test's business. The change is found wher
 figure and the report's section are drawn from the JSON, and bad input exits 2."""
 import json
 import re
-import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import BOUND, QUICK, run_mpi, run_plain, run_preloaded
+from conftest import (BOUND, QUICK, junit_suite, prometheus_samples, run_mpi, run_plain,
+                      run_preloaded)
 
 NIGHTS = 6
 SLOWED_FROM = 3  # nights 4, 5 and 6 (run indexes 3..5)
@@ -58,14 +58,15 @@ def test_the_planted_slowdown_is_a_change_point_where_it_was_planted(nights, tmp
     summary = report["summary"]
     assert summary["slower"] == sum(p["verdict"] == "SLOWER" for p in report["points"])
 
-    suite = ET.parse(junit).getroot().find("testsuite")
+    suite = junit_suite(junit)
     assert int(suite.get("tests")) == len(report["points"])
     assert int(suite.get("failures")) == summary["slower"]
-    severities = re.findall(r'^collbench_trend_severity\{.*verdict="(\w+)".*\} (\d)$',
-                            prom.read_text(), re.M)
-    assert len(severities) == len(report["points"])
-    assert all(int(s) == {"SAME": 0, "FASTER": 0, "UNSURE": 1, "SLOWER": 2}[v]
-               for v, s in severities)
+    samples = prometheus_samples(prom)
+    severities = sorted(v for m, _, v in samples if m == "collbench_trend_severity")
+    assert severities == sorted({"SAME": 0, "FASTER": 0, "UNSURE": 1, "SLOWER": 2}[p["verdict"]]
+                                for p in report["points"])
+    ratios = [v for m, _, v in samples if m == "collbench_trend_ratio"]
+    assert len(ratios) == len(report["points"]) and max(ratios) > 3  # 50 us on 1-4 us
 
 
 def test_the_table_names_the_night_of_the_change(nights):

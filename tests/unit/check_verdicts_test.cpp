@@ -333,18 +333,25 @@ optional = true
   EXPECT_EQ(records[1].labels[7], (std::pair<std::string, std::string>{"size_bytes", "4194304-"}));
   const auto file = std::filesystem::temp_directory_path() /
                     ("check_verdicts_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".xml");
-  write_junit(file, spec.title, records);
+  write_junit(file, spec.title, records, verdict_run("", ""));
   std::stringstream xml;
   xml << std::ifstream(file).rdbuf();
   std::filesystem::remove(file);
   const std::string text = xml.str();
   EXPECT_EQ(count(text, "<testcase "), 4u) << text;
   EXPECT_EQ(count(text, "<failure "), 2u) << text;  // the missed floor, the unmeasured rule
-  EXPECT_NE(text.find("<testsuite name=\"junit\" tests=\"4\" failures=\"2\""), std::string::npos)
+  EXPECT_NE(text.find("<testsuite name=\"junit\" tests=\"4\" failures=\"2\" errors=\"0\" "
+                      "skipped=\"1\""),
+            std::string::npos)
       << text;
+  // The optional rule that selected nothing is a JUnit skip, in base units when measured.
+  EXPECT_TRUE(records[3].skipped);
+  EXPECT_EQ(records[1].quantity, Quantity::bytes_per_second);
+  EXPECT_DOUBLE_EQ(records[1].value, 3e9);
   EXPECT_NE(text.find("name=\"floor missed &lt;&amp;&gt;\""), std::string::npos) << text;
   EXPECT_NE(text.find("FAIL: busbw 3 GB/s [2.97, 3.03]"), std::string::npos) << text;
-  EXPECT_NE(text.find("SKIP: busbw - (threshold &gt;= 1 GB/s): no matching points (optional rule)"),
+  EXPECT_NE(text.find("<skipped message=\"SKIP: busbw - (threshold &gt;= 1 GB/s): no matching "
+                      "points (optional rule)\"/>"),
             std::string::npos) << text;
 }
 
