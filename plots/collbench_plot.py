@@ -16,7 +16,7 @@ import tempfile
 # Run as a script by `collbench plot`: make the `plots` package importable from the repository.
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from plots import report, resultfile, spec as specfile  # noqa: E402
+from plots import binary, report, resultfile, spec as specfile  # noqa: E402
 from plots.figures import FIGURES  # noqa: E402
 from plots.figures import trend as trend_figure  # noqa: E402
 from plots.figures.common import FigureError, FigureSkipped, Options  # noqa: E402
@@ -40,6 +40,8 @@ def parse_args(argv):
     parser.add_argument("--figures", help="comma-separated: " + ", ".join(FIGURES))
     parser.add_argument("--size", help="size for ranks / ranks-distribution (e.g. 1M)")
     parser.add_argument("--spec", type=pathlib.Path, help="acceptance spec: busbw floors")
+    parser.add_argument("--busbw-scale", choices=("linear", "log"), default="linear",
+                        help="the busbw figure's axis (linear shows a plateau as flat)")
     parser.add_argument("--baseline", type=pathlib.Path, help="baseline file for 'compare'")
     parser.add_argument("--trend", type=pathlib.Path,
                         help="`collbench trend --format json` output for 'trend'")
@@ -58,6 +60,17 @@ def plan(args):
     if unknown:
         raise UsageError(f"unknown figure {', '.join(unknown)}; known: {', '.join(FIGURES)}")
     return names, True
+
+
+def verdicts_of(args):
+    """The report's verdicts: check's against --spec, compare's against --baseline (exit 1, a
+    failed rule or a slower point, is a verdict, not an error)."""
+    verdicts = {}
+    if args.spec:
+        verdicts["check"] = binary.run_json(["check", args.file, "--spec", args.spec], (0, 1))
+    if args.baseline:
+        verdicts["compare"] = binary.run_json(["compare", args.baseline, args.file], (0, 1))
+    return verdicts
 
 
 def render(plot, fmt):
@@ -107,7 +120,8 @@ def main(argv=None):
         options = Options(size=parse_size(args.size) if args.size else None,
                           spec=specfile.busbw_floors(args.spec) if args.spec else None,
                           baseline=resultfile.load(args.baseline) if args.baseline else None,
-                          trend=trend_figure.load(args.trend) if args.trend else None)
+                          trend=trend_figure.load(args.trend) if args.trend else None,
+                          busbw_scale=args.busbw_scale)
         out = args.out or args.file.resolve().parent
         if not out.is_dir():
             raise UsageError(f"{out}: no such folder")
@@ -132,11 +146,12 @@ def main(argv=None):
         outputs = [(out / f"{stem}-{name}.{args.format}", content) for name, content in rendered]
         if args.report:
             command = "collbench plot " + " ".join(shlex.quote(a) for a in argv)
-            page = report.render(result, rendered, args.format, command, options.trend)
+            page = report.render(result, rendered, args.format, command, options.trend,
+                                 verdicts_of(args))
             outputs.append((out / f"{stem}-report.html", page.encode("utf-8")))
         write_all(outputs)
-    except (UsageError, resultfile.ResultFileError, specfile.SpecError, FigureError,
-            ValueError) as error:
+    except (UsageError, resultfile.ResultFileError, specfile.SpecError, binary.BinaryError,
+            FigureError, ValueError) as error:
         print(f"collbench plot: {error}", file=sys.stderr)
         return 2
     return 0

@@ -1,6 +1,8 @@
-"""One self-contained HTML page: provenance, nccl-tests-like points table, each curve's headline
-(its crossover n½, alpha, bandwidth, misfit), the segments behind it, crossovers and the figures
-inline (SVG) or as base64 PNG, so it can be mailed or attached to a ticket."""
+"""One self-contained HTML page, the answer first: a summary per curve (peak bus bandwidth and
+where it is reached, the latency at the smallest size, the crossover n½) and the verdicts of a
+spec or a baseline when given; then the figures, inline (SVG) or as base64 PNG; then the tables
+(points as nccl-tests prints them, each curve's headline, the segments, the crossovers); the
+provenance last, folded. It can be mailed or attached to a ticket."""
 import base64
 import html
 
@@ -29,6 +31,72 @@ def _g(value, digits=4):
     return f"{value:.{digits}g}" if np.isfinite(value) else "–"
 
 
+def _bandwidth(value_GBps, beta_ci_low, beta_ci_high):
+    """1/beta with its interval: the ends swap under the inversion, and a beta interval that
+    reaches 0 leaves the bandwidth unbounded above (never a negative upper end)."""
+    high = 1 / beta_ci_low if beta_ci_low > 0 else np.inf
+    low = 1 / beta_ci_high if beta_ci_high > 0 else np.inf
+    return f"{_g(value_GBps if value_GBps > 0 else np.inf)} [{_g(low)}, {_g(high)}]"
+
+
+def _curve_title(k):
+    return (f"{k['collective']} · {k['placement']} · {k['nranks']} ranks"
+            + (f" · {k['algorithm'] or 'auto'}/{k['protocol'] or 'auto'}"
+               if k["algorithm"] or k["protocol"] else "")
+            + (" · in place" if k["in_place"] else ""))
+
+
+def _summary(result):
+    """Per curve of the headline mode (bandwidth, as nccl-tests; else latency): the peak bus
+    bandwidth and its size, the latency-mode median at the smallest size, and the headline's
+    n½ where the fit is trusted."""
+    p, h = result.points, result.headlines
+    mode = "bandwidth" if "bandwidth" in set(p["mode"]) else "latency"
+    latency = {key[:-2] + key[-1:]: rows for key, rows in curves(p, "latency").items()}
+    rows = []
+    for key, curve in curves(p, mode).items():
+        k = key_dict(key)
+        peak = max(curve, key=lambda i: p["busbw_GBps"][i])
+        small = latency.get(key[:-2] + key[-1:])
+        smallest = min(small, key=lambda i: p["size_bytes"][i]) if small else None
+        half = "–"
+        headline = [i for i in range(len(h.get("collective", [])))
+                    if h["trusted"][i] and h["mode"][i] == "latency"
+                    and all(h[c][i] == v for c, v in k.items() if c != "mode")]
+        if headline:
+            i = headline[0]
+            half = (f"{format_size(h['half_size_bytes'][i])} "
+                    f"[{format_size(h['half_size_ci_low_bytes'][i])}, "
+                    f"{format_size(h['half_size_ci_high_bytes'][i])}]")
+        rows.append([_curve_title(k) + f" · {k['datatype']}", _g(p["busbw_GBps"][peak], 3),
+                     format_size(p["size_bytes"][peak]),
+                     f"{_g(p['time_median_us'][smallest])} at {format_size(p['size_bytes'][smallest])}"
+                     if smallest is not None else "–", half])
+    return (f"<p>Bus bandwidth from {mode}-mode points; n½ from trusted latency-mode fits "
+            "(the size below which latency dominates).</p>"
+            + _table(["curve", "peak busbw (GB/s)", "at size", "latency (us)",
+                      "n½ [95% CI]"], rows))
+
+
+def _verdicts(verdicts):
+    """check's and compare's verdicts (their JSON), when a spec or a baseline was given."""
+    out = []
+    check = verdicts.get("check")
+    if check:
+        rows = [[r["verdict"], r["name"], r["selection"], r["threshold"]["text"], r["message"]]
+                for r in check["rules"]]
+        out.append(f"<p><b>Acceptance ({html.escape(check['title'])}): {check['verdict']}</b></p>"
+                   + _table(["verdict", "rule", "selection", "threshold", "detail"], rows))
+    compare = verdicts.get("compare")
+    if compare:
+        s = compare["summary"]
+        out.append(f"<p><b>Against {html.escape(compare['base'])}: {compare['verdict']}</b> "
+                   f"({s['points']} points: {s['same']} same, {s['faster']} faster, "
+                   f"{s['slower']} slower, {s['noisy']} noisy, {s['unsure']} unsure; "
+                   f"{s['unmatched']} unmatched)</p>")
+    return "".join(out)
+
+
 def _points_sections(result):
     """nccl-tests' columns (time, algbw, busbw from bandwidth mode) then latency median and p99,
     one table per collective, placement and rank count, as the terminal table has."""
@@ -50,8 +118,8 @@ def _points_sections(result):
                          _g(p["algbw_GBps"][bw], 3), _g(p["busbw_GBps"][bw], 3), p["wrong"][bw],
                          _g(p["time_median_us"][lat]) if lat is not None else "–",
                          _g(p["time_p99_us"][lat]) if lat is not None else "–"])
-        title = f"{collective} · {placement} · {nranks} ranks" + \
-            (f" · {algo}/{proto}" if algo or proto else "") + (" · in place" if in_place else "")
+        title = _curve_title({"collective": collective, "placement": placement, "nranks": nranks,
+                              "algorithm": algo, "protocol": proto, "in_place": in_place})
         out.append(f"<h3>{html.escape(title)}</h3>" + _table(
             ["size (B)", "count", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
              "#wrong", "latency median (us)", "latency p99 (us)"], rows))
@@ -76,8 +144,7 @@ def _headlines(result):
                      f"{format_size(h['half_size_bytes'][i])} [{format_size(h['half_size_ci_low_bytes'][i])}, "
                      f"{format_size(h['half_size_ci_high_bytes'][i])}] {position}",
                      f"{_g(h['alpha_us'][i])} [{_g(h['alpha_ci_low_us'][i])}, {_g(h['alpha_ci_high_us'][i])}]",
-                     f"{_g(h['bandwidth_GBps'][i])} [{_g(1 / h['beta_ci_high_ns_per_byte'][i])}, "
-                     f"{_g(1 / h['beta_ci_low_ns_per_byte'][i])}] {falls}",
+                     f"{_bandwidth(h['bandwidth_GBps'][i], h['beta_ci_low_ns_per_byte'][i], h['beta_ci_high_ns_per_byte'][i])} {falls}",
                      f"{100 * h['misfit_median_rel_error'][i]:.1f}%",
                      "yes" if h["trusted"][i] else f"no: {h['flags'][i]}"])
     return _table(["curve", "mode", "n½: latency dominates below [95% CI]", "alpha (us) [95% CI]",
@@ -96,8 +163,8 @@ def _fits(result):
                      f["mode"][i], f"{f['segment'][i] + 1}/{f['segments'][i]}",
                      f"{format_size(f['min_size_bytes'][i])} – {format_size(f['max_size_bytes'][i])}",
                      f"{_g(f['alpha_us'][i])} [{_g(f['alpha_ci_low_us'][i])}, {_g(f['alpha_ci_high_us'][i])}]",
-                     f"{_g(f['bandwidth_GBps'][i])} [{_g(1 / f['beta_ci_high_ns_per_byte'][i])}, "
-                     f"{_g(1 / f['beta_ci_low_ns_per_byte'][i])}]",
+                     _bandwidth(f["bandwidth_GBps"][i], f["beta_ci_low_ns_per_byte"][i],
+                                f["beta_ci_high_ns_per_byte"][i]),
                      f"{format_size(f['half_size_bytes'][i])} [{format_size(f['half_size_ci_low_bytes'][i])}, "
                      f"{format_size(f['half_size_ci_high_bytes'][i])}]",
                      "yes" if f["trusted"][i] else f"no: {f['flags'][i]}"])
@@ -148,8 +215,9 @@ def _trend(trend):
     return f'<h2 id="trend">Trend</h2>{text}{table}'
 
 
-def render(result, figures, fmt, command_line, trend=None):
-    """figures: [(name, bytes)] already rendered in fmt; trend: collbench trend's JSON, if any.
+def render(result, figures, fmt, command_line, trend=None, verdicts=None):
+    """figures: [(name, bytes)] already rendered in fmt; trend: collbench trend's JSON, if any;
+    verdicts: {"check": ..., "compare": ...}, their JSON, when a spec or baseline was given.
     Returns the page as str."""
     a = result.attrs
     provenance = [[k, ", ".join(map(str, a[k])) if isinstance(a[k], list) else a[k]]
@@ -157,6 +225,9 @@ def render(result, figures, fmt, command_line, trend=None):
     provenance.append(["plotted with", command_line])
     provenance += [[f"env {k}", v] for k, v in sorted(result.environment.items())]
     title = f"collbench results: {result.path.name}"
+    where = " · ".join(str(x) for x in (a.get("backend_version") or a.get("backend"),
+                                        f"{a.get('nranks', '?')} ranks on {a.get('nodes', '?')} node(s)",
+                                        a.get("start_utc")) if x)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>body{{font-family:sans-serif;margin:2em;max-width:1400px}}
@@ -164,12 +235,15 @@ table{{border-collapse:collapse;margin-bottom:1em;font-size:13px}}
 td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}th{{background:#eee}}
 img,svg{{max-width:100%;height:auto}}</style></head><body>
 <h1>{html.escape(title)}</h1>
-<h2 id="provenance">Provenance</h2>{_table(["item", "value"], provenance)}
+<p>{html.escape(where)}</p>
+<h2 id="summary">Summary</h2>{_verdicts(verdicts or {})}{_summary(result)}
+<h2 id="figures">Figures</h2>{"".join(_figure_html(n, fmt, c) for n, c in figures)}
+{_trend(trend)}
 <h2 id="points">Points</h2>{_points_sections(result)}
 <h2 id="headlines">Crossover per curve</h2>{_headlines(result)}
 <h2 id="fits">Segments</h2>{_fits(result)}
 <h2 id="crossovers">Crossovers</h2>{_crossovers(result)}
-{_trend(trend)}
-<h2 id="figures">Figures</h2>{"".join(_figure_html(n, fmt, c) for n, c in figures)}
+<details id="provenance"><summary>Provenance ({len(provenance)} items)</summary>
+{_table(["item", "value"], provenance)}</details>
 </body></html>
 """

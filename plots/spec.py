@@ -2,34 +2,22 @@
 
 The spec is parsed by the collbench binary (`collbench check --spec SPEC --format json`), so its
 units and sizes mean here exactly what `collbench check` judges by."""
-import json
-import os
-import pathlib
-import subprocess
+from plots import binary
 
 
 class SpecError(Exception):
     pass
 
 
-def _binary():
-    """The collbench that runs us (`collbench plot` sets COLLBENCH), else the repository's build."""
-    default = pathlib.Path(__file__).resolve().parents[1] / "build" / "harness" / "collbench"
-    return os.environ.get("COLLBENCH") or str(default)
-
-
 def busbw_floors(path):
     """[{name, collective, placement, min_size, max_size, busbw_GBps}] of the spec's busbw_min
     rules; min_size and max_size in bytes, max_size inf when open."""
     try:
-        done = subprocess.run([_binary(), "check", "--spec", str(path), "--format", "json"],
-                              capture_output=True, text=True, timeout=60)
-    except OSError as error:
-        raise SpecError(f"{path}: cannot run collbench to read the spec: {error}") from None
-    if done.returncode != 0:
-        raise SpecError(done.stderr.strip() or f"{path}: collbench check exited {done.returncode}")
+        rules = binary.run_json(["check", "--spec", path])["rules"]
+    except binary.BinaryError as error:
+        raise SpecError(str(error)) from None
     floors = []
-    for rule in json.loads(done.stdout)["rules"]:
+    for rule in rules:
         if rule["threshold"]["key"] != "busbw_min":
             continue
         selected = rule["selected"]

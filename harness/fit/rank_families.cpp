@@ -118,7 +118,8 @@ std::vector<FamilyFit> fit_rank_families(CollectiveKind kind, std::span<const Ra
 
 std::optional<double> ring_crossover_ranks(const FamilyFit& ring, double size_bytes) {
   if (ring.alpha_s <= 0) return std::nullopt;
-  return size_bytes * ring.beta_s_per_byte / ring.alpha_s;
+  // Without a bandwidth term (beta <= 0) latency dominates at every rank count: p* = 0.
+  return std::max(0.0, size_bytes * ring.beta_s_per_byte / ring.alpha_s);
 }
 
 std::vector<Interval> ring_crossover_intervals(CollectiveKind kind,
@@ -162,7 +163,7 @@ std::vector<Interval> ring_crossover_intervals(CollectiveKind kind,
     const AffineFit refit = fit_line(ring, replicate);
     for (std::size_t k = 0; k < sizes.size(); ++k)
       draws[k].push_back(refit.alpha_s > 0
-                             ? sizes[k] * refit.beta_s_per_byte / refit.alpha_s
+                             ? std::max(0.0, sizes[k] * refit.beta_s_per_byte / refit.alpha_s)
                              : std::numeric_limits<double>::infinity());
   }
   std::vector<Interval> intervals;

@@ -39,7 +39,8 @@ struct FamilyFit {
 std::vector<FamilyFit> fit_rank_families(CollectiveKind kind, std::span<const RankCurve> curves);
 
 // The rank count past which the ring's latency term dominates a message of `size_bytes`:
-// p* = n·beta/alpha. nullopt when alpha <= 0.
+// p* = n·beta/alpha, 0 when beta <= 0 (latency dominates at every rank count). nullopt when
+// alpha <= 0.
 std::optional<double> ring_crossover_ranks(const FamilyFit& ring, double size_bytes);
 
 // The 95% interval of that p* for each size: a residual bootstrap over the ring fit's held-out

@@ -29,11 +29,19 @@ std::string alpha_text(const SegmentReport& s) {
                                            s.alpha_ci.low * 1e6, s.alpha_ci.high * 1e6);
 }
 
-// 1/beta in GB/s; the interval's ends swap under the inversion.
+// 1/beta in GB/s: the interval's ends swap under the inversion, and where beta reaches 0 the
+// bandwidth is unbounded (never a negative end: "141.7 [43.6, -255.2]").
+std::string gbps_text(double beta_s_per_byte) {
+  return beta_s_per_byte > 0 ? fmt::format("{:.3g}", 1e-9 / beta_s_per_byte) : "unbounded";
+}
+
+std::string bandwidth_text(double beta_s_per_byte, const Interval& beta_ci) {
+  return fmt::format("{} [{}, {}] GB/s", gbps_text(beta_s_per_byte), gbps_text(beta_ci.high),
+                     gbps_text(beta_ci.low));
+}
+
 std::string bandwidth_text(const SegmentReport& s) {
-  return flagged(s, "beta") ? "n/a"
-                            : fmt::format("{:.3g} [{:.3g}, {:.3g}] GB/s", 1e-9 / s.beta_s_per_byte,
-                                          1e-9 / s.beta_ci.high, 1e-9 / s.beta_ci.low);
+  return flagged(s, "beta") ? "n/a" : bandwidth_text(s.beta_s_per_byte, s.beta_ci);
 }
 
 std::string half_size_text(const SegmentReport& s) {
@@ -103,13 +111,10 @@ std::string headline_text(const CurveFit& curve) {
   parts.push_back(latency ? half_size_words(h, curve)
                           : "no latency term: bandwidth-bound from the smallest size");
   if (latency) parts.push_back("alpha " + interval_text(h.alpha_s, h.alpha_ci, 1e6, "us"));
-  // 1/beta: the interval's ends swap under the inversion.
-  parts.push_back(fmt::format(
-      "bandwidth {:.3g} [{:.3g}, {:.3g}] GB/s{}", 1e-9 / h.beta_s_per_byte, 1e-9 / h.beta_ci.high,
-      1e-9 / h.beta_ci.low,
-      curve.segments.size() > 1
-          ? " from " + format_size(curve.segments.back().min_size_bytes)
-          : ""));
+  parts.push_back(fmt::format("bandwidth {}{}", bandwidth_text(h.beta_s_per_byte, h.beta_ci),
+                              curve.segments.size() > 1
+                                  ? " from " + format_size(curve.segments.back().min_size_bytes)
+                                  : ""));
   if (h.bandwidth_falls_at_bytes)
     parts.push_back(fmt::format("bandwidth falls from {:.3g} GB/s above {}",
                                 1e-9 / h.peak_beta_s_per_byte,

@@ -46,7 +46,9 @@ def draw(result, options: Options):
         axis.plot([], [], color="gray", linestyle="--", label="fitted asymptote (1/β × bus factor)")
     all_sizes = np.concatenate([v["size_bytes"] for v in data["lines"].values()])
     size_axis(axis.xaxis, all_sizes)
-    axis.set_yscale("log")
+    axis.set_yscale(options.busbw_scale)
+    if options.busbw_scale == "linear":
+        axis.set_ylim(bottom=0)
     axis.set_xlabel("message size (nccl-tests convention)")
     axis.set_ylabel("bus bandwidth (GB/s, 1 GB = 10⁹ B)")
     axis.grid(True, which="major", alpha=0.3)

@@ -24,6 +24,7 @@ class Options:
     spec: dict | None = None      # parsed --spec
     baseline: object = None       # ResultFile of --baseline
     trend: dict | None = None     # --trend: collbench trend's JSON
+    busbw_scale: str = "linear"   # --busbw-scale: a plateau reads as flat only on a linear axis
 
 
 @dataclasses.dataclass

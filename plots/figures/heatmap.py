@@ -6,6 +6,14 @@ from plots.figures.common import Options, Plot, new_figure, whole_job_rows
 from plots.sizes import format_size
 
 
+_MOST_LABELS = 12
+
+
+def _every_nth(count):
+    """Indexes of at most _MOST_LABELS labels out of `count`, evenly spaced, the first kept."""
+    return list(range(0, count, -(-count // _MOST_LABELS)))
+
+
 def draw(result, options: Options):
     groups = whole_job_rows(result)
     points = result.points
@@ -22,10 +30,13 @@ def draw(result, options: Options):
         image = axis.imshow(ratio.T, aspect="auto", cmap="viridis", origin="lower",
                             vmin=1, vmax=max(1.5, float(np.nanmax(ratio))))
         sizes = points["size_bytes"][rows]
-        axis.set_xticks(range(len(sizes)), [format_size(s) for s in sizes], rotation=45,
+        # At most a dozen labels a side, evenly spread: past about 16 they overprint.
+        shown_sizes = _every_nth(len(sizes))
+        axis.set_xticks(shown_sizes, [format_size(sizes[i]) for i in shown_sizes], rotation=45,
                         ha="right", fontsize=8)
-        axis.set_yticks(range(len(ranks)), [f"rank {r} ({result.host_of(int(r))})"
-                                            for r in ranks], fontsize=8)
+        shown_ranks = _every_nth(len(ranks))
+        axis.set_yticks(shown_ranks, [f"rank {ranks[i]} ({result.host_of(int(ranks[i]))})"
+                                      for i in shown_ranks], fontsize=8)
         if ratio.size <= 300:   # numbers fit in the cells only while the grid is small
             for (s, r), value in np.ndenumerate(ratio):
                 if np.isfinite(value):

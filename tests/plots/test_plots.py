@@ -2,6 +2,7 @@
 against h5py, and bad input."""
 import os
 import pathlib
+import re
 import subprocess
 import xml.etree.ElementTree as ElementTree
 
@@ -42,6 +43,18 @@ def test_every_figure_png_and_report(files, tmp_path):
                     "n½: latency dominates below", "misfit", "Open MPI", "p* [95% CI]"):
         assert section in page
     assert "http://" not in page and "https://" not in page and 'src="file' not in page
+    # The answer first: the summary with the spec's and the baseline's verdicts, then the
+    # figures, then the tables; the provenance last, folded away.
+    order = [page.index(marker) for marker in ('id="summary"', "Acceptance (mpi-local): ",
+                                               "Against ", 'id="figures"', 'id="points"',
+                                               '<details id="provenance"')]
+    assert order == sorted(order), order
+    assert "peak busbw (GB/s)" in page
+    # Intervals read low to high; a bandwidth's open end is "unbounded", never a negative end.
+    intervals = re.findall(r"\[(-?[\d.e+]+), (-?[\d.e+]+)\]", page)
+    assert intervals and all(float(low) <= float(high) for low, high in intervals), intervals
+    from plots import report
+    assert report._bandwidth(141.7, -1 / 255.2, 1 / 43.6) == "141.7 [43.6, unbounded]"
 
 
 def test_svg_parses(files, tmp_path):
@@ -125,6 +138,19 @@ def test_plotted_data_equals_the_file(files):
                 assert len(curve["nranks"]) >= 2
                 np.testing.assert_array_equal(curve["time_median_us"],
                                               points["time_median_us"][curve["point_id"]])
+
+
+def test_busbw_is_linear_by_default_and_heatmap_labels_stay_few(files):
+    """A plateau reads as flat on a linear axis; past a dozen sizes or ranks the heatmap labels
+    every n-th, so they never overprint."""
+    from plots.figures import heatmap
+    result = resultfile.load(files["ranks"])
+    assert FIGURES["busbw"](result, Options()).figure.axes[0].get_yscale() == "linear"
+    logged = FIGURES["busbw"](result, Options(busbw_scale="log")).figure.axes[0]
+    assert logged.get_yscale() == "log"
+    assert heatmap._every_nth(8) == list(range(8))
+    assert heatmap._every_nth(24) == list(range(0, 24, 2))
+    assert len(heatmap._every_nth(1024)) <= 12 and heatmap._every_nth(1024)[0] == 0
 
 
 def test_spec_units_mean_the_same_to_check_and_plot(files, tmp_path, monkeypatch):

@@ -169,6 +169,12 @@ TEST(RingCrossoverIntervals, RefuseNoReplicates) {
                std::invalid_argument);
 }
 
+TEST(RingCrossoverRanks, ZeroWithoutABandwidthTerm) {
+  EXPECT_EQ(ring_crossover_ranks(
+                FamilyFit{.family = kRing, .alpha_s = kAlpha, .beta_s_per_byte = -1e-12}, 1e6),
+            0.0);
+}
+
 TEST(RingCrossoverRanks, UndefinedWithoutPositiveLatency) {
   EXPECT_FALSE(ring_crossover_ranks(
       FamilyFit{.family = kRing, .alpha_s = 0, .beta_s_per_byte = kBeta}, 1e6));

@@ -699,6 +699,14 @@ TEST(ModelReport, JsonNamesTheTuningOfEachCurve) {
   EXPECT_EQ(json.at("crossovers")[0].at("algorithm"), "Ring");
 }
 
+// A beta interval that reaches 0 leaves the bandwidth unbounded above, never a negative end.
+TEST(ModelReport, BandwidthIntervalsNeverTurnUpsideDown) {
+  ModelReport models = tuned_models();
+  models.curves[0].headline->beta_ci.low = -1e-10;
+  const auto lines = model_footer_lines(models);
+  EXPECT_NE(lines[0].find("bandwidth 10 [9.09, unbounded] GB/s"), std::string::npos) << lines[0];
+}
+
 // p* 5.2 with an interval whose high end is unbounded (replicates that lost the latency term).
 TEST(ModelReport, CrossoverCarriesItsRankInterval) {
   const auto lines = model_footer_lines(tuned_models());
