@@ -32,7 +32,8 @@ def draw(result, options: Options):
         entry = {"point_id": points["point_id"][rows], "size_bytes": sizes,
                  "time_median_us": median, "err_low_us": low, "err_high_us": high,
                  "segments": []}
-        segments = fit_rows(result, key)
+        # An untrusted fit is not drawn: a line through the points reads as a model to trust.
+        segments = [i for i in fit_rows(result, key) if result.fits["trusted"][i]]
         for i in segments:
             fit = result.fits
             n = np.geomspace(max(fit["min_size_bytes"][i], 1), max(fit["max_size_bytes"][i], 1), 50)
@@ -52,7 +53,10 @@ def draw(result, options: Options):
             span = (h["half_size_ci_low_bytes"][row], h["half_size_ci_high_bytes"][row])
             trusted = bool(h["trusted"][row])
             entry.update(half_size_bytes=half, half_size_ci_bytes=span, trusted=trusted)
-            if np.isfinite(half) and half > 0:
+            if not trusted:
+                axis.text(0.02, 0.97, "fit untrusted: no model drawn (collbench fit says why)",
+                          transform=axis.transAxes, va="top", fontsize=8)
+            elif np.isfinite(half) and half > 0:
                 edge = min(max(half, lo), hi)
                 axis.axvspan(lo, edge, color="orange", alpha=0.12, label="latency-dominated (n < n½)")
                 axis.axvspan(edge, hi, color="steelblue", alpha=0.10,
@@ -60,13 +64,12 @@ def draw(result, options: Options):
                 if np.all(np.isfinite(span)) and span[1] > lo and span[0] < hi:
                     axis.axvspan(max(span[0], lo), min(span[1], hi), color="gray", alpha=0.15,
                                  label="n½ 95% interval")
-                note = "" if trusted else " (untrusted)"
                 if lo < half < hi:
                     axis.axvline(half, color="k", linestyle="--", linewidth=1)
-                    axis.text(half, 0.97, f" n½ = {format_size(half)}{note}",
+                    axis.text(half, 0.97, f" n½ = {format_size(half)}",
                               transform=axis.get_xaxis_transform(), va="top", fontsize=8)
                 else:
-                    axis.text(0.02, 0.97, f"n½ = {format_size(half)} (off scale){note}",
+                    axis.text(0.02, 0.97, f"n½ = {format_size(half)} (off scale)",
                               transform=axis.transAxes, va="top", fontsize=8)
         axis.set_xlim(lo, hi)
         size_axis(axis.xaxis, sizes, max_ticks=6)
