@@ -4,6 +4,7 @@ submit the templates of ci/slurm/ with `sbatch --wait`, as a user would, and rea
 back. CI runs as root with Slurm installed (ci/setup), so these run there."""
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 
@@ -157,3 +158,41 @@ def test_array_sweeps_node_counts_and_followup_finds_every_task(cluster, tmp_pat
     if settings:
         for path in files:
             assert path.with_suffix(".check.xml").exists(), log
+
+
+def test_site_hooks_run_before_the_sweep(cluster, tmp_path):
+    """COLLBENCH_SETUP (module loads, a site script) runs first, COLLBENCH_SRUN_ARGS reach srun
+    (here --label, which prefixes each task's lines), COLLBENCH_MPI names the plugin; a setup
+    that fails ends the job with 2 before anything runs."""
+    status, job, log = nightly(cluster, tmp_path, SETUP="echo site-setup-ran",
+                               SRUN_ARGS="--label", MPI="pmix")
+    assert status == 0, log
+    assert "site-setup-ran" in log and re.search(r"^0: ", log, re.M), log
+    status, job, log = nightly(cluster, tmp_path / "failing", SETUP="false")
+    assert status == 2 and "COLLBENCH_SETUP failed" in log, log
+    assert not (tmp_path / "failing" / "results").exists() or \
+        not list((tmp_path / "failing" / "results").glob("*.h5"))
+
+
+def test_submit_array_gives_each_task_only_the_nodes_it_uses(cluster, tmp_path):
+    env = dict(cluster["env"], COLLBENCH=str(BINARY), COLLBENCH_OUTDIR=str(tmp_path / "results"),
+               COLLBENCH_ARGS=" ".join(SWEEP), COLLBENCH_SWEEP="1 world;2 inter")
+    done = subprocess.run([str(SLURM / "submit-array"), "--wait", "--partition=debug", "--time=5",
+                           "--ntasks-per-node=2", f"--output={tmp_path}/%x-%A_%a.out"],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    jobs = done.stdout.split()
+    assert len(jobs) == 2, done.stdout  # one array per node count
+    for job, nodes, placement in zip(jobs, (1, 2), ("world", "inter")):
+        (path,) = (tmp_path / "results").glob(f"*-{job}_*.h5")
+        with h5py.File(path, "r") as f:
+            allocated = hostnames(text(f.attrs["slurm_job_nodelist"]), cluster["env"])
+            assert len(allocated) == nodes and int(f.attrs["nodes"]) == nodes
+            assert text(f.attrs["placement"]) == placement
+
+
+def test_templates_are_shellcheck_clean():
+    scripts = [*SLURM.glob("*.sbatch"), SLURM / "submit-array", SLURM / "local-cluster"]
+    done = subprocess.run(["shellcheck", "-S", "warning", *map(str, scripts)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout

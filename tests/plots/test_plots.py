@@ -149,6 +149,20 @@ def test_plotted_data_equals_the_file(files):
                                               points["time_median_us"][curve["point_id"]])
 
 
+def test_frames_are_decoded_and_match_what_a_reader_types(files):
+    from plots import frames
+    points = frames.table(files["ranks"])
+    with h5py.File(files["ranks"], "r") as f:
+        stored = f["points"][()]
+    assert stored["collective"].dtype.kind == "S"  # bytes in the file
+    assert list(points["collective"]) == [c.decode() for c in stored["collective"]]
+    allreduce = (points["collective"] == "allreduce").sum()
+    assert allreduce == (stored["collective"] == b"allreduce").sum() > 0
+    assert len(frames.table(files["ranks"], "families")["family"]) > 0
+    with pytest.raises(ValueError):
+        frames.table(files["ranks"], "samples")
+
+
 def test_busbw_is_linear_by_default_and_heatmap_labels_stay_few(files):
     """A plateau reads as flat on a linear axis; past a dozen sizes or ranks the heatmap labels
     every n-th, so they never overprint."""
