@@ -8,7 +8,8 @@ import html
 
 import numpy as np
 
-from plots.resultfile import curves, key_dict
+from plots.figures.common import headline_row, label, preferred_mode
+from plots.resultfile import CURVE_KEY, curves, key_dict
 from plots.sizes import format_size
 
 _PROVENANCE = ("command_line", "collbench_version", "git_revision", "backend", "backend_version",
@@ -39,11 +40,11 @@ def _bandwidth(value_GBps, beta_ci_low, beta_ci_high):
     return f"{_g(value_GBps if value_GBps > 0 else np.inf)} [{_g(low)}, {_g(high)}]"
 
 
-def _curve_title(k):
-    return (f"{k['collective']} · {k['placement']} · {k['nranks']} ranks"
-            + (f" · {k['algorithm'] or 'auto'}/{k['protocol'] or 'auto'}"
-               if k["algorithm"] or k["protocol"] else "")
-            + (" · in place" if k["in_place"] else ""))
+_MODE = CURVE_KEY.index("mode")
+
+
+def _with_mode(key, mode):
+    return key[:_MODE] + (mode,) + key[_MODE + 1:]
 
 
 def _summary(result):
@@ -51,24 +52,20 @@ def _summary(result):
     bandwidth and its size, the latency-mode median at the smallest size, and the headline's
     n½ where the fit is trusted."""
     p, h = result.points, result.headlines
-    mode = "bandwidth" if "bandwidth" in set(p["mode"]) else "latency"
-    latency = {key[:-2] + key[-1:]: rows for key, rows in curves(p, "latency").items()}
+    mode = preferred_mode(p, ("bandwidth", "latency"))
+    latency = curves(p, "latency")
     rows = []
     for key, curve in curves(p, mode).items():
-        k = key_dict(key)
         peak = max(curve, key=lambda i: p["busbw_GBps"][i])
-        small = latency.get(key[:-2] + key[-1:])
+        small = latency.get(_with_mode(key, "latency"))
         smallest = min(small, key=lambda i: p["size_bytes"][i]) if small else None
+        row = headline_row(result, _with_mode(key, "latency"))
         half = "–"
-        headline = [i for i in range(len(h.get("collective", [])))
-                    if h["trusted"][i] and h["mode"][i] == "latency"
-                    and all(h[c][i] == v for c, v in k.items() if c != "mode")]
-        if headline:
-            i = headline[0]
-            half = (f"{format_size(h['half_size_bytes'][i])} "
-                    f"[{format_size(h['half_size_ci_low_bytes'][i])}, "
-                    f"{format_size(h['half_size_ci_high_bytes'][i])}]")
-        rows.append([_curve_title(k) + f" · {k['datatype']}", _g(p["busbw_GBps"][peak], 3),
+        if row is not None and h["trusted"][row]:
+            half = (f"{format_size(h['half_size_bytes'][row])} "
+                    f"[{format_size(h['half_size_ci_low_bytes'][row])}, "
+                    f"{format_size(h['half_size_ci_high_bytes'][row])}]")
+        rows.append([f"{label(key)} · {key_dict(key)['datatype']}", _g(p["busbw_GBps"][peak], 3),
                      format_size(p["size_bytes"][peak]),
                      f"{_g(p['time_median_us'][smallest])} at {format_size(p['size_bytes'][smallest])}"
                      if smallest is not None else "–", half])
@@ -101,15 +98,16 @@ def _points_sections(result):
     """nccl-tests' columns (time, algbw, busbw from bandwidth mode) then latency median and p99,
     one table per collective, placement and rank count, as the terminal table has."""
     p = result.points
-    sections = {}
+    sections = {}  # (collective, placement, nranks, tuning, in place) -> (title, rows by size)
     for key, rows in curves(p).items():
         k = key_dict(key)
-        section = sections.setdefault((k["collective"], k["placement"], k["nranks"],
-                                       k["algorithm"], k["protocol"], k["in_place"]), {})
+        _, section = sections.setdefault((k["collective"], k["placement"], k["nranks"],
+                                          k["algorithm"], k["protocol"], k["in_place"]),
+                                         (label(key), {}))
         for i in rows:
             section.setdefault((k["datatype"], k["redop"], int(p["size_bytes"][i])), {})[k["mode"]] = i
     out = []
-    for (collective, placement, nranks, algo, proto, in_place), by_size in sections.items():
+    for title, by_size in sections.values():
         rows = []
         for (datatype, redop, size), modes in by_size.items():
             bw = modes.get("bandwidth", modes.get("latency"))
@@ -118,8 +116,6 @@ def _points_sections(result):
                          _g(p["algbw_GBps"][bw], 3), _g(p["busbw_GBps"][bw], 3), p["wrong"][bw],
                          _g(p["time_median_us"][lat]) if lat is not None else "–",
                          _g(p["time_p99_us"][lat]) if lat is not None else "–"])
-        title = _curve_title({"collective": collective, "placement": placement, "nranks": nranks,
-                              "algorithm": algo, "protocol": proto, "in_place": in_place})
         out.append(f"<h3>{html.escape(title)}</h3>" + _table(
             ["size (B)", "count", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
              "#wrong", "latency median (us)", "latency p99 (us)"], rows))

@@ -16,7 +16,6 @@ extern constinit const Collective kAllgather{
     .send = Extent::share,
     .recv = Extent::buffer,
     .reduces = false,
-    .busbw_per_share = 1,
     .families = kFamilies,
 };
 

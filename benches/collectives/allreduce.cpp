@@ -18,7 +18,6 @@ extern constinit const Collective kAllreduce{
     .send = Extent::buffer,
     .recv = Extent::buffer,
     .reduces = true,
-    .busbw_per_share = 2,
     .families = kFamilies,
 };
 

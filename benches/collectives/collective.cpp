@@ -15,8 +15,10 @@ namespace {
 constexpr std::array kCollectives{CollectiveKind::allreduce, CollectiveKind::allgather,
                                   CollectiveKind::reduce_scatter};
 
-bool split_into_shares(const Collective& c) {
-  return c.send == Extent::share || c.recv == Extent::share;
+// How many shares the buffer is cut into: p when either side holds one rank's share, else 1.
+std::size_t shares_of(const Collective& c, int nranks) {
+  const bool split = c.send == Extent::share || c.recv == Extent::share;
+  return split ? static_cast<std::size_t>(nranks) : 1;
 }
 
 std::size_t offset_of(Extent side, int rank, const Shape& shape) {
@@ -63,7 +65,7 @@ std::optional<CollectiveKind> parse_collective(std::string_view text) {
 Shape shape_for(CollectiveKind kind, std::size_t requested_bytes, std::size_t element_bytes,
                 int nranks) {
   const Collective& c = describe(kind);
-  const std::size_t shares = split_into_shares(c) ? static_cast<std::size_t>(nranks) : 1;
+  const std::size_t shares = shares_of(c, nranks);
   Shape shape;
   shape.count = requested_bytes / (element_bytes * shares);
   shape.send_count = c.send == Extent::buffer ? shape.count * shares : shape.count;
@@ -73,12 +75,11 @@ Shape shape_for(CollectiveKind kind, std::size_t requested_bytes, std::size_t el
 }
 
 std::size_t smallest_size(CollectiveKind kind, std::size_t element_bytes, int nranks) {
-  return (split_into_shares(describe(kind)) ? static_cast<std::size_t>(nranks) : 1) * element_bytes;
+  return shares_of(describe(kind), nranks) * element_bytes;
 }
 
 double busbw_factor(CollectiveKind kind, int nranks) {
-  const double p = nranks;
-  return describe(kind).busbw_per_share * (p - 1) / p;
+  return describe(kind).families.front().bandwidth_factor(nranks);
 }
 
 bool uses_reduce_op(CollectiveKind kind) { return describe(kind).reduces; }

@@ -36,10 +36,8 @@ struct Collective {
   Extent send;
   Extent recv;
   bool reduces;  // takes a reduction op; one that does not has its inputs gathered instead
-  // busbw = algbw × busbw_per_share·(p−1)/p: 2 for allreduce, 1 for allgather and
-  // reduce-scatter (nccl-tests' PERFORMANCE.md).
-  double busbw_per_share;
-  // The algorithms the rank-count fit tries, the ring first: the crossover p* is the ring's.
+  // The algorithms the rank-count fit tries, the ring first: the crossover p* is the ring's,
+  // and so is the bus-bandwidth factor (nccl-tests' PERFORMANCE.md counts the ring's traffic).
   std::span<const RankFamily> families;
 };
 
@@ -62,6 +60,8 @@ Shape shape_for(CollectiveKind kind, std::size_t requested_bytes, std::size_t el
 // The smallest requested size that gives one element per rank.
 std::size_t smallest_size(CollectiveKind kind, std::size_t element_bytes, int nranks);
 
+// busbw = algbw × the ring's bandwidth factor: 2(p−1)/p for allreduce, (p−1)/p for allgather
+// and reduce-scatter.
 double busbw_factor(CollectiveKind kind, int nranks);
 
 bool uses_reduce_op(CollectiveKind kind);

@@ -19,7 +19,6 @@ extern constinit const Collective kReduceScatter{
     .send = Extent::buffer,
     .recv = Extent::share,
     .reduces = true,
-    .busbw_per_share = 1,
     .families = kFamilies,
 };
 

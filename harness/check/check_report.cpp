@@ -9,6 +9,7 @@
 #include <fmt/ostream.h>
 
 #include "harness/plan/point_identity.h"
+#include "harness/report/json_number.h"
 
 namespace collbench {
 namespace {
@@ -26,12 +27,9 @@ std::string nranks_label(const RankRange& r) {
                      r.high == std::numeric_limits<int>::max() ? std::string() : std::to_string(r.high));
 }
 
-nlohmann::ordered_json number_or_null(double value) {
-  return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
-}
-
-nlohmann::ordered_json number_or_null(const std::optional<double>& value) {
-  return value ? number_or_null(*value) : nlohmann::ordered_json(nullptr);
+// A threshold's bound: null where the rule leaves that side open.
+nlohmann::ordered_json bound_or_null(const std::optional<double>& value) {
+  return value ? finite_or_null(*value) : nlohmann::ordered_json(nullptr);
 }
 
 template <typename T>
@@ -74,9 +72,9 @@ nlohmann::ordered_json rule_json(const Rule& r) {
   rule["metric"] = name(t.metric);
   rule["unit"] = is_bandwidth(t.metric) ? "GB/s" : "us";  // canonical: every number below
   rule["threshold"] = {{"key", t.key},
-                       {"floor", number_or_null(t.floor)},
-                       {"ceiling", number_or_null(t.ceiling)},
-                       {"reference", number_or_null(t.reference)},
+                       {"floor", bound_or_null(t.floor)},
+                       {"ceiling", bound_or_null(t.ceiling)},
+                       {"reference", bound_or_null(t.reference)},
                        {"warn_within", t.warn_within},
                        {"text", describe(t)}};
   rule["optional"] = r.optional;
@@ -92,9 +90,9 @@ nlohmann::ordered_json json_of(const RuleVerdict& v) {
   rule["warning"] = v.warning;
   if (v.measured) {
     const Measured& m = *v.measured;
-    nlohmann::ordered_json measured = {{"value", number_or_null(m.value)},
-                                       {"ci_low", number_or_null(m.low)},
-                                       {"ci_high", number_or_null(m.high)},
+    nlohmann::ordered_json measured = {{"value", finite_or_null(m.value)},
+                                       {"ci_low", finite_or_null(m.low)},
+                                       {"ci_high", finite_or_null(m.high)},
                                        {"where", m.where}};
     measured.update(key_json(m.key, false));
     if (is_fit_metric(t.metric)) {

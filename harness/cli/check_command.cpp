@@ -1,6 +1,5 @@
 #include "check_command.h"
 
-#include <cctype>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -16,16 +15,8 @@
 namespace collbench {
 namespace {
 
-constexpr const char* kPrefix = "collbench_check";
-
-// One stable file per spec in --prom-dir: collbench_check_<title>, the title's other
-// characters as underscores.
-VerdictJob job_of(const Spec& spec) {
-  std::string stem = std::string(kPrefix) + "_" + spec.title;
-  for (char& c : stem)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
-  return {spec.title, kPrefix, stem};
-}
+// One suite, and one stable Prometheus file, per spec.
+VerdictJob job_of(const Spec& spec) { return {spec.title, "collbench_check", spec.title}; }
 
 // Without a result file: the spec's rules as parsed, so a spec is checked before a run and
 // readers get its thresholds in canonical units.

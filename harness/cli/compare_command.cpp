@@ -20,7 +20,7 @@
 namespace collbench {
 namespace {
 
-const VerdictJob kJob{"collbench compare", "collbench_compare", "collbench_compare"};
+const VerdictJob kJob{"collbench compare", "collbench_compare", ""};
 
 CompareOptions compare_options(const CompareCommandOptions& o) {
   check_verdict_outputs(o.outputs);
@@ -89,7 +89,7 @@ int compare_command(const CompareCommandOptions& command) {
     return kExitOk;
   }
   write_verdict_files(command.outputs, kJob,
-                      verdict_run(comparison.new_started_utc, comparison.new_ended_utc),
+                      comparison.new_run,
                       verdict_records(comparison));
   if (command.outputs.format == "json")
     std::cout << comparison_json(comparison).dump(2) << '\n';

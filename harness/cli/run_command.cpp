@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -178,8 +179,9 @@ int launch_local_ranks(const RunConfig& config, const std::vector<std::string>& 
 
 int run_command(const RunOptions& options, const std::vector<std::string>& argv) {
   // Asked before the backend starts: a singleton MPI_Init sets the launcher's variables itself.
-  const bool launched = launcher_rank().has_value();
-  const bool may_print = launcher_rank().value_or(0) == kRoot;
+  const std::optional<int> rank = launcher_rank();
+  const bool launched = rank.has_value();
+  const bool may_print = rank.value_or(0) == kRoot;
   RunConfig config;
   try {
     config = resolve(options, default_backend());

@@ -1,7 +1,5 @@
 #include "run_output.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <filesystem>
@@ -54,8 +52,7 @@ RunOutput::RunOutput(const RunConfig& config, std::unique_ptr<ResultWriter> writ
     : config_(config),
       writer_(std::move(writer)),
       reporter_(make_reporter("table", std::cout)),
-      progress_(!config.quiet && (config.progress || isatty(STDERR_FILENO)),
-                isatty(STDERR_FILENO), total_points),
+      progress_(config.quiet, config.progress, total_points),
       total_points_(total_points) {}
 
 void RunOutput::begin(const Provenance& provenance, const JobTopology& topology,

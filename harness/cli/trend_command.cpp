@@ -12,7 +12,7 @@
 namespace collbench {
 namespace {
 
-const VerdictJob kJob{"collbench trend", "collbench_trend", "collbench_trend"};
+const VerdictJob kJob{"collbench trend", "collbench_trend", ""};
 
 ChangePointOptions change_point_options(const TrendCommandOptions& o) {
   check_verdict_outputs(o.outputs);
@@ -50,7 +50,7 @@ int trend_command(const TrendCommandOptions& command) {
     throw UsageError(fmt::format("a trend needs at least two runs; {} given", files.size()));
   const Trend trend = trend_of_files(files, options);
   write_verdict_files(command.outputs, kJob,
-                      verdict_run(trend.latest_started_utc, trend.latest_ended_utc),
+                      trend.latest_run,
                       trend_verdict_records(trend));
   if (command.outputs.format == "json")
     std::cout << trend_json(trend).dump(2) << '\n';

@@ -1,6 +1,7 @@
 #include "verdict_outputs.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -52,7 +53,11 @@ std::string prom_dir_of(const VerdictOutputs& outputs) {
 std::string prom_file_of(const VerdictOutputs& outputs, const VerdictJob& job) {
   if (!outputs.prom.empty()) return outputs.prom;
   const std::string folder = prom_dir_of(outputs);
-  return folder.empty() ? "" : (std::filesystem::path(folder) / (job.file_stem + ".prom")).string();
+  if (folder.empty()) return "";
+  std::string stem = job.instance.empty() ? job.prefix : job.prefix + "_" + job.instance;
+  for (char& c : stem)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') c = '_';
+  return (std::filesystem::path(folder) / (stem + ".prom")).string();
 }
 
 }  // namespace

@@ -25,11 +25,12 @@ struct VerdictOutputs {
 };
 
 // What a job's verdict files are called: the JUnit suite, the Prometheus metrics' prefix, and
-// the stable file's name in --prom-dir (<stem>.prom).
+// what tells one stable file in --prom-dir from another of the same prefix (a spec's title):
+// <prefix>[_<instance>].prom, other characters than letters, digits and '-' as '_'.
 struct VerdictJob {
   std::string suite;
   std::string prefix;
-  std::string file_stem;
+  std::string instance;
 };
 
 // Adds --format, --junit, --prom and --prom-dir; the help of --junit and --prom says what each

@@ -43,8 +43,7 @@ Comparison compare_files(const std::vector<std::string>& base_files, const std::
   c.base_file = base_files.back();
   c.earlier_files.assign(base_files.begin(), base_files.end() - 1);
   c.new_file = new_file;
-  c.new_started_utc = now.provenance.text_of("start_utc");
-  c.new_ended_utc = now.provenance.text_of("end_utc");
+  c.new_run = verdict_run(now.provenance.text_of("start_utc"), now.provenance.text_of("end_utc"));
   c.options = options;
 
   const auto base_backends = backends_of(base), new_backends = backends_of(now);

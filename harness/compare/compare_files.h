@@ -10,6 +10,7 @@
 
 #include "harness/compare/compare_fits.h"
 #include "harness/compare/compare_points.h"
+#include "harness/report/verdict_files.h"
 
 namespace collbench {
 
@@ -27,7 +28,7 @@ struct ChangeCounts {
 
 struct Comparison {
   std::string base_file, new_file;  // base_file: the newest baseline
-  std::string new_started_utc, new_ended_utc;  // NEW's run, from its provenance
+  VerdictRun new_run;  // NEW's run, what the verdict files are dated by
   std::vector<std::string> earlier_files;  // further baselines, oldest first
   CompareOptions options;
   std::vector<std::string> notes;

@@ -13,6 +13,7 @@
 
 #include "benches/backends/tuning.h"
 #include "harness/plan/sizes.h"
+#include "harness/report/json_number.h"
 
 namespace collbench {
 
@@ -40,8 +41,6 @@ std::string fit_value_text(FitParameter parameter, const FitSide& side) {
                      side.ci.high > 0 ? 1e-9 / side.ci.high : NAN,
                      side.ci.low > 0 ? 1e-9 / side.ci.low : NAN);
 }
-
-Json number_or_null(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
 
 Json interval_json(const Interval& ci) {
   if (!std::isfinite(ci.low) || !std::isfinite(ci.high)) return nullptr;
@@ -97,7 +96,7 @@ std::vector<std::string> unmatched_lines(const std::vector<PointKey>& keys) {
 }
 
 Json fit_side_json(const FitSide& side) {
-  return Json{{"value", number_or_null(side.value)},
+  return Json{{"value", finite_or_null(side.value)},
               {"ci", interval_json(side.ci)},
               {"min_size_bytes", side.min_size_bytes},
               {"max_size_bytes", side.max_size_bytes},
@@ -168,9 +167,9 @@ Json comparison_json(const Comparison& c) {
     Json row = key_json(point.key, true);
     row["base_samples"] = r.base_samples;
     row["new_samples"] = r.new_samples;
-    row["base_median_us"] = number_or_null(r.base_median_s * 1e6);
-    row["new_median_us"] = number_or_null(r.new_median_s * 1e6);
-    row["ratio"] = number_or_null(r.ratio);
+    row["base_median_us"] = finite_or_null(r.base_median_s * 1e6);
+    row["new_median_us"] = finite_or_null(r.new_median_s * 1e6);
+    row["ratio"] = finite_or_null(r.ratio);
     row["ratio_ci"] = interval_json(r.ratio_ci);
     row["run_noise"] = std::expm1(r.run_noise);
     row["baselines"] = r.baselines;
@@ -188,7 +187,7 @@ Json comparison_json(const Comparison& c) {
     row["units"] = fit.parameter == FitParameter::alpha ? "s" : "s/B";
     row["base"] = fit_side_json(fit.base);
     row["new"] = fit_side_json(fit.now);
-    row["ratio"] = number_or_null(fit.ratio);
+    row["ratio"] = finite_or_null(fit.ratio);
     row["ratio_ci"] = interval_json(fit.ratio_ci);
     row["verdict"] = name(fit.verdict);
     row["reason"] = fit.reason;

@@ -159,12 +159,13 @@ std::vector<SweepPass> plan_passes(const RunConfig& config, const Backend& backe
                                    const std::vector<RankPlace>& places,
                                    std::vector<std::string>& notes) {
   std::vector<SweepPass> passes;
+  const SweepRequest request = sweep_request(config);
   for (GroupLayout& layout : layouts_for(config, places)) {
     if (!layout.skipped.empty()) {
       notes.push_back(fmt::format("placement {} skipped: {}", name(layout.placement), layout.skipped));
       continue;
     }
-    SweepPlan plan = plan_sweep(sweep_request(config), layout.group_size);
+    SweepPlan plan = plan_sweep(request, layout.group_size);
     for (auto& note : plan.notes) add_note(notes, std::move(note));
     plan.notes.clear();
     for (const Tuning& tuning : config.tunings) {

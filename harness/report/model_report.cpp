@@ -7,6 +7,7 @@
 
 #include "harness/plan/sizes.h"
 #include "harness/plan/point_identity.h"
+#include "harness/report/json_number.h"
 #include "harness/report/reporter.h"
 
 namespace collbench {
@@ -73,9 +74,6 @@ std::string half_size_words(const Headline& h, const CurveFit& curve) {
   return value + ": latency dominates below it";
 }
 
-nlohmann::ordered_json finite_or_null(double value) {
-  return std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
-}
 
 
 // "[lo, hi]" of a rank count, "beyond every rank count" past the replicates that lost alpha.

@@ -1,5 +1,7 @@
 #include "progress.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -14,9 +16,9 @@ std::string clock_text(double seconds) {
 
 }  // namespace
 
-Progress::Progress(bool enabled, bool terminal, std::size_t total_points)
-    : enabled_(enabled),
-      terminal_(terminal),
+Progress::Progress(bool quiet, bool forced, std::size_t total_points)
+    : enabled_(!quiet && (forced || isatty(STDERR_FILENO))),
+      terminal_(isatty(STDERR_FILENO)),
       total_(total_points),
       started_(std::chrono::steady_clock::now()) {}
 

@@ -10,7 +10,8 @@ namespace collbench {
 
 class Progress {
  public:
-  Progress(bool enabled, bool terminal, std::size_t total_points);
+  // `forced`: also when stderr is not a terminal (--progress); `quiet` turns it off.
+  Progress(bool quiet, bool forced, std::size_t total_points);
   void update(std::size_t done_points, const std::string& current);
   void finish();
 

@@ -13,8 +13,9 @@ Trend trend_of_files(const std::vector<std::string>& files, const ChangePointOpt
   std::unordered_map<std::string, std::size_t> index_of;
   for (std::size_t run = 0; run < files.size(); ++run) {
     const ResultFile file = read_result_file(files[run], false);
-    trend.latest_started_utc = file.provenance.text_of("start_utc");
-    trend.latest_ended_utc = file.provenance.text_of("end_utc");
+    if (run + 1 == files.size())
+      trend.latest_run =
+          verdict_run(file.provenance.text_of("start_utc"), file.provenance.text_of("end_utc"));
     for (const PointResult& point : file.points) {
       if (!(point.summary.median > 0)) continue;
       const auto [found, added] =

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/compare/compare_files.h"
+#include "harness/report/verdict_files.h"
 #include "harness/trend/change_points.h"
 
 namespace collbench {
@@ -22,7 +23,7 @@ struct TrendPoint {
 
 struct Trend {
   std::vector<std::string> files;
-  std::string latest_started_utc, latest_ended_utc;  // the newest run's, from its provenance
+  VerdictRun latest_run;  // the newest file's run, what the verdict files are dated by
   ChangePointOptions options;
   std::vector<TrendPoint> points;  // in the order the files first show them
   ChangeCounts counts;
