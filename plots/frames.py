@@ -1,5 +1,5 @@
-"""A result file's tables as pandas-ready columns, strings decoded: the file stores them as
-fixed-length bytes (b"allreduce"), which compare equal to nothing a reader types.
+"""A result file's tables as pandas-ready columns, strings decoded: h5py returns the text of a
+table as bytes (b"allreduce"), which compare equal to nothing a reader types.
 
     import pandas as pd
     from plots import frames                     # with the repository on sys.path

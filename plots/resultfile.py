@@ -6,7 +6,7 @@ import h5py
 import numpy as np
 
 SCHEMA = "collbench-results"
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 # The columns that name a curve: every size of one of these is one line in a figure and one fit.
 CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorithm", "protocol",
@@ -47,14 +47,16 @@ class ResultFile:
         return len(self.points.get("point_id", []))
 
 
-def _table(dataset):
-    """A compound dataset as column -> array; fixed-length strings decoded to str."""
-    data = dataset[()]
+def _table(dataset, rows=None):
+    """A compound dataset as column -> array, text as str. h5py returns a compound's text as
+    bytes, whether the file keeps it variable-length (schema 8) or fixed-length (before)."""
+    data = dataset[()] if rows is None else dataset[:rows]
     columns = {}
     for name in data.dtype.names:
         column = data[name]
-        if column.dtype.kind == "S":
-            column = np.array([v.decode("utf-8", "replace") for v in column], dtype=object)
+        text = h5py.check_string_dtype(dataset.dtype[name])
+        if text:
+            column = np.array([v.decode(text.encoding, "replace") for v in column], dtype=object)
         columns[name] = column
     # Version-2 files lack algorithm and protocol; SCHEMA.md says they read as empty.
     for name in ("algorithm", "protocol"):
@@ -69,6 +71,15 @@ def _table(dataset):
         if name not in columns and "rank_counts" in columns:
             columns[name] = np.full(len(data), np.nan)
     return columns
+
+
+def _numbered_rows(points):
+    """How many rows are numbered 0, 1, 2, ...: a killed run's last row may be unnumbered, its
+    text perhaps missing from the file, and reading that text crashes HDF5 1.10. Reading only
+    point_id never touches the text."""
+    ids = points["point_id"]
+    numbered = ids == np.arange(len(ids))
+    return len(ids) if numbered.all() else int(np.argmin(numbered))
 
 
 def _attr(value):
@@ -100,9 +111,9 @@ def load(path):
                                   f"than this plotter knows ({SCHEMA_VERSION})")
         if "points" not in f:
             raise ResultFileError(f"{path}: holds no /points table")
-        points = _table(f["points"])
-        # A killed run may leave a half-written last row (point_id != its row number): drop it.
-        keep = points["point_id"] == np.arange(len(points["point_id"]))
+        points = _table(f["points"], _numbered_rows(f["points"]))
+        # A killed run may leave a last row of zeros (the table grown, the row not written).
+        keep = points["collective"] != ""
         points = {k: v[keep] for k, v in points.items()}
         medians = f["rank_median_us"][()] if "rank_median_us" in f else np.empty((0, 0))
         return ResultFile(

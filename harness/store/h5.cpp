@@ -165,12 +165,6 @@ Handle fixed_string_type(std::size_t bytes) {
   return type;
 }
 
-Handle packed_copy(hid_t type) {
-  Handle copy = own(H5Tcopy(type), "H5Tcopy");
-  check(H5Tpack(copy.get()), "H5Tpack");
-  return copy;
-}
-
 bool store_fixed_string(std::string_view text, std::span<char> field) {
   std::fill(field.begin(), field.end(), '\0');
   std::size_t length = std::min(text.size(), field.size() - 1);
@@ -327,35 +321,6 @@ void write_block(hid_t dataset, hid_t memory_type, std::span<const hsize_t> star
 
 void read_all(hid_t dataset, hid_t memory_type, void* data) {
   check(H5Dread(dataset, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "H5Dread");
-}
-
-Handle stored_members(hid_t table, hid_t memory_type, std::span<const std::string_view> optional) {
-  const Handle stored = own(H5Dget_type(table), "H5Dget_type");
-  if (check(H5Tget_class(stored.get()), "H5Tget_class") != H5T_COMPOUND)
-    throw std::runtime_error("a table expected, but the dataset is not a compound");
-  const auto member_name = [](hid_t type, unsigned index) {
-    char* name = H5Tget_member_name(type, index);
-    if (!name) throw_error("H5Tget_member_name");
-    std::string result(name);
-    H5free_memory(name);
-    return result;
-  };
-  std::vector<std::string> columns;
-  for (unsigned i = 0, n = check(H5Tget_nmembers(stored.get()), "H5Tget_nmembers"); i < n; ++i)
-    columns.push_back(member_name(stored.get(), i));
-
-  Handle subset = own(H5Tcreate(H5T_COMPOUND, H5Tget_size(memory_type)), "H5Tcreate");
-  for (unsigned i = 0, n = check(H5Tget_nmembers(memory_type), "H5Tget_nmembers"); i < n; ++i) {
-    const std::string name = member_name(memory_type, i);
-    if (std::find(columns.begin(), columns.end(), name) == columns.end()) {
-      if (std::find(optional.begin(), optional.end(), name) != optional.end()) continue;
-      throw std::runtime_error("the table has no column " + name);
-    }
-    const Handle member = own(H5Tget_member_type(memory_type, i), "H5Tget_member_type");
-    check(H5Tinsert(subset.get(), name.c_str(), H5Tget_member_offset(memory_type, i), member.get()),
-          "H5Tinsert");
-  }
-  return subset;
 }
 
 }  // namespace collbench::h5

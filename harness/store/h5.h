@@ -65,11 +65,10 @@ Handle open_group(hid_t parent, const std::string& name);
 Handle open_dataset(hid_t parent, const std::string& name);
 bool link_exists(hid_t parent, const std::string& name);
 
-// Types. Strings in attributes are UTF-8 and variable-length, so h5py returns str; strings in
-// compound rows are fixed-length and null-terminated, so the rows stay plain NumPy records.
+// Types. Strings in files are UTF-8 and variable-length (h5py returns str for attributes);
+// fixed-length ones describe text fields of rows in memory (h5_table.h).
 Handle utf8_string_type();
 Handle fixed_string_type(std::size_t bytes);
-Handle packed_copy(hid_t type);
 
 // Copies text into a fixed-length field, keeping the final null; cuts at a UTF-8 character
 // boundary. Returns false when the text had to be cut.
@@ -108,27 +107,5 @@ void write_all(hid_t dataset, hid_t memory_type, const void* data);
 void write_block(hid_t dataset, hid_t memory_type, std::span<const hsize_t> start,
                  std::span<const hsize_t> count, const void* data);
 void read_all(hid_t dataset, hid_t memory_type, void* data);
-
-// Tables written by an older schema lack the columns added since. The members of the compound
-// `memory_type` that `table` stores, at their offsets in memory: reading with it leaves a field
-// whose column is missing as it was in memory. Only the columns named in `optional` may be
-// missing; throws std::runtime_error naming any other.
-Handle stored_members(hid_t table, hid_t memory_type, std::span<const std::string_view> optional);
-
-// Every row of the compound table `name`, read through `row_type`; the columns in `optional`
-// read as zeros (the empty string for text) where the file lacks them. Errors name the table.
-template <typename Row>
-std::vector<Row> read_rows(hid_t parent, const std::string& name, hid_t row_type,
-                           std::span<const std::string_view> optional = {}) {
-  try {
-    const Handle table = open_dataset(parent, name);
-    const Handle stored = stored_members(table.get(), row_type, optional);
-    std::vector<Row> rows(extent(table.get()).at(0));
-    if (!rows.empty()) read_all(table.get(), stored.get(), rows.data());
-    return rows;
-  } catch (const std::runtime_error& error) {
-    throw std::runtime_error("/" + name + ": " + error.what());
-  }
-}
 
 }  // namespace collbench::h5

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/store/h5.h"
+#include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/result_file.h"
 
@@ -278,10 +279,7 @@ std::vector<CrossoverRow> crossover_rows(const ModelReport& report) {
 template <typename Row>
 void replace_table(hid_t file, const char* name, const CompoundBuilder& type,
                    const std::vector<Row>& rows) {
-  if (h5::link_exists(file, name)) h5::check(H5Ldelete(file, name, H5P_DEFAULT), "H5Ldelete");
-  const h5::Handle stored = h5::packed_copy(type.get());
-  const h5::Handle table = h5::create_dataset(file, name, stored.get(), {.dims = {rows.size()}, .chunk = {}});
-  if (!rows.empty()) h5::write_all(table.get(), type.get(), rows.data());
+  h5::write_table(file, name, type.get(), rows.size(), rows.data());
 }
 
 CompoundBuilder fit_row_type() {

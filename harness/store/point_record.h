@@ -52,6 +52,10 @@ struct PointRow {
   std::int64_t wrong;  // kNotChecked (-1) when not validated
 };
 
+// The point_id of a row appended but not yet finished: readers take only the rows numbered
+// 0, 1, 2, ... in order.
+inline constexpr std::int64_t kUnnumberedRow = -1;
+
 // Throws std::invalid_argument when a name does not fit its field.
 PointRow to_point_row(const PointResult& point, std::int64_t point_id);
 // Fills the key, summary, bandwidths, validation and stop reason; rank medians and samples live

@@ -17,9 +17,9 @@ namespace collbench {
 // 2: /fits, /families, /crossovers; 3: algorithm and protocol columns; 4: window starts (sync,
 // invalid_samples, window_margin_us, clock_error_us, /start_lateness); 5: the library's own
 // account of its choice (chosen_algorithm, chosen_protocol, chosen_channels); 6: rounds; 7: each
-// rank family's coefficients in /families. Older versions read, their missing columns as empty
-// strings and zeros.
-inline constexpr int kSchemaVersion = 7;
+// rank family's coefficients in /families; 8: text in tables variable-length UTF-8, was
+// fixed-length. Older versions read, their missing columns as empty strings and zeros.
+inline constexpr int kSchemaVersion = 8;
 inline constexpr const char* kSchemaName = "collbench-results";
 
 // Scalar provenance, stored as attributes on the root group.

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "harness/store/h5.h"
+#include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/model_tables.h"
 #include "harness/store/point_record.h"
@@ -131,16 +132,33 @@ void read_samples(hid_t samples_group, hid_t lateness_group, std::int64_t point_
       read_seconds(lateness.get(), samples.world_ranks.size(), "start_lateness/" + name);
 }
 
-// The row appended when a run was killed may be half-written: the table grown but the row's
-// chunk not yet recorded, so it reads as zeros. Every row before it is whole.
-bool torn(const PointRow& row, std::size_t index) {
-  return row.point_id != static_cast<std::int64_t>(index) || row.collective[0] == '\0';
+// The rows numbered 0, 1, 2, ... in order. A killed run's last row may be unfinished: appended
+// but not yet numbered (its text may be missing from the file, so it is never read), or the
+// table grown but the row's chunk not yet recorded, so it reads as zeros. Every row before it
+// is whole.
+std::vector<PointRow> read_point_rows(hid_t root, bool complete) {
+  try {
+    const h5::Handle table = h5::open_dataset(root, layout::kPoints);
+    const std::vector<std::int64_t> ids = h5::read_integer_column(table.get(), layout::kPointId);
+    std::size_t numbered = 0;
+    while (numbered < ids.size() && ids[numbered] == static_cast<std::int64_t>(numbered))
+      ++numbered;
+    const std::size_t unfinished = ids.size() - numbered;
+    if (unfinished > (complete ? 0 : 1))
+      throw std::runtime_error(fmt::format("row {} is numbered {}", numbered, ids[numbered]));
+    std::vector<PointRow> rows(numbered);
+    h5::read_rows(table.get(), point_row_type(), kPointColumnsAddedAfterSchema2, 0, rows.size(),
+                  rows.data());
+    if (!complete && !unfinished && !rows.empty() && rows.back().collective[0] == '\0')
+      rows.pop_back();
+    return rows;
+  } catch (const std::runtime_error& error) {
+    throw std::runtime_error(std::string("/") + layout::kPoints + ": " + error.what());
+  }
 }
 
 std::vector<PointResult> read_points(hid_t root, bool with_samples, bool complete) {
-  std::vector<PointRow> rows =
-      h5::read_rows<PointRow>(root, layout::kPoints, point_row_type(), kPointColumnsAddedAfterSchema2);
-  if (!complete && !rows.empty() && torn(rows.back(), rows.size() - 1)) rows.pop_back();
+  const std::vector<PointRow> rows = read_point_rows(root, complete);
   const RankMedians medians = read_rank_medians(root);
   const h5::Handle samples_group = h5::open_group(root, layout::kSamples);
   const h5::Handle lateness_group = h5::link_exists(root, layout::kStartLateness)

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "harness/store/h5.h"
+#include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/model_tables.h"
 #include "harness/store/point_record.h"
@@ -107,7 +108,7 @@ void ResultWriter::Impl::create_layout() {
   // The tables are chunked but not compressed: a compressed chunk can move when rewritten, and
   // space freed by the move and reused before the next flush would overwrite rows that the file
   // on disk still points to. Uncompressed chunks are rewritten in place.
-  const h5::Handle row_type = h5::packed_copy(point_row_type());
+  const h5::Handle row_type = h5::table_type(point_row_type());
   points = h5::create_dataset(root, layout::kPoints, row_type.get(),
                               {.dims = {0}, .chunk = {kTableChunkRows}, .extendible = true});
   h5::write_string_attribute(points.get(), layout::kUnits,
@@ -176,9 +177,7 @@ void ResultWriter::Impl::append_rank_medians(const PointResult& point) {
 void ResultWriter::Impl::append_row(const PointRow& row) {
   const hsize_t dims[] = {points_written + 1};
   h5::set_extent(points.get(), dims);
-  const hsize_t start[] = {points_written};
-  const hsize_t count[] = {1};
-  h5::write_block(points.get(), point_row_type(), start, count, &row);
+  h5::write_rows(points.get(), point_row_type(), points_written, 1, &row);
 }
 
 ResultWriter::ResultWriter(const std::filesystem::path& path, bool overwrite)
@@ -219,10 +218,7 @@ void ResultWriter::write_topology(const std::vector<RankTopology>& ranks) {
     throw std::logic_error("ResultWriter::write_topology called twice");
   std::vector<TopologyRow> rows;
   for (const RankTopology& rank : ranks) rows.push_back(to_topology_row(rank));
-  const h5::Handle row_type = h5::packed_copy(topology_row_type());
-  const h5::Handle topology = h5::create_dataset(root, layout::kTopology, row_type.get(),
-                                                 {.dims = {rows.size()}, .chunk = {}});
-  if (!rows.empty()) h5::write_all(topology.get(), topology_row_type(), rows.data());
+  h5::write_table(root, layout::kTopology, topology_row_type(), rows.size(), rows.data());
   impl_->widen_rank_medians(ranks.size());
   h5::flush(root);
 }
@@ -232,13 +228,16 @@ void ResultWriter::append_point(const PointResult& point) {
   check_shape(point);
   Impl& out = *impl_;
   const auto point_id = static_cast<std::int64_t>(out.points_written);
-  const PointRow row = to_point_row(point, point_id);
-  // A flush writes its blocks in no order a crash could rely on, so the row that makes the
-  // point visible gets a flush of its own, after everything it refers to is on disk.
+  const PointRow row = to_point_row(point, kUnnumberedRow);
+  // A flush writes its blocks in no order a crash could rely on: a row may reach the disk before
+  // its samples or before its text in the global heap (and HDF5 1.10 crashes reading such a
+  // row). So the row is appended unnumbered, and its number, which makes the point visible,
+  // gets a flush of its own, after everything it refers to is on disk.
   if (point.samples.nranks > 0) out.write_samples(point.samples, point_id);
   out.append_rank_medians(point);
-  h5::flush(out.file.get());
   out.append_row(row);
+  h5::flush(out.file.get());
+  h5::write_integer_cell(out.points.get(), layout::kPointId, out.points_written, point_id);
   ++out.points_written;
   h5::flush(out.file.get());
 }

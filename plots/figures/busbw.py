@@ -13,13 +13,36 @@ def bus_factor(points, rows):
     return float(np.median(busbw[algbw > 0] / algbw[algbw > 0]))
 
 
+# The largest sizes, whose bus bandwidth the headline's large-message 1/β must allow.
+LARGEST_SIZES = 3
+
+
+def _asymptote(result, key, points, rows):
+    """(the headline's large-message 1/β on this plot's axis, None) or (None, why it is not
+    drawn). 1/β is size over time, algbw-like: the bus factor converts it. Not drawn: an
+    untrusted headline, and one whose interval for 1/β lies wholly below what the largest sizes
+    measured, so that it describes another regime than the one the plot ends in."""
+    row = headline_row(result, key)
+    if row is None:
+        return None, None
+    if not result.headlines["trusted"][row]:
+        return None, "untrusted fit"
+    factor = bus_factor(points, rows)
+    beta_low = result.headlines["beta_ci_low_ns_per_byte"][row]
+    largest = np.argsort(points["size_bytes"][rows])[-LARGEST_SIZES:]
+    measured = points["busbw_GBps"][rows][largest].max()
+    if beta_low > 0 and measured > factor / beta_low:  # 1 ns/B is 1 GB/s
+        return None, "fit below the largest sizes' measured bandwidth"
+    return result.headlines["bandwidth_GBps"][row] * factor, None
+
+
 def draw(result, options: Options):
     points = result.points
     # Bandwidth mode is what nccl-tests' busbw means; latency mode only when that is all there is.
     mode = preferred_mode(points, ("bandwidth", "latency"))
     figure, (axis,) = new_figure(result, f"Bus bandwidth vs message size ({mode} mode)",
                                  width=10, height=5.8)
-    data = {"mode": mode, "lines": {}, "asymptotes": {}, "floors": {}}
+    data = {"mode": mode, "lines": {}, "asymptotes": {}, "withheld": {}, "floors": {}}
     colors = iter(f"C{i}" for i in range(100))
     for key, rows in curves(points, mode).items():
         color = next(colors)
@@ -29,13 +52,12 @@ def draw(result, options: Options):
         axis.plot(sizes, busbw, marker="o", markersize=3.5, color=color, label=name)
         data["lines"][name] = {"point_id": points["point_id"][rows], "size_bytes": sizes,
                                "busbw_GBps": busbw}
-        row = headline_row(result, key)
-        if row is not None and result.headlines["trusted"][row]:
-            # The headline's large-message 1/beta is size over time, algbw-like; the bus factor
-            # puts it on this plot's axis. An untrusted one is not drawn.
-            asymptote = result.headlines["bandwidth_GBps"][row] * bus_factor(points, rows)
+        asymptote, withheld = _asymptote(result, key, points, rows)
+        if asymptote is not None:
             axis.axhline(asymptote, color=color, linestyle="--", linewidth=1, alpha=0.8)
             data["asymptotes"][name] = asymptote
+        if withheld:
+            data["withheld"][name] = withheld
     measured = set(points["collective"])
     # A floor for a collective this file did not measure would only stretch the axis.
     for floor in (f for f in (options.spec or []) if f["collective"] in (None, *measured)):
@@ -54,6 +76,11 @@ def draw(result, options: Options):
     axis.grid(True, which="major", alpha=0.3)
     axis.set_xlim(all_sizes.min() / 1.3, all_sizes.max() * 1.3)
     tidy_legend(axis, loc="upper left")
+    if data["withheld"]:
+        axis.annotate(f"no asymptote for {len(data['withheld'])} curve(s): "
+                      + ", ".join(sorted(set(data["withheld"].values()))),
+                      xy=(0, 0), xycoords="axes fraction", ha="left", va="bottom", fontsize=7,
+                      color="gray")
     axis.annotate(f"largest size {format_size(all_sizes.max())}", xy=(1, 0),
                   xycoords="axes fraction", ha="right", va="bottom", fontsize=7, color="gray")
     return Plot(figure, data)

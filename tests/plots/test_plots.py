@@ -1,8 +1,10 @@
 """plots/collbench_plot.py on files from real runs: every figure, the report, the plotted data
 against h5py, and bad input."""
+import gzip
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import xml.etree.ElementTree as ElementTree
 
@@ -87,19 +89,77 @@ def expected_asymptotes(result, mode):
     return expected
 
 
-def test_busbw_draws_only_trusted_headlines(files, tmp_path):
-    """This machine's curves are mostly untrusted; with every headline marked trusted, every
-    curve gets its asymptote, at the headline's bandwidth."""
-    trusted = tmp_path / "trusted.h5"
-    trusted.write_bytes(files["ranks"].read_bytes())
-    with h5py.File(trusted, "r+") as f:
+def with_headlines(files, tmp_path, change):
+    """A copy of the "ranks" file whose /headlines rows `change` rewrote, loaded."""
+    copy = tmp_path / "headlines.h5"
+    copy.write_bytes(files["ranks"].read_bytes())
+    with h5py.File(copy, "r+") as f:
         rows = f["headlines"][()]
-        rows["trusted"] = 1
+        change(rows)
         f["headlines"][...] = rows
-    result = resultfile.load(trusted)
+    return resultfile.load(copy)
+
+
+def test_busbw_draws_only_trusted_headlines(files, tmp_path):
+    """This machine's curves are mostly untrusted; with every headline marked trusted, and its
+    1/β interval open upwards, every curve gets its asymptote, at the headline's bandwidth."""
+    def trusted(rows):
+        rows["trusted"] = 1
+        rows["beta_ci_low_ns_per_byte"] = 0
+    result = with_headlines(files, tmp_path, trusted)
     busbw = FIGURES["busbw"](result, Options()).data
     assert len(busbw["asymptotes"]) == len(busbw["lines"])
     assert busbw["asymptotes"] == expected_asymptotes(result, busbw["mode"])
+    assert busbw["withheld"] == {}
+
+
+def largest_sizes_bandwidth(result, mode):
+    """Per busbw label: the highest bus bandwidth among a curve's 3 largest sizes, and its bus
+    factor (busbw / algbw)."""
+    from plots.figures.common import label
+    from plots.resultfile import curves
+    points, out = result.points, {}
+    for key, rows in curves(points, mode).items():
+        largest = np.argsort(points["size_bytes"][rows])[-3:]
+        factor = np.median(points["busbw_GBps"][rows] / points["algbw_GBps"][rows])
+        out[label(key)] = (points["busbw_GBps"][rows][largest].max(), factor)
+    return out
+
+
+@pytest.mark.parametrize("times_plateau,drawn", [(0.25, False), (0.8, False), (1.2, True)])
+def test_busbw_withholds_an_asymptote_below_the_measured_plateau(files, tmp_path, times_plateau,
+                                                                 drawn):
+    """The report's complaint: a fitted asymptote of 1.1 GB/s under a 4.8 GB/s plateau. A
+    trusted headline whose whole 1/β interval (here ±10%) lies below what the largest sizes
+    measured describes another regime: it is not drawn, and the figure says why."""
+    from plots.figures.common import label
+    from plots.resultfile import curves
+    result = resultfile.load(files["ranks"])
+    mode = FIGURES["busbw"](result, Options()).data["mode"]
+    plateaus = largest_sizes_bandwidth(result, mode)
+
+    def placed(rows):
+        for row in range(len(rows)):
+            key = tuple(value.decode() if isinstance(value, bytes) else value.item()
+                        for value in (rows[k][row] for k in resultfile.CURVE_KEY))
+            plateau, factor = plateaus.get(label(key), (None, None))
+            if plateau is None:
+                continue
+            bandwidth = times_plateau * plateau / factor  # algbw-like, as the file keeps 1/β
+            rows["trusted"][row] = 1
+            rows["bandwidth_GBps"][row] = bandwidth
+            rows["beta_ns_per_byte"][row] = 1 / bandwidth
+            rows["beta_ci_low_ns_per_byte"][row] = 1 / (1.1 * bandwidth)
+            rows["beta_ci_high_ns_per_byte"][row] = 1 / (0.9 * bandwidth)
+    busbw = FIGURES["busbw"](with_headlines(files, tmp_path, placed), Options()).data
+    headlined = {label(key) for key in curves(result.headlines, mode)}
+    assert headlined and headlined <= set(busbw["lines"])
+    if drawn:
+        assert set(busbw["asymptotes"]) == headlined and busbw["withheld"] == {}
+    else:
+        assert busbw["asymptotes"] == {}
+        assert set(busbw["withheld"]) == headlined
+        assert set(busbw["withheld"].values()) == {"fit below the largest sizes' measured bandwidth"}
 
 
 def test_plotted_data_equals_the_file(files):
@@ -154,13 +214,30 @@ def test_frames_are_decoded_and_match_what_a_reader_types(files):
     points = frames.table(files["ranks"])
     with h5py.File(files["ranks"], "r") as f:
         stored = f["points"][()]
-    assert stored["collective"].dtype.kind == "S"  # bytes in the file
+        text = h5py.check_string_dtype(f["points"].dtype["collective"])
+    assert (text.encoding, text.length) == ("utf-8", None)  # variable-length UTF-8 in the file
+    assert isinstance(stored["collective"][0], bytes)  # which h5py 3 returns as bytes
     assert list(points["collective"]) == [c.decode() for c in stored["collective"]]
     allreduce = (points["collective"] == "allreduce").sum()
     assert allreduce == (stored["collective"] == b"allreduce").sum() > 0
     assert len(frames.table(files["ranks"], "families")["family"]) > 0
     with pytest.raises(ValueError):
         frames.table(files["ranks"], "samples")
+
+
+def test_frames_decode_the_fixed_length_text_of_a_schema_7_file(tmp_path):
+    from plots import frames
+    path = tmp_path / "schema7.h5"
+    fixture = pathlib.Path(__file__).parents[1] / "integration" / "fixtures" / "schema7-mpi.h5.gz"
+    with gzip.open(fixture) as packed, open(path, "wb") as unpacked:
+        shutil.copyfileobj(packed, unpacked)
+    with h5py.File(path, "r") as f:
+        assert h5py.check_string_dtype(f["points"].dtype["collective"]).length == 16
+    points = frames.table(path)
+    assert len(points["point_id"]) == 30
+    assert set(points["collective"]) == {"allreduce", "allgather"}
+    assert set(frames.table(path, "topology")["host"]) == {"vm"}
+    assert set(frames.table(path, "families")["family"]) == {"ring", "tree"}
 
 
 def test_busbw_is_linear_by_default_and_heatmap_labels_stay_few(files):
