@@ -86,6 +86,30 @@ long long Communicator::sum_over_ranks(long long value) {
   return values[0];
 }
 
+void Communicator::max_over_ranks(std::span<double> values) {
+  constexpr int kHolderBits = 21;  // a holder count per value, as one digit of one sum
+  if (values.size() > kMaxValuesAtOnce || size() >= (1 << kHolderBits))
+    throw std::logic_error("max_over_ranks: too many values or ranks for its holder count");
+  const std::vector<double> mine(values.begin(), values.end());
+  max_double(values);
+  // One sum, twinned, checks both that every rank got the same maxima (the sum of their
+  // checksums is p times this rank's) and that each is some rank's own value.
+  std::int64_t held = 0;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (mine[i] == values[i]) held += std::int64_t{1} << (kHolderBits * i);
+  const auto view = static_cast<std::int64_t>(checksum(std::as_bytes(values)));
+  std::int64_t sums[] = {held, sum_twin(held), view, sum_twin(view)};
+  sum_int64(sums);
+  if (!sums_agree(sums[0], sums[1], size()) || !sums_agree(sums[2], sums[3], size()))
+    throw ControlCorruption("a sum over ranks disagrees with its twin reduction");
+  if (static_cast<std::uint64_t>(sums[2]) !=
+      static_cast<std::uint64_t>(view) * static_cast<std::uint64_t>(size()))
+    throw ControlCorruption("ranks received different maxima over ranks");
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (((sums[0] >> (kHolderBits * i)) & ((std::int64_t{1} << kHolderBits) - 1)) == 0)
+      throw ControlCorruption(fmt::format("a maximum over ranks ({}) is no rank's value", values[i]));
+}
+
 void Communicator::send(std::span<const std::byte> data, int peer) {
   send_bytes(seal(data), peer);
 }

@@ -116,6 +116,12 @@ class Communicator {
   void broadcast(std::span<std::byte> data, int root);
   void gather(std::span<const std::byte> mine, std::span<std::byte> all, int root);
   long long sum_over_ranks(long long value);
+  // Element-wise maximum over ranks, every rank getting it, in O(log p) messages where the
+  // per-rank values would cost a gather. One more sum checks that every rank got the same
+  // maxima and that each is some rank's own value, else ControlCorruption. At most
+  // kMaxValuesAtOnce values, on fewer than 2^21 ranks.
+  static constexpr std::size_t kMaxValuesAtOnce = 3;
+  void max_over_ranks(std::span<double> values);
   // Point to point, between two ranks of this communicator (clock synchronisation).
   void send(std::span<const std::byte> data, int peer);
   void receive(std::span<std::byte> data, int peer);
@@ -153,6 +159,7 @@ class Communicator {
   virtual void gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all,
                             int root) = 0;
   virtual void sum_int64(std::span<std::int64_t> values) = 0;  // element-wise, in place
+  virtual void max_double(std::span<double> values) = 0;       // element-wise, in place
   virtual void send_bytes(std::span<const std::byte> data, int peer) = 0;
   virtual void receive_bytes(std::span<std::byte> data, int peer) = 0;
 };

@@ -48,7 +48,7 @@ std::string memory_problem(const BufferSizes& buffers, const JobTopology& topolo
 std::unique_ptr<ResultWriter> open_result_file(const RunConfig& config, std::string& problem) {
   try {
     if (config.default_out) std::filesystem::create_directories(config.out.parent_path());
-    return std::make_unique<ResultWriter>(config.out, config.force);
+    return std::make_unique<ResultWriter>(config.out, config.force, config.keep_samples);
   } catch (const std::exception& error) {
     problem = fmt::format("--out: {}", error.what());
     return nullptr;

@@ -141,6 +141,12 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "how latency samples start: window (every rank at one moment of synchronised "
                  "clocks) or barrier (when a barrier releases it, as OSU)")
       ->capture_default_str();
+  run.add_option("--keep-samples", o.keep_samples,
+                 fmt::format("raw samples the file keeps per point: all, capped (at most {} per "
+                             "rank, evenly spaced) or summary (none; the statistics always use "
+                             "every sample)",
+                             kCappedSamples))
+      ->capture_default_str();
   run.add_option("--ops", o.collectives,
                  fmt::format("collectives: a list of {}, or all",
                              fmt::join(names_of(all_collectives()), ",")))
@@ -276,6 +282,10 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   require(start.has_value(),
           fmt::format("--sync: unknown value '{}' (window or barrier)", o.sync));
   config.latency_start = *start;
+  const auto keep = parse_keep_samples(o.keep_samples);
+  require(keep.has_value(), fmt::format("--keep-samples: unknown value '{}' (all, capped or summary)",
+                                        o.keep_samples));
+  config.keep_samples = *keep;
 
   require(!o.iters || *o.iters >= 1, "-n/--iters must be at least 1");
   require(!o.rounds || (*o.rounds >= 1 && *o.rounds <= 100),

@@ -24,6 +24,7 @@ struct RunOptions {
   int cuda_graph_launches = 0;
   std::optional<double> timeout_s;
   std::string sync = "window";
+  std::string keep_samples = "capped";
   std::string collectives = "all";
   std::string backend;
   std::string mode = "both";

@@ -1,8 +1,10 @@
 #include "row_runner.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -16,6 +18,8 @@ namespace collbench {
 namespace {
 
 constexpr int kRoot = 0;
+// A rank that sits the placement out never holds a maximum over ranks.
+constexpr double kSatOut = -std::numeric_limits<double>::infinity();
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -110,17 +114,27 @@ std::int64_t RowRunner::validate(const CollectiveCall& call) {
   return all_.sum_over_ranks(wrong);
 }
 
-template <typename T>
-std::vector<T> RowRunner::gather_members(const T& mine, const char* stage) {
-  std::vector<T> all;
+template <std::size_t N>
+std::array<double, N> RowRunner::maxima_over_ranks(std::array<double, N> mine, const char* stage) {
+  CommunicationWait wait(stage);
+  all_.max_over_ranks(mine);
+  return mine;
+}
+
+std::vector<double> RowRunner::gather_series(const std::vector<double>& mine,
+                                             const std::vector<bool>& kept, const char* stage) {
+  std::vector<double> all(all_.rank() == kRoot ? mine.size() * all_.size() : 0);
   {
     CommunicationWait wait(stage);
-    all = all_.gather_values(mine, kRoot);
+    all_.gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)), kRoot);
   }
-  std::vector<T> members;
-  if (!all.empty())
-    for (int member : run_.members) members.push_back(all[member]);
-  return members;
+  std::vector<double> rows;
+  if (all.empty()) return rows;
+  for (std::size_t sample = 0; sample < mine.size(); ++sample) {
+    if (!kept.empty() && !kept[sample]) continue;
+    for (int member : run_.members) rows.push_back(all[member * mine.size() + sample]);
+  }
+  return rows;
 }
 
 RowRunner::Order RowRunner::broadcast_order(Order order) {
@@ -130,9 +144,10 @@ RowRunner::Order RowRunner::broadcast_order(Order order) {
 }
 
 LibraryChoice RowRunner::library_choice(const CollectiveCall& call) {
-  const LibraryChoice mine = group_ ? group_->library_choice(call, *send_) : LibraryChoice{};
-  const auto members = gather_members(mine, "gathering the library's choices");
-  return members.empty() ? LibraryChoice{} : members.front();
+  LibraryChoice choice = group_ ? group_->library_choice(call, *send_) : LibraryChoice{};
+  CommunicationWait wait("learning the library's choice");
+  all_.broadcast_value(choice, run_.members.front());
+  return choice;
 }
 
 void RowRunner::synchronise_clocks() {
@@ -155,10 +170,9 @@ double RowRunner::initial_margin() {
       CommunicationWait wait("timing a broadcast for the window margin");
       all_.broadcast_value(sent, kRoot);
     }
-    const double delay = clocks_.now_on_root_clock() - sent;
-    CommunicationWait wait("gathering broadcast times");
-    const auto each = all_.gather_values(delay, kRoot);
-    if (!each.empty()) delays.push_back(*std::max_element(each.begin(), each.end()));
+    const auto [slowest] = maxima_over_ranks(std::array{clocks_.now_on_root_clock() - sent},
+                                             "reducing broadcast times");
+    delays.push_back(slowest);
   }
   return MarginController::initial(delays, last_sync_.round_trip_s);
 }
@@ -167,14 +181,14 @@ double RowRunner::initial_margin() {
 int RowRunner::size_loop(Batch* once) {
   std::vector<double> probes;
   for (int i = 0; i < settings_.loop.probes; ++i) {
-    double one_op = 0;
+    double one_op = kSatOut;
     {
       CommunicationWait wait("timing one operation");
       all_.barrier();
       if (once) one_op = run_timed(*once);
     }
-    const auto each = gather_members(one_op, "gathering sample times");
-    if (!each.empty()) probes.push_back(*std::max_element(each.begin(), each.end()));
+    const auto [slowest] = maxima_over_ranks(std::array{one_op}, "reducing sample times");
+    probes.push_back(slowest);
   }
   Order order;
   if (all_.rank() == kRoot) order.value = ops_for(probes, settings_.loop);
@@ -191,23 +205,22 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
     batch = prepare(call, sampled.ops_per_sample);
   }
   bool resized = mode == Mode::latency;
+  std::vector<double> mine_per_sample;
   const auto started = std::chrono::steady_clock::now();
   for (;;) {
     const double iteration_start = steady_seconds();
-    double mine = 0;
+    double mine = kSatOut;
     {
       CommunicationWait wait("a timed operation");
       all_.barrier();
       if (batch) mine = run_timed(*batch) / sampled.ops_per_sample;
     }
-    const auto each = gather_members(mine, "gathering sample times");
+    mine_per_sample.push_back(mine);
+    const auto [slowest] = maxima_over_ranks(std::array{mine}, "reducing sample times");
     // Every rank, in a group or not, waits about this long for a sample: the watchdog's floor.
     note_sample_seconds(steady_seconds() - iteration_start);
     Order order;
     if (all_.rank() == kRoot) {
-      const double slowest = *std::max_element(each.begin(), each.end());
-      sampled.raw.per_rank_seconds.insert(sampled.raw.per_rank_seconds.end(), each.begin(),
-                                          each.end());
       sampled.slowest.push_back(slowest);
       stopping.add(slowest);
       std::optional<int> resize;
@@ -221,13 +234,15 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
     order = broadcast_order(order);
     if (order.command == Order::stop) {
       sampled.reason = static_cast<StopReason>(order.value);
+      sampled.raw.per_rank_seconds =
+          gather_series(mine_per_sample, {}, "gathering the point's sample times");
       return sampled;
     }
     if (order.command == Order::resize_loop) {  // the samples so far had the wrong loop: redo
       resized = true;
       sampled.ops_per_sample = order.value;
       sampled.slowest.clear();
-      sampled.raw.per_rank_seconds.clear();
+      mine_per_sample.clear();
       stopping.restart();
       batch = prepare(call, sampled.ops_per_sample);
     }
@@ -248,6 +263,8 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
     return Order{Order::next_sample, 0, clocks_.now_on_root_clock() + margin_->margin_s()};
   };
   Order order = broadcast_order(root ? next() : Order{});
+  std::vector<double> my_ends, my_latenesses;
+  std::vector<bool> kept;  // rank 0: which samples were valid
   for (;;) {
     if (order.command == Order::stop) break;
     if (order.command == Order::resynchronise) {
@@ -267,16 +284,18 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
       mine.start_lateness_s = start - order.t0;
       mine.end_s = start + elapsed - order.t0;
     }
-    const auto members = gather_members(mine, "gathering sample times");
+    my_ends.push_back(mine.end_s);
+    my_latenesses.push_back(mine.start_lateness_s);
+    const auto [latest_end, latest_learning] = maxima_over_ranks(
+        batch ? std::array{mine.end_s, -mine.slack_s} : std::array{kSatOut, kSatOut},
+        "reducing sample times");
     note_sample_seconds(steady_seconds() - iteration_start);
     if (root) {
-      const WindowVerdict verdict = judge_window(members);
+      const WindowVerdict verdict =
+          judge_window({.end_s = latest_end, .learnt_after_t0_s = latest_learning});
       margin_->record(verdict.valid);
+      kept.push_back(verdict.valid);
       if (verdict.valid) {
-        for (const auto& report : members) {
-          sampled.raw.per_rank_seconds.push_back(report.end_s);
-          sampled.raw.start_lateness_seconds.push_back(report.start_lateness_s);
-        }
         sampled.slowest.push_back(verdict.time_s);
         stopping.add(verdict.time_s);
       } else {
@@ -288,6 +307,9 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
     order = broadcast_order(order);
   }
   sampled.reason = static_cast<StopReason>(order.value);
+  sampled.raw.per_rank_seconds = gather_series(my_ends, kept, "gathering the point's sample times");
+  sampled.raw.start_lateness_seconds =
+      gather_series(my_latenesses, kept, "gathering the point's start lateness");
   // Measuring the clocks again says how far they had drifted by the end of the point, and
   // gives the next point a fresh model.
   synchronise_clocks();

@@ -4,6 +4,7 @@
 // decides to stop. Latency samples start in windows of synchronised clocks (or at a barrier,
 // --sync barrier); bandwidth loops start at a barrier. Every rank calls it; results are
 // complete on rank 0 only.
+#include <array>
 #include <memory>
 #include <optional>
 #include <span>
@@ -81,11 +82,15 @@ class RowRunner {
   void synchronise_clocks();
   double initial_margin();
   Order broadcast_order(Order order);
-  // Rank 0 gets the first running rank's account of what the library chose for `call`.
+  // Every rank gets the first running rank's account of what the library chose for `call`.
   LibraryChoice library_choice(const CollectiveCall& call);
-  // Rank 0 gets the values of the ranks that run (run_.members, in order); the others nothing.
-  template <typename T>
-  std::vector<T> gather_members(const T& mine, const char* stage);
+  // Every rank gets the element-wise maxima over ranks: what a sample needs, in O(log p).
+  template <std::size_t N>
+  std::array<double, N> maxima_over_ranks(std::array<double, N> mine, const char* stage);
+  // Once a point is done, rank 0 gets each member's value per sample as [sample x member] rows,
+  // only the samples `kept` marks (on rank 0; empty: all), and the others nothing.
+  std::vector<double> gather_series(const std::vector<double>& mine, const std::vector<bool>& kept,
+                                    const char* stage);
 
   Communicator& all_;
   Communicator* group_;

@@ -12,6 +12,7 @@
 #include "benches/datatype.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/plan/point.h"
+#include "harness/plan/sample_retention.h"
 #include "harness/plan/sizes.h"
 #include "harness/stats/stopping_rule.h"
 #include "topo/placement.h"
@@ -58,6 +59,7 @@ struct RunConfig {
   bool progress = false;
   bool fit = true;
   std::vector<double> crossover_sizes;
+  KeepSamples keep_samples = KeepSamples::capped;
 };
 
 // Points per row: modes × in-place variants.

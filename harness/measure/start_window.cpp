@@ -6,14 +6,8 @@
 
 namespace collbench {
 
-WindowVerdict judge_window(std::span<const WindowReport> members) {
-  WindowVerdict verdict;
-  for (const WindowReport& report : members) {
-    verdict.time_s = std::max(verdict.time_s, report.end_s);
-    if (report.slack_s < 0) ++verdict.late_ranks;
-  }
-  verdict.valid = verdict.late_ranks == 0;
-  return verdict;
+WindowVerdict judge_window(const WindowMaxima& maxima) {
+  return {.valid = !(maxima.learnt_after_t0_s > 0), .time_s = maxima.end_s};
 }
 
 double MarginController::initial(std::span<const double> broadcast_delays_s,

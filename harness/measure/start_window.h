@@ -16,13 +16,19 @@ struct WindowReport {
   double end_s = 0;             // its operation's end minus t0
 };
 
+// What judging a sample needs of every rank's report, reduced by maximum over ranks, which
+// costs O(log p) messages where the reports would cost a gather.
+struct WindowMaxima {
+  double end_s = 0;              // the latest end
+  double learnt_after_t0_s = 0;  // the largest -slack_s: positive when a rank learnt t0 late
+};
+
 struct WindowVerdict {
   bool valid = true;
   double time_s = 0;  // the latest end
-  int late_ranks = 0;
 };
 
-WindowVerdict judge_window(std::span<const WindowReport> members);
+WindowVerdict judge_window(const WindowMaxima& maxima);
 
 // The lead rank 0 gives t0. It starts from what a broadcast takes, doubles whenever invalid
 // samples become frequent, and halves again, down to where it started, after a long run of

@@ -10,6 +10,7 @@
 
 #include "harness/fit/curve_fits.h"
 #include "harness/plan/point.h"
+#include "harness/plan/sample_retention.h"
 #include "topo/rank_topology.h"
 
 namespace collbench {
@@ -39,7 +40,9 @@ struct Provenance {
 class ResultWriter {
  public:
   // Creates the file; refuses an existing one unless `overwrite`. Throws std::runtime_error.
-  ResultWriter(const std::filesystem::path& path, bool overwrite);
+  // `keep`: what each point keeps of its raw samples.
+  ResultWriter(const std::filesystem::path& path, bool overwrite,
+               KeepSamples keep = KeepSamples::all);
   ~ResultWriter();
   ResultWriter(const ResultWriter&) = delete;
   ResultWriter& operator=(const ResultWriter&) = delete;

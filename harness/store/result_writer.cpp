@@ -89,6 +89,7 @@ struct ResultWriter::Impl {
   h5::Handle start_lateness;
   hsize_t points_written = 0;
   hsize_t world_size = 0;  // columns of rank_median_us
+  KeepSamples keep = KeepSamples::all;
 
   void create_layout();
   void write_samples(const RawSamples& raw, std::int64_t point_id);
@@ -180,8 +181,9 @@ void ResultWriter::Impl::append_row(const PointRow& row) {
   h5::write_rows(points.get(), point_row_type(), points_written, 1, &row);
 }
 
-ResultWriter::ResultWriter(const std::filesystem::path& path, bool overwrite)
+ResultWriter::ResultWriter(const std::filesystem::path& path, bool overwrite, KeepSamples keep)
     : impl_(std::make_unique<Impl>()) {
+  impl_->keep = keep;
   const std::filesystem::path parent = path.parent_path();
   if (!parent.empty() && !std::filesystem::is_directory(parent))
     throw std::runtime_error(fmt::format("cannot create {}: directory {} does not exist",
@@ -233,7 +235,7 @@ void ResultWriter::append_point(const PointResult& point) {
   // its samples or before its text in the global heap (and HDF5 1.10 crashes reading such a
   // row). So the row is appended unnumbered, and its number, which makes the point visible,
   // gets a flush of its own, after everything it refers to is on disk.
-  if (point.samples.nranks > 0) out.write_samples(point.samples, point_id);
+  if (point.samples.nranks > 0) out.write_samples(kept_samples(point.samples, out.keep), point_id);
   out.append_rank_medians(point);
   out.append_row(row);
   h5::flush(out.file.get());

@@ -17,9 +17,10 @@ BUS_FACTOR = {"allreduce": lambda p: 2 * (p - 1) / p,
 def sweep(request, tmp_path_factory):
     nranks = request.param
     out = tmp_path_factory.mktemp(f"np{nranks}") / "sweep.h5"
+    # Every sample kept, so that the statistics can be checked against them.
     result = run_mpi(nranks, ["run", "-b", "8", "-e", "64K", "-f", "8", "--inplace",
                               "-d", "int8,uint32,int64,float,double", "-o", "all",
-                              "--out", str(out), *QUICK])
+                              "--keep-samples", "all", "--out", str(out), *QUICK])
     assert result.returncode == 0, result.stderr
     return nranks, out, result
 

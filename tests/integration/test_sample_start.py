@@ -21,12 +21,13 @@ def points_of(path):
 
 @pytest.mark.parametrize("nranks", [2, 3, 4])
 def test_latency_starts_in_windows_by_default(out, nranks):
+    # Every sample kept, to check each against the point's statistics.
     result = run_mpi(nranks, ["run", *SMALL, "--ops", "allreduce,allgather", *QUICK,
-                              "--out", str(out)])
+                              "--keep-samples", "all", "--out", str(out)])
     assert result.returncode == 0, result.stderr
     with h5py.File(out, "r") as f:
         settings = json.loads(f.attrs["settings_json"])
-        assert settings["latency_sync"] == "window"
+        assert settings["latency_sync"] == "window" and settings["keep_samples"] == "all"
         assert settings["timeout_s"] == 300 and settings["timeout_grows_with_samples"]
         assert settings["rounds"] == 3
         # the library's per-call buffers cost the same at every point: freed memory is kept

@@ -2,16 +2,20 @@
  * flips one byte of every collective's result (MPI_Bcast, MPI_Allreduce, MPI_Allgather,
  * MPI_Reduce_scatter_block, and MPI_Gather where that rank is the root); with
  * COLLBENCH_TEST_CORRUPT_WHAT=float, of the float collectives' only: what a float sweep
- * measures, while the control plane (MPI_Bcast, MPI_Gather, int64 sums) stays whole. Built by
- * the tests. */
+ * measures, while the control plane (MPI_Bcast, MPI_Gather, int64 sums) stays whole; with
+ * COLLBENCH_TEST_CORRUPT_WHAT=max, of the control plane's double maxima only. Built by the
+ * tests. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int floats_only(void) {
+static int only(const char *kind) {
   const char *what = getenv("COLLBENCH_TEST_CORRUPT_WHAT");
-  return what && strcmp(what, "float") == 0;
+  return what && strcmp(what, kind) == 0;
 }
+
+/* Every collective, when no kind is named. */
+static int everything(void) { return !only("float") && !only("max"); }
 
 static int last_rank(void) {
   int rank = 0, size = 0;
@@ -25,18 +29,19 @@ static void flip(void *buffer, int count) {
 }
 
 static void flip_typed(void *buffer, int count, MPI_Datatype type) {
-  if (!floats_only() || type == MPI_FLOAT) flip(buffer, count);
+  if (everything() || (only("float") && type == MPI_FLOAT)) flip(buffer, count);
 }
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   const int result = PMPI_Bcast(buffer, count, type, root, comm);
-  if (!floats_only()) flip(buffer, count);
+  if (everything()) flip(buffer, count);
   return result;
 }
 
 int MPI_Allreduce(const void *send, void *recv, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
   const int result = PMPI_Allreduce(send, recv, count, type, op, comm);
+  if (only("max") && type == MPI_DOUBLE && op == MPI_MAX) flip(recv, count);
   flip_typed(recv, count, type);
   return result;
 }
@@ -62,6 +67,6 @@ int MPI_Gather(const void *send, int send_count, MPI_Datatype send_type, void *r
       PMPI_Gather(send, send_count, send_type, recv, recv_count, recv_type, root, comm);
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
-  if (rank == root && !floats_only()) flip(recv, recv_count);
+  if (rank == root && everything()) flip(recv, recv_count);
   return result;
 }

@@ -554,6 +554,37 @@ TEST_F(ResultFileTest, ReadsSchema7FileWithFixedLengthText) {
   expect_same_models(*written.models, *result.models);
 }
 
+// The statistics and the per-rank medians come from every sample whatever the file keeps.
+TEST_F(ResultFileTest, KeepsTheSamplesItsRetentionSays) {
+  PointResult point = example_points()[0];
+  point = example_point(point.key, {0, 1, 2, 3}, 2500, 1e-5);
+  for (KeepSamples keep : {KeepSamples::all, KeepSamples::capped, KeepSamples::summary}) {
+    SCOPED_TRACE(std::string(name(keep)));
+    const fs::path path = file(std::string(name(keep)) + ".h5");
+    {
+      ResultWriter writer(path, false, keep);
+      writer.append_point(point);
+      writer.finish("2025-01-02T04:00:00Z");
+    }
+    const ResultFile result = read_result_file(path, true);
+    ASSERT_EQ(result.points.size(), 1u);
+    const PointResult& read = result.points[0];
+    const RawSamples expected = kept_samples(point.samples, keep);
+    EXPECT_EQ(read.samples.sample_count(), keep == KeepSamples::all      ? 2500u
+                                           : keep == KeepSamples::capped ? kCappedSamples
+                                                                         : 0u);
+    EXPECT_EQ(read.samples.per_rank_seconds.size(), expected.per_rank_seconds.size());
+    for (std::size_t i = 0; i < expected.per_rank_seconds.size(); ++i)
+      ASSERT_NEAR(read.samples.per_rank_seconds[i], expected.per_rank_seconds[i], 1e-15);
+    EXPECT_EQ(read.samples.round_starts, expected.round_starts);
+    EXPECT_EQ(read.samples.world_ranks, point.samples.world_ranks);
+    EXPECT_EQ(read.summary.samples, 2500u);
+    ASSERT_EQ(read.rank_median_seconds.size(), point.rank_median_seconds.size());
+    for (std::size_t r = 0; r < point.rank_median_seconds.size(); ++r)
+      EXPECT_DOUBLE_EQ(read.rank_median_seconds[r], point.rank_median_seconds[r]);
+  }
+}
+
 TEST_F(ResultFileTest, TuningIsAColumnOfThePointsTable) {
   const fs::path path = file("run.h5");
   write_example(path);

@@ -8,19 +8,16 @@ namespace collbench {
 namespace {
 
 TEST(StartWindow, TheSampleIsTheLatestEnd) {
-  const std::vector<WindowReport> ranks{{5e-6, 20e-9, 1.1e-6}, {4e-6, 30e-9, 1.4e-6},
-                                        {6e-6, 10e-9, 0.9e-6}};
-  const WindowVerdict verdict = judge_window(ranks);
+  // Three ranks that learnt t0 4-6 us ahead of it and ended 0.9-1.4 us after it.
+  const WindowVerdict verdict = judge_window({.end_s = 1.4e-6, .learnt_after_t0_s = -4e-6});
   EXPECT_TRUE(verdict.valid);
   EXPECT_DOUBLE_EQ(verdict.time_s, 1.4e-6);
-  EXPECT_EQ(verdict.late_ranks, 0);
 }
 
 TEST(StartWindow, ARankThatLearntT0AfterItPassedInvalidatesTheSample) {
-  const std::vector<WindowReport> ranks{{5e-6, 0, 1e-6}, {-2e-6, 2e-6, 3e-6}, {-1e-9, 0, 1e-6}};
-  const WindowVerdict verdict = judge_window(ranks);
-  EXPECT_FALSE(verdict.valid);
-  EXPECT_EQ(verdict.late_ranks, 2);
+  EXPECT_FALSE(judge_window({.end_s = 3e-6, .learnt_after_t0_s = 2e-6}).valid);
+  EXPECT_FALSE(judge_window({.end_s = 1e-6, .learnt_after_t0_s = 1e-9}).valid);
+  EXPECT_TRUE(judge_window({.end_s = 1e-6, .learnt_after_t0_s = 0}).valid);
 }
 
 TEST(StartWindow, InitialMarginFollowsTheBroadcastTime) {

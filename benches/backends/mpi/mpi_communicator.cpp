@@ -125,6 +125,12 @@ void MpiCommunicator::sum_int64(std::span<std::int64_t> values) {
         "MPI_Allreduce");
 }
 
+void MpiCommunicator::max_double(std::span<double> values) {
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), count_arg(values.size()), MPI_DOUBLE, MPI_MAX,
+                      comm_),
+        "MPI_Allreduce");
+}
+
 void MpiCommunicator::send_bytes(std::span<const std::byte> data, int peer) {
   check(MPI_Send(data.data(), count_arg(data.size()), MPI_BYTE, peer, kControlTag, comm_),
         "MPI_Send");

@@ -29,6 +29,7 @@ class MpiCommunicator final : public Communicator {
   void broadcast_bytes(std::span<std::byte> data, int root) override;
   void gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all, int root) override;
   void sum_int64(std::span<std::int64_t> values) override;
+  void max_double(std::span<double> values) override;
   void send_bytes(std::span<const std::byte> data, int peer) override;
   void receive_bytes(std::span<std::byte> data, int peer) override;
 

@@ -291,14 +291,21 @@ void NcclCommunicator::gather_bytes(std::span<const std::byte> mine, std::span<s
   if (rank_ == root) std::memcpy(all.data(), gathered, total);
 }
 
-void NcclCommunicator::sum_int64(std::span<std::int64_t> values) {
-  const std::size_t bytes = values.size_bytes();
-  reserve_control(bytes);
-  stage_in(std::as_bytes(values), control_device_);
-  check(ncclAllReduce(control_device_, control_device_, values.size(), ncclInt64, ncclSum, comm_,
-                      stream_),
+void NcclCommunicator::reduce_control(std::span<std::byte> values, std::size_t count,
+                                      ncclDataType_t type, ncclRedOp_t op) {
+  reserve_control(values.size());
+  stage_in(values, control_device_);
+  check(ncclAllReduce(control_device_, control_device_, count, type, op, comm_, stream_),
         "ncclAllReduce");
-  std::memcpy(values.data(), stage_out(control_device_, bytes), bytes);
+  std::memcpy(values.data(), stage_out(control_device_, values.size()), values.size());
+}
+
+void NcclCommunicator::sum_int64(std::span<std::int64_t> values) {
+  reduce_control(std::as_writable_bytes(values), values.size(), ncclInt64, ncclSum);
+}
+
+void NcclCommunicator::max_double(std::span<double> values) {
+  reduce_control(std::as_writable_bytes(values), values.size(), ncclFloat64, ncclMax);
 }
 
 void NcclCommunicator::send_bytes(std::span<const std::byte> data, int peer) {

@@ -46,6 +46,7 @@ class NcclCommunicator final : public Communicator {
   void broadcast_bytes(std::span<std::byte> data, int root) override;
   void gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all, int root) override;
   void sum_int64(std::span<std::int64_t> values) override;
+  void max_double(std::span<double> values) override;
   void send_bytes(std::span<const std::byte> data, int peer) override;
   void receive_bytes(std::span<std::byte> data, int peer) override;
 
@@ -56,6 +57,9 @@ class NcclCommunicator final : public Communicator {
   void stage_in(std::span<const std::byte> host, std::byte* device);
   // `bytes` of device scratch into the pinned buffer once the stream is done; returns it.
   const std::byte* stage_out(const std::byte* device, std::size_t bytes);
+  // An allreduce of `count` elements of host `values`, in place, through the scratch.
+  void reduce_control(std::span<std::byte> values, std::size_t count, ncclDataType_t type,
+                      ncclRedOp_t op);
 
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
