@@ -17,7 +17,7 @@ std::vector<double> column_medians(const RawSamples& raw) {
   for (int r = 0; r < raw.nranks; ++r) {
     for (std::size_t s = 0; s < column.size(); ++s)
       column[s] = raw.per_rank_seconds[s * raw.nranks + r];
-    medians[r] = summarize(column).median;
+    medians[r] = median_by_selection(column);
   }
   return medians;
 }

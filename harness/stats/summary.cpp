@@ -92,6 +92,16 @@ double percentile_of_sorted(std::span<const double> sorted, double q) {
   return lerp_like_numpy(sorted[below_index], sorted[above_index], position - below);
 }
 
+double median_by_selection(std::span<double> values) {
+  if (values.empty()) return 0;
+  const double position = 0.5 * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const auto nth = values.begin() + static_cast<std::ptrdiff_t>(below);
+  std::nth_element(values.begin(), nth, values.end());
+  const double above = below + 1 < values.size() ? *std::min_element(nth + 1, values.end()) : *nth;
+  return lerp_like_numpy(*nth, above, position - static_cast<double>(below));
+}
+
 MedianInterval median_interval_of_sorted(std::span<const double> sorted) {
   if (sorted.empty()) return {};
   const std::size_t rank = median_interval_rank(sorted.size());

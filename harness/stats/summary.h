@@ -24,6 +24,10 @@ struct Summary {
 // (numpy's default), so numbers compare with numpy.percentile.
 double percentile_of_sorted(std::span<const double> sorted, double q);
 
+// The median as percentile_of_sorted gives it (summarize(values).median), found by selection in
+// linear time instead of a sort; reorders `values`.
+double median_by_selection(std::span<double> values);
+
 struct MedianInterval {
   double low = 0;
   double high = 0;

@@ -405,7 +405,8 @@ void rewrite_as_older(hid_t file, const char* name, const std::vector<std::strin
     const h5::Handle table = h5::open_dataset(file, name);
     const h5::Handle stored = h5::own(H5Dget_type(table.get()), "H5Dget_type");
     for (int i = 0, n = H5Tget_nmembers(stored.get()); i < n; ++i) {
-      Column column{.name = member_name(stored.get(), i)};
+      Column column;
+      column.name = member_name(stored.get(), i);
       if (std::find(dropped.begin(), dropped.end(), column.name) != dropped.end()) continue;
       column.type = h5::own(H5Tget_member_type(stored.get(), i), "H5Tget_member_type");
       column.text = H5Tis_variable_str(column.type.get()) > 0;

@@ -164,7 +164,9 @@ TEST(RoundNoise, CoversTheTrueMedianWhateverTheNoiseBetweenRounds) {
     std::printf("noise between rounds %.1f standard errors: covered %d/1000, rounds agreed %d/1000\n",
                 ratio, covered, agreed);
     EXPECT_GE(covered, 930) << ratio;
-    if (ratio == 0) EXPECT_GE(agreed, 500);
+    if (ratio == 0) {
+      EXPECT_GE(agreed, 500);
+    }
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <cmath>
 #include <cstddef>
 #include <numeric>
@@ -63,6 +65,22 @@ TEST(PercentileOfSorted, OneElementIsEveryPercentile) {
 }
 
 // P(B(10) < 2) = 11/1024 = 0.0107 <= 0.025 < P(B(10) < 3) = 56/1024 = 0.0547.
+// Over odd and even counts, ties and heavy tails: bit for bit the median summarize gives.
+TEST(MedianBySelection, IsSummarizesMedian) {
+  std::mt19937 engine(7);
+  std::lognormal_distribution<double> heavy(0, 2);
+  std::uniform_int_distribution<int> few_values(0, 3);
+  for (std::size_t n : {1, 2, 3, 4, 5, 10, 11, 100, 101, 1000, 1001}) {
+    for (int draw = 0; draw < 20; ++draw) {
+      std::vector<double> values(n);
+      for (double& v : values) v = draw % 2 ? heavy(engine) : few_values(engine);
+      const double expected = summarize(values).median;
+      EXPECT_EQ(median_by_selection(values), expected) << n << " values, draw " << draw;
+    }
+  }
+  EXPECT_EQ(median_by_selection(std::span<double>{}), 0);
+}
+
 TEST(MedianIntervalOfSorted, TenSamplesGiveSecondAndNinth) {
   const MedianInterval interval = median_interval_of_sorted(ranks_up_to(10));
   EXPECT_TRUE(interval.covers);
