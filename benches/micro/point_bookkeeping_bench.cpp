@@ -1,7 +1,8 @@
 // What rank 0 spends on one finished point as the rank count p grows, outside the measuring:
-// its statistics (the slowest rank per sample, the per-rank medians, the interval) and its
-// record (samples, rank medians and row appended and flushed). Synthetic per-rank streams, no
-// MPI: the growth with p of what a 1,024-rank job pays per point.
+// its statistics and its record (samples, rank medians and row appended and flushed), from
+// what reaches it: every sample's slowest time (the control plane's maxima), the rows the
+// record keeps, and one median per rank (each rank finds its own). Synthetic per-rank streams,
+// no MPI: the growth with p of what a 1,024-rank job pays per point.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -20,7 +21,9 @@ void BM_PointBookkeeping(benchmark::State& state) {
   const auto ranks = static_cast<int>(state.range(1));
   const auto keep = static_cast<KeepSamples>(state.range(2));
   state.SetLabel(std::string(name(keep)));
-  const PointResult sampled = synthetic_point(samples, ranks);
+  PointResult sampled = synthetic_point(samples, ranks);
+  sampled.slowest.seconds = slowest_rank_times(sampled.samples);
+  sampled.samples = kept_samples(sampled.samples, keep);
   const std::filesystem::path path =
       std::filesystem::temp_directory_path() /
       ("collbench-bookkeeping-bench-" + std::to_string(getpid()) + ".h5");

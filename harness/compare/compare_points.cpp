@@ -210,6 +210,24 @@ PointMatch match_points(std::span<const PointResult> base, std::span<const Point
   return match;
 }
 
+namespace {
+
+// A file that keeps only some of a point's samples (--keep-samples capped) holds its median
+// over all of them: that is the estimate, and the interval, the kept samples' (wider than all of
+// them would give), keeps its width around it.
+void centre_on_stored_medians(RatioResult& r, const PointResult& before, const PointResult& after) {
+  if (!(before.summary.median > 0 && after.summary.median > 0 && r.ratio > 0)) return;
+  const double stored = after.summary.median / before.summary.median;
+  r.ratio_ci = {r.ratio_ci.low * stored / r.ratio, r.ratio_ci.high * stored / r.ratio};
+  r.ratio = stored;
+  r.base_median_s = before.summary.median;
+  r.new_median_s = after.summary.median;
+  r.base_samples = before.summary.samples;
+  r.new_samples = after.summary.samples;
+}
+
+}  // namespace
+
 std::vector<PointComparison> compare_points(std::span<const PointResult> base,
                                             std::span<const PointResult> now,
                                             const PointMatch& match, const CompareOptions& options,
@@ -233,6 +251,9 @@ std::vector<PointComparison> compare_points(std::span<const PointResult> base,
       const std::vector<double> new_times = slowest_rank_times(after.samples);
       RatioResult& r = comparison.result;
       r = compare_samples(base_times, new_times, options, fnv1a(match_key(before.key, true)));
+      if (before.samples.sample_count() < before.summary.samples ||
+          after.samples.sample_count() < after.summary.samples)
+        centre_on_stored_medians(r, before, after);
       std::vector<double> baseline_medians;
       const std::string key = match_key(before.key, ignore_backend);
       for (const auto& points : earlier_by_key) {

@@ -11,17 +11,6 @@
 namespace collbench {
 namespace {
 
-std::vector<double> column_medians(const RawSamples& raw) {
-  std::vector<double> medians(raw.nranks);
-  std::vector<double> column(raw.sample_count());
-  for (int r = 0; r < raw.nranks; ++r) {
-    for (std::size_t s = 0; s < column.size(); ++s)
-      column[s] = raw.per_rank_seconds[s * raw.nranks + r];
-    medians[r] = median_by_selection(column);
-  }
-  return medians;
-}
-
 // A limit that cut a round short cuts the point short.
 int weight(StopReason reason) {
   switch (reason) {
@@ -55,6 +44,9 @@ void add_round(PointResult& point, PointResult round) {
   samples.round_starts.push_back(samples.sample_count());
   append(samples.per_rank_seconds, round.samples.per_rank_seconds);
   append(samples.start_lateness_seconds, round.samples.start_lateness_seconds);
+  point.slowest.round_starts.push_back(point.slowest.seconds.size());
+  append(point.slowest.seconds, round.slowest.seconds);
+  append(point.own_seconds, round.own_seconds);
   if (weight(round.stop_reason) > weight(point.stop_reason)) point.stop_reason = round.stop_reason;
   point.invalid_samples += round.invalid_samples;
   point.window_margin_s = round.window_margin_s;
@@ -62,14 +54,19 @@ void add_round(PointResult& point, PointResult round) {
 }
 
 std::vector<RoundMedian> round_estimates_of(const PointResult& point) {
-  return round_estimates(slowest_rank_times(point.samples), point.samples.round_starts);
+  return round_estimates(point.slowest.seconds, point.slowest.round_starts);
+}
+
+double own_median(const PointResult& point) {
+  std::vector<double> own = point.own_seconds;
+  return own.empty() ? kNotApplicable : median_by_selection(own);
 }
 
 void finish_point(PointResult& point, double target_ci) {
-  const std::vector<double> slowest = slowest_rank_times(point.samples);
+  const std::vector<double>& slowest = point.slowest.seconds;
   point.summary = summarize(slowest);
   const double between =
-      round_noise_halfwidth(round_estimates(slowest, point.samples.round_starts));
+      round_noise_halfwidth(round_estimates(slowest, point.slowest.round_starts));
   const Interval interval =
       with_round_noise({point.summary.ci_low, point.summary.ci_high}, point.summary.median, between);
   point.summary.ci_low = interval.low;
@@ -77,7 +74,6 @@ void finish_point(PointResult& point, double target_ci) {
   const double size = static_cast<double>(point.key.size_bytes);
   point.algbw_gbps = point.summary.median > 0 ? size / point.summary.median / 1e9 : 0;
   point.busbw_gbps = point.algbw_gbps * busbw_factor(point.key.collective, point.key.nranks);
-  point.rank_median_seconds = column_medians(point.samples);
   if (point.stop_reason == StopReason::converged && std::expm1(between) > target_ci)
     point.stop_reason = StopReason::round_noise;
 }

@@ -20,12 +20,16 @@ std::vector<std::size_t> round_order(std::size_t rows, int round, int rounds, st
 // (a limit hit in any round), the validation of the first round. Works on every rank.
 void add_round(PointResult& point, PointResult round);
 
-// The median of each round's slowest-rank times (rank 0 holds the samples).
+// The median of each round's slowest-rank times (rank 0 holds them).
 std::vector<RoundMedian> round_estimates_of(const PointResult& point);
 
-// On rank 0, once the rounds are in: the statistics of every sample, the bandwidths, the
-// ranks' medians, and the median's interval widened by the spread between rounds; a point whose
-// rounds all converged but whose interval is wider than `target_ci` stops as round_noise.
+// On every rank: the median of its own times over the point's rounds; NaN where it took no part.
+double own_median(const PointResult& point);
+
+// On rank 0, once the rounds are in: the statistics of every sample, the bandwidths, and the
+// median's interval widened by the spread between rounds; a point whose rounds all converged
+// but whose interval is wider than `target_ci` stops as round_noise. The ranks' medians come
+// from the ranks (own_median).
 void finish_point(PointResult& point, double target_ci);
 
 }  // namespace collbench

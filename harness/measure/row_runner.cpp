@@ -28,7 +28,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 struct RowRunner::Sampled {
-  std::vector<double> slowest;  // per sample
+  std::vector<double> slowest;  // rank 0: per valid sample
+  std::vector<double> own;      // this rank's time per valid sample; empty off the groups
   RawSamples raw;
   StopReason reason = StopReason::converged;
   int ops_per_sample = 1;
@@ -44,6 +45,7 @@ struct RowRunner::Order {
   Command command = next_sample;
   std::int32_t value = 0;  // stop: the StopReason; resize_loop: the new loop length
   double t0 = 0;           // next_sample in a window: its start, on rank 0's clock
+  std::int32_t previous_valid = 1;  // after a window: whether its sample counts
 };
 
 RowRunner::RowRunner(const GroupRun& run, const MeasureSettings& settings, RunBuffers& buffers,
@@ -121,20 +123,21 @@ std::array<double, N> RowRunner::maxima_over_ranks(std::array<double, N> mine, c
   return mine;
 }
 
-std::vector<double> RowRunner::gather_series(const std::vector<double>& mine,
-                                             const std::vector<bool>& kept, const char* stage) {
-  std::vector<double> all(all_.rank() == kRoot ? mine.size() * all_.size() : 0);
+std::vector<double> RowRunner::gather_series(const std::vector<double>& mine, const char* stage) {
+  const std::vector<std::size_t> rows = evenly_spaced_rows(
+      mine.size(), settings_.rows_per_round.value_or(mine.size()));
+  std::vector<double> sent;
+  for (std::size_t row : rows) sent.push_back(mine[row]);
+  std::vector<double> all(all_.rank() == kRoot ? sent.size() * all_.size() : 0);
   {
     CommunicationWait wait(stage);
-    all_.gather(std::as_bytes(std::span(mine)), std::as_writable_bytes(std::span(all)), kRoot);
+    all_.gather(std::as_bytes(std::span(sent)), std::as_writable_bytes(std::span(all)), kRoot);
   }
-  std::vector<double> rows;
-  if (all.empty()) return rows;
-  for (std::size_t sample = 0; sample < mine.size(); ++sample) {
-    if (!kept.empty() && !kept[sample]) continue;
-    for (int member : run_.members) rows.push_back(all[member * mine.size() + sample]);
-  }
-  return rows;
+  std::vector<double> matrix;
+  if (all.empty()) return matrix;
+  for (std::size_t row = 0; row < sent.size(); ++row)
+    for (int member : run_.members) matrix.push_back(all[member * sent.size() + row]);
+  return matrix;
 }
 
 RowRunner::Order RowRunner::broadcast_order(Order order) {
@@ -234,8 +237,9 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
     order = broadcast_order(order);
     if (order.command == Order::stop) {
       sampled.reason = static_cast<StopReason>(order.value);
+      if (batch) sampled.own = mine_per_sample;
       sampled.raw.per_rank_seconds =
-          gather_series(mine_per_sample, {}, "gathering the point's sample times");
+          gather_series(mine_per_sample, "gathering the point's sample times");
       return sampled;
     }
     if (order.command == Order::resize_loop) {  // the samples so far had the wrong loop: redo
@@ -263,8 +267,7 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
     return Order{Order::next_sample, 0, clocks_.now_on_root_clock() + margin_->margin_s()};
   };
   Order order = broadcast_order(root ? next() : Order{});
-  std::vector<double> my_ends, my_latenesses;
-  std::vector<bool> kept;  // rank 0: which samples were valid
+  std::vector<double> my_ends, my_latenesses;  // valid samples only
   for (;;) {
     if (order.command == Order::stop) break;
     if (order.command == Order::resynchronise) {
@@ -294,7 +297,6 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
       const WindowVerdict verdict =
           judge_window({.end_s = latest_end, .learnt_after_t0_s = latest_learning});
       margin_->record(verdict.valid);
-      kept.push_back(verdict.valid);
       if (verdict.valid) {
         sampled.slowest.push_back(verdict.time_s);
         stopping.add(verdict.time_s);
@@ -303,13 +305,19 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
       }
       const auto reason = stopping.decide(seconds_since(started));
       order = reason ? Order{Order::stop, static_cast<std::int32_t>(*reason)} : next();
+      order.previous_valid = verdict.valid;
     }
     order = broadcast_order(order);
+    if (!order.previous_valid) {  // every rank drops the sample a rank reached late
+      my_ends.pop_back();
+      my_latenesses.pop_back();
+    }
   }
   sampled.reason = static_cast<StopReason>(order.value);
-  sampled.raw.per_rank_seconds = gather_series(my_ends, kept, "gathering the point's sample times");
+  if (batch) sampled.own = my_ends;
+  sampled.raw.per_rank_seconds = gather_series(my_ends, "gathering the point's sample times");
   sampled.raw.start_lateness_seconds =
-      gather_series(my_latenesses, kept, "gathering the point's start lateness");
+      gather_series(my_latenesses, "gathering the point's start lateness");
   // Measuring the clocks again says how far they had drifted by the end of the point, and
   // gives the next point a fresh model.
   synchronise_clocks();
@@ -374,7 +382,9 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       point.window_margin_s = sampled.margin_s;
       point.clock_error_s = sampled.clock_error_s;
       point.chosen = chosen;
+      point.own_seconds = std::move(sampled.own);
       if (all_.rank() == kRoot) {
+        point.slowest.seconds = std::move(sampled.slowest);
         point.samples = std::move(sampled.raw);
         point.samples.world_ranks = run_.members;
       }

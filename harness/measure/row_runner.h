@@ -15,6 +15,7 @@
 #include "harness/measure/loop_sizing.h"
 #include "harness/measure/start_window.h"
 #include "harness/plan/point.h"
+#include "harness/plan/sample_retention.h"
 #include "harness/plan/sweep_plan.h"
 #include "harness/stats/stopping_rule.h"
 
@@ -31,6 +32,7 @@ struct MeasureSettings {
   StoppingRule stopping;
   SampleStart latency_start = SampleStart::window;
   LoopSizing loop;
+  std::optional<std::size_t> rows_per_round;  // sample rows sent to rank 0 (none: all)
 };
 
 // The communicators of one placement: every group runs its operations at once, on its own
@@ -87,10 +89,10 @@ class RowRunner {
   // Every rank gets the element-wise maxima over ranks: what a sample needs, in O(log p).
   template <std::size_t N>
   std::array<double, N> maxima_over_ranks(std::array<double, N> mine, const char* stage);
-  // Once a point is done, rank 0 gets each member's value per sample as [sample x member] rows,
-  // only the samples `kept` marks (on rank 0; empty: all), and the others nothing.
-  std::vector<double> gather_series(const std::vector<double>& mine, const std::vector<bool>& kept,
-                                    const char* stage);
+  // Once a round of a point is done, rank 0 gets each member's value in the samples the record
+  // keeps (settings_.rows_per_round, evenly spaced) as [sample x member] rows; the others
+  // nothing. One gather, of those rows only.
+  std::vector<double> gather_series(const std::vector<double>& mine, const char* stage);
 
   Communicator& all_;
   Communicator* group_;

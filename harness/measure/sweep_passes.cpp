@@ -65,6 +65,19 @@ StoppingRule round_rule(const RunConfig& config) {
   return rule;
 }
 
+// Each rank's median over its own samples of the point, to rank 0: p values once per point,
+// where the samples themselves would be p times the point's sample count.
+void collect_rank_medians(Communicator& world, PointResult& point) {
+  std::vector<double> medians;
+  {
+    CommunicationWait wait("gathering the ranks' medians");
+    medians = world.gather_values(own_median(point), kRoot);
+  }
+  if (medians.empty()) return;
+  point.rank_median_seconds.clear();
+  for (int rank : point.samples.world_ranks) point.rank_median_seconds.push_back(medians[rank]);
+}
+
 MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass) {
   MeasureSettings settings;
   settings.backend = config.backend;
@@ -76,6 +89,7 @@ MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass)
   settings.check_iters = config.check_iters;
   settings.stopping = round_rule(config);
   settings.latency_start = config.latency_start;
+  settings.rows_per_round = rows_per_round(config.keep_samples, config.rounds);
   return settings;
 }
 
@@ -113,6 +127,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
     std::vector<std::vector<PointResult>> measured(end - begin);
     const auto finish_row = [&](std::size_t i) {
       if (measured[i].empty()) return;
+      for (PointResult& point : measured[i]) collect_rank_medians(world, point);
       if (world.rank() == kRoot)
         for (PointResult& point : measured[i]) finish_point(point, config.stopping.target_ci);
       row_done(measured[i], pass.rows[begin + i]);

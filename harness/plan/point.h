@@ -63,8 +63,14 @@ struct RawSamples {
   std::size_t sample_count() const { return nranks ? per_rank_seconds.size() / nranks : 0; }
 };
 
-// Per sample, the slowest column's time: what the point's Summary is built from.
+// Per sample, the slowest column's time.
 std::vector<double> slowest_rank_times(const RawSamples& raw);
+
+// One value per sample over a point's rounds; round j starts at round_starts[j].
+struct SampleSeries {
+  std::vector<double> seconds;
+  std::vector<std::size_t> round_starts{0};
+};
 
 inline constexpr std::int64_t kNotChecked = -1;
 inline constexpr double kNotApplicable = std::numeric_limits<double>::quiet_NaN();
@@ -83,6 +89,11 @@ struct PointResult {
   double clock_error_s = kNotApplicable;    // window: the clocks' residual error after the point
   LibraryChoice chosen;  // what the library chose, by its own account; empty where it did not say
   std::vector<double> rank_median_seconds;  // per column of `samples`
+  // Rank 0: the slowest rank's time in every sample, what the Summary is built from, while
+  // `samples` may keep only some rows (--keep-samples). Every rank: its own time in every valid
+  // sample, whose median is its column of rank_median_seconds. Neither is stored.
+  SampleSeries slowest;
+  std::vector<double> own_seconds;
   RawSamples samples;
 };
 

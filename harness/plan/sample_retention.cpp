@@ -19,6 +19,22 @@ std::optional<KeepSamples> parse_keep_samples(std::string_view text) {
   return std::nullopt;
 }
 
+std::vector<std::size_t> evenly_spaced_rows(std::size_t count, std::size_t kept) {
+  const std::size_t k = std::min(count, kept);
+  std::vector<std::size_t> rows;
+  for (std::size_t j = 0; j < k; ++j) rows.push_back(j * count / k);
+  return rows;
+}
+
+std::optional<std::size_t> rows_per_round(KeepSamples keep, int rounds) {
+  switch (keep) {
+    case KeepSamples::all: return std::nullopt;
+    case KeepSamples::capped: return kCappedSamples / static_cast<std::size_t>(std::max(rounds, 1));
+    case KeepSamples::summary: return 0;
+  }
+  return std::nullopt;
+}
+
 RawSamples kept_samples(const RawSamples& raw, KeepSamples keep) {
   const std::size_t count = raw.sample_count();
   const std::size_t kept = keep == KeepSamples::summary ? 0
@@ -36,10 +52,10 @@ RawSamples kept_samples(const RawSamples& raw, KeepSamples keep) {
     const auto first = from.begin() + static_cast<std::ptrdiff_t>(row * ranks);
     to.insert(to.end(), first, first + static_cast<std::ptrdiff_t>(ranks));
   };
-  // Row j of the kept ones is row floor(j * count / kept): evenly spaced, the first kept.
   auto next_round = raw.round_starts.begin();
-  for (std::size_t j = 0; j < kept; ++j) {
-    const std::size_t row = j * count / kept;
+  const std::vector<std::size_t> rows = evenly_spaced_rows(count, kept);
+  for (std::size_t j = 0; j < rows.size(); ++j) {
+    const std::size_t row = rows[j];
     // A round whose rows were all skipped starts where the next kept row does.
     for (; next_round != raw.round_starts.end() && *next_round <= row; ++next_round)
       if (out.round_starts.empty() || out.round_starts.back() != j) out.round_starts.push_back(j);

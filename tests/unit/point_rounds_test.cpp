@@ -28,6 +28,8 @@ TEST(RoundOrder, ReshuffledEveryRoundButTheLastWhichKeepsTheSweepOrder) {
   }
 }
 
+// A round as rank 1 of 2 holds it, rank 0's samples and slowest times with it: rank 0 takes
+// `times`, rank 1 half of each.
 PointResult round_of(std::vector<double> times, StopReason reason) {
   PointResult point;
   point.key.collective = CollectiveKind::allreduce;
@@ -36,7 +38,11 @@ PointResult round_of(std::vector<double> times, StopReason reason) {
   point.stop_reason = reason;
   point.samples.nranks = 2;
   point.samples.world_ranks = {0, 1};
-  for (double t : times) point.samples.per_rank_seconds.insert(point.samples.per_rank_seconds.end(), {t, t / 2});
+  for (double t : times) {
+    point.samples.per_rank_seconds.insert(point.samples.per_rank_seconds.end(), {t, t / 2});
+    point.own_seconds.push_back(t / 2);
+  }
+  point.slowest.seconds = times;
   return point;
 }
 
@@ -52,13 +58,15 @@ TEST(PointRounds, SamplesFollowEachOtherAndTheWorstLimitStays) {
   add_round(point, round_of({3e-6}, StopReason::max_time));
   add_round(point, round_of({4e-6, 5e-6}, StopReason::converged));
   EXPECT_EQ(point.samples.round_starts, (std::vector<std::size_t>{0, 2, 3}));
+  EXPECT_EQ(point.slowest.round_starts, (std::vector<std::size_t>{0, 2, 3}));
   EXPECT_EQ(point.samples.sample_count(), 5u);
   EXPECT_EQ(point.stop_reason, StopReason::max_time);
   EXPECT_EQ(point.wrong, 0);  // the first round's validation
   finish_point(point, 0.01);
   EXPECT_EQ(point.summary.samples, 5u);
   EXPECT_DOUBLE_EQ(point.summary.median, 3e-6);
-  EXPECT_DOUBLE_EQ(point.rank_median_seconds[1], 1.5e-6);
+  EXPECT_DOUBLE_EQ(own_median(point), 1.5e-6);
+  EXPECT_TRUE(std::isnan(own_median(PointResult{})));  // a rank that took no part
   EXPECT_DOUBLE_EQ(point.algbw_gbps, 1000 / 3e-6 / 1e9);
 }
 

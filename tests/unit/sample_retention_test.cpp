@@ -68,6 +68,20 @@ TEST(SampleRetention, SummaryKeepsTheColumnsButNoRow) {
   EXPECT_EQ(kept.round_starts, (std::vector<std::size_t>{0}));
 }
 
+TEST(SampleRetention, RowsAreEvenlySpacedAndNeverRepeat) {
+  EXPECT_EQ(evenly_spaced_rows(10, 4), (std::vector<std::size_t>{0, 2, 5, 7}));
+  EXPECT_EQ(evenly_spaced_rows(3, 1000), (std::vector<std::size_t>{0, 1, 2}));
+  EXPECT_TRUE(evenly_spaced_rows(10, 0).empty());
+}
+
+// A point's rounds together send rank 0 no more rows than the record keeps.
+TEST(SampleRetention, EachRoundSendsItsShareOfTheKeptRows) {
+  EXPECT_EQ(rows_per_round(KeepSamples::all, 3), std::nullopt);
+  EXPECT_EQ(rows_per_round(KeepSamples::capped, 3), 333u);
+  EXPECT_EQ(rows_per_round(KeepSamples::capped, 1), kCappedSamples);
+  EXPECT_EQ(rows_per_round(KeepSamples::summary, 3), 0u);
+}
+
 TEST(SampleRetention, NamesRoundTrip) {
   for (KeepSamples keep : {KeepSamples::all, KeepSamples::capped, KeepSamples::summary})
     EXPECT_EQ(parse_keep_samples(name(keep)), keep);
