@@ -1,5 +1,7 @@
 #include "communicator.h"
 
+#include <algorithm>
+#include <array>
 #include <vector>
 
 #include <fmt/format.h>
@@ -90,7 +92,8 @@ void Communicator::max_over_ranks(std::span<double> values) {
   constexpr int kHolderBits = 21;  // a holder count per value, as one digit of one sum
   if (values.size() > kMaxValuesAtOnce || size() >= (1 << kHolderBits))
     throw std::logic_error("max_over_ranks: too many values or ranks for its holder count");
-  const std::vector<double> mine(values.begin(), values.end());
+  std::array<double, kMaxValuesAtOnce> mine{};
+  std::copy(values.begin(), values.end(), mine.begin());
   max_double(values);
   // One sum, twinned, checks both that every rank got the same maxima (the sum of their
   // checksums is p times this rank's) and that each is some rank's own value.

@@ -78,21 +78,22 @@ Staging stage(hid_t members, std::size_t row_bytes,
   Staging staging;
   staging.row_bytes = row_bytes;
   const std::size_t pointers = (row_bytes + alignof(char*) - 1) / alignof(char*) * alignof(char*);
-  for (unsigned i = 0; i < member_count(members); ++i)
-    if (variable(i))
+  std::vector<bool> staged(member_count(members));
+  for (unsigned i = 0; i < staged.size(); ++i) staged[i] = variable(i);
+  for (unsigned i = 0; i < staged.size(); ++i)
+    if (staged[i])
       staging.text.push_back({member_name(members, i), H5Tget_member_offset(members, i),
                               H5Tget_size(member_type(members, i).get()),
                               pointers + staging.text.size() * sizeof(char*)});
   staging.staged_bytes = pointers + staging.text.size() * sizeof(char*);
   staging.type = own(H5Tcreate(H5T_COMPOUND, staging.staged_bytes), "H5Tcreate");
   const Handle utf8 = utf8_string_type();
-  for (unsigned i = 0, column = 0; i < member_count(members); ++i) {
+  for (unsigned i = 0, column = 0; i < staged.size(); ++i) {
     const std::string name = member_name(members, i);
-    const bool staged = variable(i);
     check(H5Tinsert(staging.type.get(), name.c_str(),
-                    staged ? staging.text[column++].pointer_offset
-                           : H5Tget_member_offset(members, i),
-                    staged ? utf8.get() : member_type(members, i).get()),
+                    staged[i] ? staging.text[column++].pointer_offset
+                              : H5Tget_member_offset(members, i),
+                    staged[i] ? utf8.get() : member_type(members, i).get()),
           "H5Tinsert");
   }
   return staging;

@@ -371,6 +371,7 @@ std::vector<std::string> text_column(const fs::path& path, const char* table, co
     return {};
   }
   const h5::Handle member = h5::own(H5Tget_member_type(stored.get(), index), "H5Tget_member_type");
+  EXPECT_EQ(H5Tget_class(member.get()), H5T_STRING) << column;
   EXPECT_GT(H5Tis_variable_str(member.get()), 0) << column << " is not variable-length text";
   EXPECT_EQ(H5Tget_cset(member.get()), H5T_CSET_UTF8) << column;
   const h5::Handle utf8 = h5::utf8_string_type();
