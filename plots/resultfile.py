@@ -1,4 +1,4 @@
-"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-7)."""
+"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-9)."""
 import dataclasses
 import pathlib
 
@@ -6,7 +6,7 @@ import h5py
 import numpy as np
 
 SCHEMA = "collbench-results"
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 # The columns that name a curve: every size of one of these is one line in a figure and one fit.
 CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorithm", "protocol",
@@ -31,13 +31,14 @@ class ResultFile:
     environment: dict
 
     def samples(self, point_id):
-        """(times [sample, column] in us, world ranks of the columns), or None when not stored."""
+        """(times [sample, column] in us as float64, world ranks of the columns), or None when not
+        stored. Schema 9 keeps float32: NumPy's median and percentiles of float32 are float32."""
         with h5py.File(self.path, "r") as f:
             name = f"samples/{int(point_id):06d}"
             if name not in f:
                 return None
             dataset = f[name]
-            return dataset[()], np.asarray(dataset.attrs["world_ranks"])
+            return dataset[()].astype(np.float64), np.asarray(dataset.attrs["world_ranks"])
 
     def host_of(self, rank):
         ranks = list(self.topology.get("rank", []))

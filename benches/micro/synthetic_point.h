@@ -1,6 +1,7 @@
 #pragma once
 // A point as a run hands it to rank 0's bookkeeping: `samples` samples of `ranks` ranks, timing-
-// like (lognormal around 100 us), which compress about as badly as real ones.
+// like (lognormal around 100 us), which compress about as badly as real ones, and each rank's
+// start lateness, as a latency point in windows (the default) has.
 #include <cmath>
 #include <random>
 
@@ -24,7 +25,10 @@ inline PointResult synthetic_point(int samples, int ranks) {
   point.samples.nranks = ranks;
   for (int rank = 0; rank < ranks; ++rank) point.samples.world_ranks.push_back(rank);
   point.samples.per_rank_seconds.resize(static_cast<std::size_t>(samples) * ranks);
-  for (double& sample : point.samples.per_rank_seconds) sample = distribution(engine);
+  for (double& sample : point.samples.per_rank_seconds) sample = as_recorded(distribution(engine));
+  // A latency point starts in windows by default, and keeps each rank's start lateness too.
+  point.samples.start_lateness_seconds = point.samples.per_rank_seconds;
+  for (double& lateness : point.samples.start_lateness_seconds) lateness = as_recorded(lateness / 50);
   point.rank_median_seconds.assign(ranks, 1e-4);
   return point;
 }

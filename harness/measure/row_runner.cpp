@@ -216,7 +216,7 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
     {
       CommunicationWait wait("a timed operation");
       all_.barrier();
-      if (batch) mine = run_timed(*batch) / sampled.ops_per_sample;
+      if (batch) mine = as_recorded(run_timed(*batch) / sampled.ops_per_sample);
     }
     mine_per_sample.push_back(mine);
     const auto [slowest] = maxima_over_ranks(std::array{mine}, "reducing sample times");
@@ -284,8 +284,8 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
       const double local_start = wait_until(clocks_.to_local(order.t0));
       const double elapsed = run_timed(*batch);
       const double start = clocks_.to_root(local_start);
-      mine.start_lateness_s = start - order.t0;
-      mine.end_s = start + elapsed - order.t0;
+      mine.start_lateness_s = as_recorded(start - order.t0);
+      mine.end_s = as_recorded(start + elapsed - order.t0);
     }
     my_ends.push_back(mine.end_s);
     my_latenesses.push_back(mine.start_lateness_s);

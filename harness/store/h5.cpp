@@ -281,10 +281,6 @@ Handle create_dataset(hid_t parent, const std::string& name, hid_t type,
   Handle creation = own(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate");
   if (!layout.chunk.empty())
     check(H5Pset_chunk(creation.get(), rank, layout.chunk.data()), "H5Pset_chunk");
-  if (layout.compressed) {
-    check(H5Pset_shuffle(creation.get()), "H5Pset_shuffle");
-    check(H5Pset_deflate(creation.get(), 4), "H5Pset_deflate");
-  }
   if (fill_value) check(H5Pset_fill_value(creation.get(), type, fill_value), "H5Pset_fill_value");
   return own(
       H5Dcreate2(parent, name.c_str(), type, space.get(), H5P_DEFAULT, creation.get(), H5P_DEFAULT),

@@ -90,13 +90,12 @@ std::int64_t read_int_attribute(hid_t object, const std::string& name);
 std::vector<std::string> read_string_list_attribute(hid_t object, const std::string& name);
 std::vector<int> read_int_list_attribute(hid_t object, const std::string& name);
 
-// Datasets. Growing (`extendible`, every axis) and compression (shuffle + deflate 4, readable
-// everywhere without plugins) both need a `chunk`; without one the dataset is contiguous.
+// Datasets. Growing (`extendible`, every axis) needs a `chunk`; without one the dataset is
+// contiguous.
 struct DatasetLayout {
   std::vector<hsize_t> dims;
   std::vector<hsize_t> chunk;
   bool extendible = false;
-  bool compressed = false;
 };
 // `fill_value`, of `type`, is what never-written elements read as.
 Handle create_dataset(hid_t parent, const std::string& name, hid_t type,

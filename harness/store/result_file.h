@@ -19,8 +19,9 @@ namespace collbench {
 // invalid_samples, window_margin_us, clock_error_us, /start_lateness); 5: the library's own
 // account of its choice (chosen_algorithm, chosen_protocol, chosen_channels); 6: rounds; 7: each
 // rank family's coefficients in /families; 8: text in tables variable-length UTF-8, was
-// fixed-length. Older versions read, their missing columns as empty strings and zeros.
-inline constexpr int kSchemaVersion = 8;
+// fixed-length; 9: /samples and /start_lateness float32, contiguous, were float64 and compressed
+// past 16 KiB. Older versions read, their missing columns as empty strings and zeros.
+inline constexpr int kSchemaVersion = 9;
 inline constexpr const char* kSchemaName = "collbench-results";
 
 // Scalar provenance, stored as attributes on the root group.

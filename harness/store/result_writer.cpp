@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
@@ -23,10 +24,6 @@ constexpr hsize_t kTableChunkRows = 64;
 constexpr unsigned kSamplesCompactLinks = 8192;
 constexpr unsigned kSamplesNameLength = 6;
 constexpr hsize_t kRankMedianChunkColumns = 64;
-// Sample matrices up to this size stay contiguous; larger ones are chunked and compressed.
-constexpr std::size_t kContiguousSamplesBytes = 16 * 1024;
-constexpr std::size_t kSamplesChunkBytes = 256 * 1024;
-
 void check_shape(const PointResult& point) {
   const RawSamples& samples = point.samples;
   const auto ranks = static_cast<std::size_t>(samples.nranks);
@@ -60,24 +57,6 @@ void check_provenance_names(const Provenance& provenance) {
   }
 }
 
-std::vector<double> in_microseconds(const std::vector<double>& seconds) {
-  std::vector<double> microseconds(seconds.size());
-  std::transform(seconds.begin(), seconds.end(), microseconds.begin(),
-                 [](double value) { return value * kMicrosecondsPerSecond; });
-  return microseconds;
-}
-
-h5::DatasetLayout samples_layout(hsize_t sample_count, hsize_t rank_count) {
-  h5::DatasetLayout samples{.dims = {sample_count, rank_count}, .chunk = {}};
-  const std::size_t row_bytes = rank_count * sizeof(double);
-  if (sample_count * row_bytes > kContiguousSamplesBytes) {
-    const hsize_t chunk_rows = std::max<std::size_t>(1, kSamplesChunkBytes / row_bytes);
-    samples.chunk = {std::min(sample_count, chunk_rows), rank_count};
-    samples.compressed = true;
-  }
-  return samples;
-}
-
 }  // namespace
 
 struct ResultWriter::Impl {
@@ -90,6 +69,9 @@ struct ResultWriter::Impl {
   hsize_t points_written = 0;
   hsize_t world_size = 0;  // columns of rank_median_us
   KeepSamples keep = KeepSamples::all;
+  // Reused from point to point: a fresh 4 MB vector (1,000 samples of 1,024 ranks) costs its
+  // page faults every time.
+  std::vector<RecordedMicroseconds> staged_microseconds;
 
   void create_layout();
   void write_samples(const RawSamples& raw, std::int64_t point_id);
@@ -129,14 +111,23 @@ void ResultWriter::Impl::create_layout() {
                                             kSamplesNameLength);
 }
 
-// A [sample x rank] matrix of `raw`'s shape, in microseconds, named by the point.
+// A [sample x rank] matrix of `raw`'s shape, in float32 microseconds, named by the point.
+// Contiguous and not compressed: shuffle and gzip took 20 to 90 times as long as the plain write
+// for a matrix of times 1.2 to 1.3 times smaller, and at 1,024 ranks alone were over 1% of a
+// point's measuring (results/SCHEMA.md, "Changes", 9).
 void ResultWriter::Impl::write_matrix(hid_t group, const std::vector<double>& seconds,
                                       const RawSamples& raw, std::int64_t point_id) {
-  const std::vector<double> microseconds = in_microseconds(seconds);
+  static_assert(std::is_same_v<RecordedMicroseconds, float>);
+  staged_microseconds.resize(seconds.size());
+  std::transform(seconds.begin(), seconds.end(), staged_microseconds.begin(), [](double value) {
+    return static_cast<RecordedMicroseconds>(value * kMicrosecondsPerSecond);
+  });
+  const hsize_t samples = raw.sample_count();
+  const hsize_t ranks = raw.nranks;
   const h5::Handle dataset =
-      h5::create_dataset(group, layout::samples_name(point_id), H5T_IEEE_F64LE,
-                         samples_layout(raw.sample_count(), raw.nranks));
-  if (!microseconds.empty()) h5::write_all(dataset.get(), H5T_NATIVE_DOUBLE, microseconds.data());
+      h5::create_dataset(group, layout::samples_name(point_id), H5T_IEEE_F32LE,
+                         {.dims = {samples, ranks}, .chunk = {}});
+  if (!seconds.empty()) h5::write_all(dataset.get(), H5T_NATIVE_FLOAT, staged_microseconds.data());
   h5::write_string_attribute(dataset.get(), layout::kUnits, "us");
   h5::write_string_attribute(dataset.get(), layout::kDims, "sample,rank");
   h5::write_int_attribute(dataset.get(), layout::kPointId, point_id);

@@ -129,6 +129,22 @@ def whole_job_rows(result):
     return {c: rows for c, (_, rows) in out.items()}
 
 
+# Past this many ranks the per-rank figures show a row or a box per host: a rank each would
+# overprint, and a slow rank's host is what an operator acts on.
+RANKS_SHOWN_ONE_BY_ONE = 32
+
+
+def rank_groups(result, world_ranks):
+    """(label, column indexes) per row of a per-rank figure over `world_ranks`: a rank each up to
+    RANKS_SHOWN_ONE_BY_ONE ranks, else a host each, hosts in the order of their first rank."""
+    if len(world_ranks) <= RANKS_SHOWN_ONE_BY_ONE:
+        return [(f"rank {r} ({result.host_of(int(r))})", [c]) for c, r in enumerate(world_ranks)]
+    hosts = {}
+    for column, rank in enumerate(world_ranks):
+        hosts.setdefault(result.host_of(int(rank)), []).append(column)
+    return [(f"{host} ({len(columns)} ranks)", columns) for host, columns in hosts.items()]
+
+
 def time_axis(axis):
     """Log time axis labelled 20, 50, 100 µs rather than 2×10¹: plain numbers read faster, and
     labelling the 2 and 5 minor ticks keeps a short range from showing one label or none."""

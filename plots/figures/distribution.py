@@ -1,8 +1,10 @@
 """ranks-distribution: every rank's per-sample times at one size, a box per world rank, so a
-slow rank (and the host it runs on) stands out."""
+slow rank (and the host it runs on) stands out. Past a few dozen ranks a box is a host: per
+sample, the slowest of its ranks, as a sample's time is the slowest rank's."""
 import numpy as np
 
-from plots.figures.common import FigureError, Options, Plot, new_figure, whole_job_rows
+from plots.figures.common import (FigureError, Options, Plot, new_figure, rank_groups,
+                                  whole_job_rows)
 from plots.sizes import format_size, same_size
 
 
@@ -27,16 +29,21 @@ def draw(result, options: Options):
             raise FigureError(f"figure 'ranks-distribution': point {points['point_id'][row]} "
                               "has no per-rank samples in /samples")
         times, world_ranks = stored
-        axis.boxplot([times[:, c] for c in range(times.shape[1])], showfliers=True,
+        groups = rank_groups(result, world_ranks)
+        boxes = np.stack([times[:, columns].max(axis=1) for _, columns in groups], axis=1)
+        axis.boxplot([boxes[:, b] for b in range(boxes.shape[1])], showfliers=True,
                      flierprops={"markersize": 3})
-        axis.set_xticks(range(1, len(world_ranks) + 1),
-                        [f"rank {r}\n{result.host_of(int(r))}" for r in world_ranks],
-                        fontsize=8, rotation=0 if len(world_ranks) <= 12 else 90)
+        axis.set_xticks(range(1, len(groups) + 1),
+                        [label.replace(" (", "\n(") for label, _ in groups],
+                        fontsize=8, rotation=0 if len(groups) <= 12 else 90)
         axis.set_title(f"{collective} · {points['placement'][row]} · "
                        f"{points['nranks'][row]} ranks · {format_size(points['size_bytes'][row])}"
                        f" · {points['mode'][row]} mode", fontsize=10)
-        axis.set_ylabel("time per operation (µs)")
+        axis.set_ylabel("time per operation (µs)" if len(groups) == len(world_ranks) else
+                        "per sample, the host's slowest rank (µs)")
         axis.grid(True, axis="y", alpha=0.3)
         data[collective] = {"point_id": points["point_id"][row], "world_ranks": world_ranks,
-                            "samples_us": times}
+                            "boxes": [label for label, _ in groups],
+                            "box_ranks": [world_ranks[columns] for _, columns in groups],
+                            "samples_us": boxes}
     return Plot(figure, data)

@@ -1,8 +1,9 @@
 """heatmap: rank x size, each rank's median over the fastest rank's at that size, so a
-straggler is a bright row; one panel per collective."""
+straggler is a bright row; one panel per collective. Past a few dozen ranks a row is a host, the
+slowest of its ranks."""
 import numpy as np
 
-from plots.figures.common import Options, Plot, new_figure, whole_job_rows
+from plots.figures.common import Options, Plot, new_figure, rank_groups, whole_job_rows
 from plots.sizes import format_size
 
 
@@ -26,7 +27,10 @@ def draw(result, options: Options):
         medians = result.rank_median_us[rows]                    # [size, world rank]
         ranks = np.flatnonzero(np.any(np.isfinite(medians), axis=0))
         medians = medians[:, ranks]
-        ratio = medians / np.nanmin(medians, axis=1, keepdims=True)
+        by_rank = medians / np.nanmin(medians, axis=1, keepdims=True)   # [size, rank]
+        groups = rank_groups(result, ranks)
+        ratio = np.stack([np.nanmax(by_rank[:, columns], axis=1) for _, columns in groups],
+                         axis=1)                                          # [size, row]
         image = axis.imshow(ratio.T, aspect="auto", cmap="viridis", origin="lower",
                             vmin=1, vmax=max(1.5, float(np.nanmax(ratio))))
         sizes = points["size_bytes"][rows]
@@ -34,9 +38,8 @@ def draw(result, options: Options):
         shown_sizes = _every_nth(len(sizes))
         axis.set_xticks(shown_sizes, [format_size(sizes[i]) for i in shown_sizes], rotation=45,
                         ha="right", fontsize=8)
-        shown_ranks = _every_nth(len(ranks))
-        axis.set_yticks(shown_ranks, [f"rank {ranks[i]} ({result.host_of(int(ranks[i]))})"
-                                      for i in shown_ranks], fontsize=8)
+        shown_rows = _every_nth(len(groups))
+        axis.set_yticks(shown_rows, [groups[i][0] for i in shown_rows], fontsize=8)
         if ratio.size <= 300:   # numbers fit in the cells only while the grid is small
             for (s, r), value in np.ndenumerate(ratio):
                 if np.isfinite(value):
@@ -46,7 +49,11 @@ def draw(result, options: Options):
                        f"{points['nranks'][rows[0]]} ranks · {points['mode'][rows[0]]} mode",
                        fontsize=10)
         axis.set_xlabel("message size")
+        if len(groups) < len(ranks):
+            axis.set_ylabel("host: its slowest rank")
         figure.colorbar(image, ax=axis, label="median / fastest rank's median")
         data[collective] = {"point_id": points["point_id"][rows], "world_ranks": ranks,
+                            "rows": [label for label, _ in groups],
+                            "row_ranks": [ranks[columns] for _, columns in groups],
                             "ratio": ratio.T}
     return Plot(figure, data)

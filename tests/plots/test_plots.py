@@ -12,7 +12,7 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import BINARY
+from conftest import BINARY, QUICK, environment
 from plots import resultfile
 from plots.figures import FIGURES
 from plots.figures.common import Options
@@ -175,6 +175,7 @@ def test_plotted_data_equals_the_file(files):
         heat = FIGURES["heatmap"](result, Options()).data
         for panel in heat.values():
             rows = medians[panel["point_id"]][:, panel["world_ranks"]]
+            assert len(panel["rows"]) == len(panel["world_ranks"])  # a rank each up to 32
             np.testing.assert_allclose(panel["ratio"].T, rows / rows.min(axis=1, keepdims=True))
         latency = FIGURES["latency"](result, Options()).data
         headlines = f["headlines"][()]
@@ -316,3 +317,47 @@ def test_no_fits_by_default_skips_fit_figures_with_a_note(files, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "# note:" in done.stdout
     assert (tmp_path / "nofit-busbw.png").exists() and (tmp_path / "nofit-heatmap.png").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("ip") is None,
+                    reason="the virtual cluster needs root and iproute2's ip")
+def test_past_a_few_dozen_ranks_the_per_rank_figures_show_a_host_each(tmp_path):
+    """A real run of 36 ranks on 4 virtual hosts (ci/vcluster, 9 oversubscribed ranks a host):
+    every rank is in the file, and the heatmap and the distribution show a row and a box per
+    host, each the slowest of its ranks; up to 32 ranks they show a rank each (the tests above)."""
+    from plots.figures.common import RANKS_SHOWN_ONE_BY_ONE
+    out = tmp_path / "hosts.h5"
+    done = subprocess.run(
+        [str(ROOT / "ci" / "vcluster"), "run", "--hosts", "4", "--slots", "9", "--",
+         "mpirun", "-np", "36", str(BINARY), "run", "--backend", "mpi", "--ops",
+         "allreduce,allgather", "-b", "8", "-e", "4K", "-f", "8", "--quiet", *QUICK,
+         "--out", str(out)],
+        capture_output=True, text=True, timeout=600, env=environment(), cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert 36 > RANKS_SHOWN_ONE_BY_ONE
+    result = resultfile.load(out)
+    with h5py.File(out, "r") as f:
+        hosts = {int(r["rank"]): r["host"].decode() for r in f["topology"][()]}
+        assert len(set(hosts.values())) == 4 and len(hosts) == 36
+        points = f["points"][()]
+        assert (points["wrong"] == 0).all() and (points["nranks"] == 36).all()
+        medians = f["rank_median_us"][()]
+        assert medians.shape == (len(points), 36) and np.isfinite(medians).all()
+        heat = FIGURES["heatmap"](result, Options()).data
+        dist = FIGURES["ranks-distribution"](result, Options()).data
+        for collective, panel in heat.items():
+            assert len(panel["rows"]) == 4 and all("(9 ranks)" in row for row in panel["rows"])
+            by_rank = medians[panel["point_id"]]
+            by_rank = by_rank / by_rank.min(axis=1, keepdims=True)
+            for row, ranks in enumerate(panel["row_ranks"]):
+                assert {hosts[int(r)] for r in ranks} == {panel["rows"][row].split(" ")[0]}
+                np.testing.assert_allclose(panel["ratio"][row], by_rank[:, ranks].max(axis=1))
+            box = dist[collective]
+            raw = f[f"samples/{box['point_id']:06d}"][()].astype(np.float64)
+            columns = list(f[f"samples/{box['point_id']:06d}"].attrs["world_ranks"])
+            assert raw.shape[1] == 36
+            for b, ranks in enumerate(box["box_ranks"]):
+                np.testing.assert_array_equal(
+                    box["samples_us"][:, b], raw[:, [columns.index(r) for r in ranks]].max(axis=1))
+    assert sorted(r for panel in heat.values() for ranks in panel["row_ranks"] for r in ranks) == \
+        sorted(list(range(36)) * len(heat))

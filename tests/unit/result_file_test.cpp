@@ -107,7 +107,8 @@ PointResult example_point(PointKey key, std::vector<int> world_ranks, std::size_
   point.samples.world_ranks = world_ranks;
   for (std::size_t sample = 0; sample < sample_count; ++sample)
     for (std::size_t column = 0; column < world_ranks.size(); ++column)
-      point.samples.per_rank_seconds.push_back(scale * (1.0 + 0.001 * sample + 0.1 * column));
+      point.samples.per_rank_seconds.push_back(
+          as_recorded(scale * (1.0 + 0.001 * sample + 0.1 * column)));
   if (sample_count >= 2) point.samples.round_starts = {0, sample_count / 2};
   for (std::size_t column = 0; column < world_ranks.size(); ++column)
     point.rank_median_seconds.push_back(scale * (2.0 + 0.1 * column));
@@ -150,7 +151,7 @@ std::vector<PointResult> example_points() {
   store_choice_name("LL128", intra.chosen.protocol);
   intra.chosen.channels = 8;
 
-  // Enough samples for the chunked, compressed layout; columns not in world-rank order.
+  // A larger matrix; columns not in world-rank order.
   PointResult inter = example_point({.backend = "ucx",
                                      .collective = CollectiveKind::reduce_scatter,
                                      .datatype = DataType::float64,
@@ -531,6 +532,51 @@ TEST_F(ResultFileTest, EveryTextColumnIsVariableLengthUtf8) {
   // the family of families and crossovers, and the families' rank counts
   EXPECT_EQ(text_columns, 12 + 6 + 4 * 8 + 2 + 2 + 1);
   EXPECT_EQ(text_column(path, "topology", "gpu_name")[0], "NVIDIA H100 80GB HBM3");
+}
+
+// Measurement rounds a time to the record's float32 microseconds once: a second rounding changes
+// nothing, and the first moves a time by at most half a float32 step (2^-24 of it).
+TEST(RecordedTime, IsTheNearestFloat32MicrosecondAndStaysSo) {
+  for (double seconds : {1.234567891e-6, 9.87654321e-5, 0.3333333333, 12.345678901, -2.5e-7}) {
+    const double recorded = as_recorded(seconds);
+    EXPECT_EQ(as_recorded(recorded), recorded) << seconds;
+    EXPECT_LE(std::abs(recorded - seconds), std::abs(seconds) * 0x1p-24) << seconds;
+    EXPECT_EQ(static_cast<float>(recorded * 1e6), static_cast<float>(seconds * 1e6)) << seconds;
+  }
+}
+
+// The samples and the start lateness are float32 microseconds in a contiguous matrix (schema 9),
+// exactly the recorded times.
+TEST_F(ResultFileTest, KeepsTimesAsFloat32Microseconds) {
+  PointResult point = example_points()[0];
+  point.samples.start_lateness_seconds = point.samples.per_rank_seconds;
+  for (double& lateness : point.samples.start_lateness_seconds) lateness = as_recorded(-lateness / 7);
+  const fs::path path = file("float32.h5");
+  {
+    ResultWriter writer(path, false, KeepSamples::all);
+    writer.append_point(point);
+    writer.finish("2025-01-02T04:00:00Z");
+  }
+  const h5::Handle opened = h5::open_file_read_only(path);
+  const std::pair<const char*, const std::vector<double>*> matrices[] = {
+      {"samples/000000", &point.samples.per_rank_seconds},
+      {"start_lateness/000000", &point.samples.start_lateness_seconds}};
+  for (const auto& [name, seconds] : matrices) {
+    SCOPED_TRACE(name);
+    const h5::Handle dataset = h5::open_dataset(opened.get(), name);
+    const h5::Handle stored = h5::own(H5Dget_type(dataset.get()), "H5Dget_type");
+    EXPECT_EQ(H5Tget_class(stored.get()), H5T_FLOAT);
+    EXPECT_EQ(H5Tget_size(stored.get()), 4u);
+    const h5::Handle creation = h5::own(H5Dget_create_plist(dataset.get()), "H5Dget_create_plist");
+    EXPECT_EQ(H5Pget_layout(creation.get()), H5D_CONTIGUOUS);
+    std::vector<float> microseconds(seconds->size());
+    h5::read_all(dataset.get(), H5T_NATIVE_FLOAT, microseconds.data());
+    for (std::size_t i = 0; i < seconds->size(); ++i)
+      ASSERT_EQ(microseconds[i], static_cast<float>((*seconds)[i] * 1e6)) << i;
+  }
+  const PointResult read = read_result_file(path, true).points.at(0);
+  EXPECT_EQ(read.samples.per_rank_seconds, point.samples.per_rank_seconds);
+  EXPECT_EQ(read.samples.start_lateness_seconds, point.samples.start_lateness_seconds);
 }
 
 // Schema 7 and older kept text fixed-length; HDF5 converts neither way between the two, so the
