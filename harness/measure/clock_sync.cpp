@@ -3,6 +3,8 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,50 +35,60 @@ ClockFitpoint ClockSync::play_with_root() {
   return best_fitpoint(exchanges);
 }
 
-void ClockSync::learn_shared_clocks() {
+void ClockSync::learn_clock_domains() {
   constexpr std::size_t kDomainLength = 64;
-  std::array<char, kDomainLength> domain{};
-  const std::string mine = steady_clock_domain();
-  if (comm_.rank() == kRoot) mine.copy(domain.data(), kDomainLength - 1);
-  comm_.broadcast_value(domain, kRoot);
-  const char shares = !mine.empty() && mine.size() < kDomainLength && mine == domain.data();
-  shares_root_clock_ = comm_.gather_values(shares, kRoot);
-  if (comm_.rank() != kRoot) shares_root_clock_ = {shares};
+  std::array<char, kDomainLength> mine{};
+  const std::string domain = steady_clock_domain();
+  // A rank that cannot name its clock is a domain of its own.
+  if (!domain.empty() && domain.size() < kDomainLength) domain.copy(mine.data(), kDomainLength);
+  const auto domains = comm_.gather_values(mine, kRoot);
+  leader_of_.resize(comm_.size());
+  std::map<std::array<char, kDomainLength>, int> first_rank;
+  for (int rank = 0; rank < static_cast<int>(domains.size()); ++rank)
+    leader_of_[rank] = domains[rank][0] == '\0'
+                           ? rank
+                           : first_rank.try_emplace(domains[rank], rank).first->second;
+  comm_.broadcast(std::as_writable_bytes(std::span(leader_of_)), kRoot);
+}
+
+ClockFitpoint ClockSync::measure() {
+  const int me = comm_.rank();
+  const int leader = leader_of_[me];
+  if (leader == kRoot) return {steady_seconds(), 0, 0};
+  if (leader != me) return comm_.receive_value<ClockFitpoint>(leader);
+  const ClockFitpoint fitpoint = play_with_root();
+  for (int rank = me + 1; rank < comm_.size(); ++rank)
+    if (leader_of_[rank] == me) comm_.send_value(fitpoint, rank);
+  return fitpoint;
 }
 
 SyncOutcome ClockSync::synchronise() {
-  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
-  if (shares_root_clock_.empty()) learn_shared_clocks();
-  const auto shares = [&](int rank) {
-    return comm_.rank() == kRoot ? shares_root_clock_[rank] != 0 : shares_root_clock_[0] != 0;
-  };
-  std::array<double, 2> mine{kNone, 0};  // residual, round trip
-  for (int peer = 1; peer < comm_.size(); ++peer) {
-    if (comm_.rank() != kRoot && comm_.rank() != peer) continue;
-    if (shares(peer)) {
-      if (comm_.rank() == peer) {
-        mine[0] = 0;
-        model_.add({steady_seconds(), 0, 0});
-      }
-      continue;
-    }
-    if (comm_.rank() == kRoot) serve(peer);
-    if (comm_.rank() != peer) continue;
-    const ClockFitpoint fitpoint = play_with_root();
-    if (!model_.empty()) mine[0] = fitpoint.offset_s - model_.offset_at(fitpoint.local_s);
+  constexpr double kNone = -std::numeric_limits<double>::infinity();
+  if (leader_of_.empty()) learn_clock_domains();
+  // Rank 0 serves the leaders in turn; a leader's followers wait for its fitpoint meanwhile.
+  std::array<double, 2> mine{kNone, 0};  // |residual|, round trip
+  if (comm_.rank() == kRoot) {
+    for (int peer = 1; peer < comm_.size(); ++peer)
+      if (leader_of_[peer] == peer) serve(peer);
+  } else {
+    const ClockFitpoint fitpoint = measure();
+    // A rank on rank 0's clock is exact from the start; the others have a residual once they
+    // have an earlier model to compare with.
+    if (leader_of_[comm_.rank()] == kRoot || !model_.empty())
+      mine[0] = std::abs(fitpoint.offset_s - model_.offset_at(fitpoint.local_s));
     mine[1] = fitpoint.round_trip_s;
     model_.add(fitpoint);
   }
   synced_at_ = steady_seconds();
-  const auto all = comm_.gather_values(mine, kRoot);
+  comm_.max_over_ranks(mine);
   SyncOutcome outcome;
   if (comm_.rank() != kRoot) return outcome;
-  // fmax skips NaN, so ranks without an earlier model (and rank 0 itself) do not count.
-  outcome.residual_s = comm_.size() > 1 ? kNone : 0;
-  for (const auto& [residual, round_trip] : all) {
-    outcome.residual_s = std::fmax(outcome.residual_s, std::abs(residual));
-    outcome.round_trip_s = std::max(outcome.round_trip_s, round_trip);
-  }
+  // NaN when no rank had an earlier model to compare with.
+  outcome.residual_s = comm_.size() == 1 ? 0
+                       : mine[0] == kNone
+                           ? std::numeric_limits<double>::quiet_NaN()
+                           : mine[0];
+  outcome.round_trip_s = mine[1];
   return outcome;
 }
 

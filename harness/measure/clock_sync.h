@@ -1,10 +1,12 @@
 #pragma once
 // Keeps this rank's model of rank 0's clock (harness/measure/clock_model.h) over one
-// communicator: rank 0 plays ping-pong with every other rank in turn, each rank refits its
-// model, and rank 0 learns how far the previous models had drifted (the residual error).
-// A rank that reads the same clock as rank 0 (the same kernel: one host, or virtual nodes on
-// it) plays no ping-pong: its offset is exactly zero, where a ping-pong's would be off by up to
-// half a round trip, and a start that far off is a latency that far off.
+// communicator. Ranks that read one clock (one kernel: a host, or virtual nodes on it) need one
+// measurement between them: the lowest rank of each such clock domain, its leader, plays
+// ping-pong with rank 0 and hands its fitpoint to the others, so rank 0 plays once per host, not
+// once per rank. Every rank refits its model, and rank 0 learns how far the previous models had
+// drifted (the residual error). Ranks that read rank 0's own clock play no ping-pong: their
+// offset is exactly zero, where a ping-pong's would be off by up to half a round trip, and a
+// start that far off is a latency that far off.
 #include <vector>
 
 #include "benches/backends/communicator.h"
@@ -43,11 +45,13 @@ class ClockSync {
  private:
   ClockFitpoint play_with_root();
   void serve(int peer);
-  // Once: which ranks read rank 0's clock (on rank 0, per rank; elsewhere, this rank's).
-  void learn_shared_clocks();
+  // This rank's fitpoint of this synchronisation: measured by its clock domain's leader.
+  ClockFitpoint measure();
+  // Once: every rank's clock domain leader, the lowest rank that reads the same clock.
+  void learn_clock_domains();
 
   Communicator& comm_;
-  std::vector<char> shares_root_clock_;
+  std::vector<int> leader_of_;
   ClockModel model_;
   double synced_at_ = -1;
 };

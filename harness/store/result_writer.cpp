@@ -112,7 +112,7 @@ void ResultWriter::Impl::create_layout() {
 }
 
 // A [sample x rank] matrix of `raw`'s shape, in float32 microseconds, named by the point.
-// Contiguous and not compressed: shuffle and gzip took 20 to 90 times as long as the plain write
+// Contiguous and not compressed: shuffle and gzip took 40 to 70 times as long as the plain write
 // for a matrix of times 1.2 to 1.3 times smaller, and at 1,024 ranks alone were over 1% of a
 // point's measuring (results/SCHEMA.md, "Changes", 9).
 void ResultWriter::Impl::write_matrix(hid_t group, const std::vector<double>& seconds,

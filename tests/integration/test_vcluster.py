@@ -1,11 +1,13 @@
 """Placements across hosts on the virtual cluster (ci/vcluster): network namespaces on a
 bridge, one Open MPI daemon per host. CI runs as root, so these run there."""
 import os
+import pathlib
 import re
 import shutil
 import subprocess
 
 import h5py
+import numpy as np
 import pytest
 
 from conftest import BINARY, QUICK, ROOT, environment, text
@@ -121,6 +123,50 @@ def test_inter_bandwidth_meets_a_one_gigabit_cap(tmp_path):
     # put 64 MiB within 3x of the share in 8 of 8 runs on 2026-12-01.
     intra = points[points["placement"] == b"intra"]["busbw_GBps"].max()
     assert intra > 3 * share_gbps
+
+
+@needs_root
+def test_rank_0_plays_ping_pong_with_one_rank_a_host(tmp_path, interposer):
+    """Clock synchronisation measures each clock once: rank 0 plays ping-pong with the lowest
+    rank of every other host, which hands its fitpoint to the rest of its host; ranks on rank 0's
+    host play none. The hosts of the virtual cluster share one kernel, so an interposer gives
+    each its hostname as boot id, as separate machines have (the true offset stays zero)."""
+    out, counts = tmp_path / "clocks.h5", tmp_path / "counts"
+    preload = ["-x", f"LD_PRELOAD={interposer('clock_per_host')}",
+               "-x", f"COLLBENCH_TEST_COUNT_FILE={counts}"]
+    result, _ = vcluster_run(
+        ["--hosts", "3", "--slots", "2"],
+        ["mpirun", "-np", "6", *preload, str(BINARY), "run", "--backend", "mpi", "--ops",
+         "allreduce", "--mode", "latency", "-b", "8", "-e", "64", "-f", "8", *QUICK,
+         "--out", str(out)])
+    assert result.returncode == 0, result.stdout + result.stderr
+    with h5py.File(out, "r") as f:
+        host_of = {int(r["rank"]): text(r["host"]) for r in f["topology"][()]}
+        clock_error = f["points"]["clock_error_us"]
+        assert np.isfinite(clock_error).all() and (clock_error >= 0).all(), clock_error
+
+    def talks(rank):
+        lines = pathlib.Path(f"{counts}.{rank}").read_text().split()
+        return {(lines[i], int(lines[i + 1])): int(lines[i + 2]) for i in range(0, len(lines), 3)}
+    leaders = {host: min(r for r in host_of if host_of[r] == host) for host in host_of.values()}
+    others = sorted(leader for leader in leaders.values() if leader != 0)
+    assert len(others) == 2
+    ping_pongs = talks(0)[("send", others[0])]
+    assert ping_pongs > 0 and ping_pongs % 20 == 0
+    syncs = ping_pongs // 20
+    assert talks(0) == {(way, leader): ping_pongs for leader in others for way in ("send", "recv")}
+    for rank, host in host_of.items():
+        leader = leaders[host]
+        if rank == 0:
+            continue
+        if leader == 0:
+            expected = {}
+        elif rank == leader:
+            expected = {("send", 0): ping_pongs, ("recv", 0): ping_pongs,
+                        **{("send", r): syncs for r in host_of if r != rank and host_of[r] == host}}
+        else:
+            expected = {("recv", leader): syncs}
+        assert talks(rank) == expected, (rank, host)
 
 
 def test_vcluster_refuses_without_root():
