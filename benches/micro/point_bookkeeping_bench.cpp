@@ -6,11 +6,14 @@
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
 #include <string>
 
 #include "benches/micro/synthetic_point.h"
 #include "harness/measure/point_rounds.h"
+#include "harness/plan/sizes.h"
+#include "harness/plan/sweep_plan.h"
 #include "harness/store/result_file.h"
 
 namespace collbench {
@@ -50,6 +53,53 @@ BENCHMARK(BM_PointBookkeeping)
                     static_cast<int>(KeepSamples::summary)}})
     ->Iterations(5)
     ->Unit(benchmark::kMillisecond);
+
+// The file of a default sweep (8 B to 64 MiB, the three collectives, both modes) at `ranks`
+// ranks, every point keeping `samples` rows: with capped's 1,000, the largest a capped file of
+// that sweep gets. Latency points start in windows and keep their start lateness too. What
+// counts is file_GiB; the time includes copying each synthetic point.
+void BM_DefaultSweepFile(benchmark::State& state) {
+  const auto samples = static_cast<int>(state.range(0));
+  const auto ranks = static_cast<int>(state.range(1));
+  const SweepPlan plan = plan_sweep({.sizes = sweep_sizes({}),
+                                     .collectives = {CollectiveKind::allreduce,
+                                                     CollectiveKind::allgather,
+                                                     CollectiveKind::reduce_scatter},
+                                     .datatypes = {DataType::float32},
+                                     .reduce_ops = {ReduceOp::sum}},
+                                    ranks);
+  const PointResult latency = synthetic_point(samples, ranks);
+  PointResult bandwidth = latency;
+  bandwidth.key.mode = Mode::bandwidth;
+  bandwidth.samples.start_lateness_seconds.clear();
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("collbench-sweep-file-bench-" + std::to_string(getpid()) + ".h5");
+  std::size_t points = 0;
+  for (auto _ : state) {
+    ResultWriter writer(path, true, KeepSamples::capped);
+    points = 0;
+    for (const PlannedRow& row : plan.rows)
+      for (const PointResult* kind : std::array<const PointResult*, 2>{&latency, &bandwidth}) {
+        PointResult point = *kind;
+        point.key.collective = row.collective;
+        point.key.size_bytes = row.shape.size_bytes;
+        point.key.count = row.shape.count;
+        writer.append_point(point);
+        ++points;
+      }
+    writer.finish("2026-01-01T00:00:00Z");
+  }
+  state.counters["points"] = static_cast<double>(points);
+  state.counters["file_GiB"] =
+      static_cast<double>(std::filesystem::file_size(path)) / (1024.0 * 1024 * 1024);
+  std::filesystem::remove(path);
+}
+BENCHMARK(BM_DefaultSweepFile)
+    ->ArgNames({"samples", "ranks"})
+    ->Args({1000, 1024})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
 
 }  // namespace
 }  // namespace collbench
