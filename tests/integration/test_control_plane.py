@@ -3,13 +3,16 @@ slowest time with one sum that checks it, and rank 0's word; each rank's own tim
 per point, in one gather. Messages per sample therefore grow like log p (the allreduce), not
 like p (a gather to rank 0 at every sample). Counted by a PMPI interposer on world rank 0."""
 import json
+import math
+import subprocess
+import sys
 import time
 
 import h5py
 import numpy as np
 import pytest
 
-from conftest import run_mpi, run_preloaded
+from conftest import BINARY, ROOT, run_mpi, run_preloaded
 
 POINTS = 2  # 16 B and 128 B of allgather (MPI_Allgather, which is not counted), latency mode
 
@@ -81,3 +84,23 @@ def test_a_maximum_one_rank_received_damaged_ends_the_run(tmp_path, interposer):
                          interposer("corrupt_collectives"), CORRUPT_WHAT="max", timeout=120)
     assert done.returncode == 1, done.stderr
     assert "ranks received different maxima over ranks" in done.stderr
+
+
+def test_rank_0_receives_log_p_messages_a_sample(tmp_path):
+    """On real ranks, counted by Open MPI's own message monitoring (ci/control-plane-messages):
+    what rank 0 receives per window-started sample grows like log2 p, 3 messages a doubling on
+    this Open MPI (the timed allreduce, the maxima's allreduce, its checking sum). A gather per
+    sample would add p - 1: 15 at 16 ranks, where the whole sample takes 12."""
+    script = ROOT / "ci" / "control-plane-messages"
+    done = subprocess.run([sys.executable, str(script), "--binary", str(BINARY), "--ranks",
+                           "4,8,16", "--sync", "window"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    received = {int(fields[1]): float(fields[4]) for fields in
+                (line.split() for line in done.stdout.splitlines()[1:])}
+    assert sorted(received) == [4, 8, 16]
+    for ranks, messages in received.items():
+        # Above 3 log2 p only by the clocks' resynchronisations, once a second of the run: each
+        # adds two allreduces, 2 log2 p messages over the 200 samples (0.05 once at 32 ranks
+        # here); 0.5 allows 12 of them at 16 ranks, where the 220-sample run takes under 2 s.
+        assert 3 * math.log2(ranks) <= messages < 3 * math.log2(ranks) + 0.5, received
