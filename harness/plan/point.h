@@ -55,8 +55,11 @@ struct PointKey {
 // timer's. Times are rounded so where they are measured, so that every statistic is one of
 // exactly the values the file holds.
 using RecordedMicroseconds = float;
+// In memory times are seconds; in the file, microseconds.
+inline constexpr double kMicrosecondsPerSecond = 1e6;
 inline double as_recorded(double seconds) {
-  return static_cast<double>(static_cast<RecordedMicroseconds>(seconds * 1e6)) / 1e6;
+  return static_cast<double>(static_cast<RecordedMicroseconds>(seconds * kMicrosecondsPerSecond)) /
+         kMicrosecondsPerSecond;
 }
 
 // Sample matrix: samples[s * nranks + r] is rank r's time of sample s, in seconds.

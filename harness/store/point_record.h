@@ -9,9 +9,6 @@
 
 namespace collbench {
 
-// In memory times are seconds; in the file, microseconds.
-inline constexpr double kMicrosecondsPerSecond = 1e6;
-
 struct PointRow {
   std::int64_t point_id;
   char backend[24];

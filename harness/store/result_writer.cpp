@@ -24,6 +24,7 @@ constexpr hsize_t kTableChunkRows = 64;
 constexpr unsigned kSamplesCompactLinks = 8192;
 constexpr unsigned kSamplesNameLength = 6;
 constexpr hsize_t kRankMedianChunkColumns = 64;
+
 void check_shape(const PointResult& point) {
   const RawSamples& samples = point.samples;
   const auto ranks = static_cast<std::size_t>(samples.nranks);
@@ -69,9 +70,6 @@ struct ResultWriter::Impl {
   hsize_t points_written = 0;
   hsize_t world_size = 0;  // columns of rank_median_us
   KeepSamples keep = KeepSamples::all;
-  // Reused from point to point: a fresh 4 MB vector (1,000 samples of 1,024 ranks) costs its
-  // page faults every time.
-  std::vector<RecordedMicroseconds> staged_microseconds;
 
   void create_layout();
   void write_samples(const RawSamples& raw, std::int64_t point_id);
@@ -118,8 +116,8 @@ void ResultWriter::Impl::create_layout() {
 void ResultWriter::Impl::write_matrix(hid_t group, const std::vector<double>& seconds,
                                       const RawSamples& raw, std::int64_t point_id) {
   static_assert(std::is_same_v<RecordedMicroseconds, float>);
-  staged_microseconds.resize(seconds.size());
-  std::transform(seconds.begin(), seconds.end(), staged_microseconds.begin(), [](double value) {
+  std::vector<RecordedMicroseconds> microseconds(seconds.size());
+  std::transform(seconds.begin(), seconds.end(), microseconds.begin(), [](double value) {
     return static_cast<RecordedMicroseconds>(value * kMicrosecondsPerSecond);
   });
   const hsize_t samples = raw.sample_count();
@@ -127,7 +125,7 @@ void ResultWriter::Impl::write_matrix(hid_t group, const std::vector<double>& se
   const h5::Handle dataset =
       h5::create_dataset(group, layout::samples_name(point_id), H5T_IEEE_F32LE,
                          {.dims = {samples, ranks}, .chunk = {}});
-  if (!seconds.empty()) h5::write_all(dataset.get(), H5T_NATIVE_FLOAT, staged_microseconds.data());
+  if (!microseconds.empty()) h5::write_all(dataset.get(), H5T_NATIVE_FLOAT, microseconds.data());
   h5::write_string_attribute(dataset.get(), layout::kUnits, "us");
   h5::write_string_attribute(dataset.get(), layout::kDims, "sample,rank");
   h5::write_int_attribute(dataset.get(), layout::kPointId, point_id);

@@ -29,7 +29,8 @@ def draw(result, options: Options):
         medians = medians[:, ranks]
         by_rank = medians / np.nanmin(medians, axis=1, keepdims=True)   # [size, rank]
         groups = rank_groups(result, ranks)
-        ratio = np.stack([np.nanmax(by_rank[:, columns], axis=1) for _, columns in groups],
+        # fmax skips a rank without a point at that size, silently where nanmax warns.
+        ratio = np.stack([np.fmax.reduce(by_rank[:, columns], axis=1) for _, columns in groups],
                          axis=1)                                          # [size, row]
         image = axis.imshow(ratio.T, aspect="auto", cmap="viridis", origin="lower",
                             vmin=1, vmax=max(1.5, float(np.nanmax(ratio))))
