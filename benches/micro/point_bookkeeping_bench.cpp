@@ -53,6 +53,14 @@ BENCHMARK(BM_PointBookkeeping)
                     static_cast<int>(KeepSamples::summary)}})
     ->Iterations(5)
     ->Unit(benchmark::kMillisecond);
+// The target at 1,024 ranks: a point of 1-ms samples holds 1,000 in its 1-s budget
+// (--max-time), one of 2-ms samples 500, all of them kept; its bookkeeping against 1 s.
+BENCHMARK(BM_PointBookkeeping)
+    ->ArgNames({"samples", "ranks", "keep"})
+    ->Args({1000, 1024, static_cast<int>(KeepSamples::capped)})
+    ->Args({500, 1024, static_cast<int>(KeepSamples::capped)})
+    ->Iterations(5)
+    ->Unit(benchmark::kMillisecond);
 
 // The file of a default sweep (8 B to 64 MiB, the three collectives, both modes) at `ranks`
 // ranks, every point keeping `samples` rows: with capped's 1,000, the largest a capped file of
