@@ -28,7 +28,8 @@ inline PointResult synthetic_point(int samples, int ranks) {
   for (double& sample : point.samples.per_rank_seconds) sample = as_recorded(distribution(engine));
   // A latency point starts in windows by default, and keeps each rank's start lateness too.
   point.samples.start_lateness_seconds = point.samples.per_rank_seconds;
-  for (double& lateness : point.samples.start_lateness_seconds) lateness = as_recorded(lateness / 50);
+  for (double& lateness : point.samples.start_lateness_seconds)
+    lateness = as_recorded(lateness / 50);
   point.rank_median_seconds.assign(ranks, 1e-4);
   return point;
 }

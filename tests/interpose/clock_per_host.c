@@ -18,7 +18,8 @@ static long sends[kMostPeers], receives[kMostPeers];
 
 static FILE *hostname_as_boot_id(const char *path, const char *mode, const char *real) {
   static char id[256];
-  if (strcmp(path, "/proc/sys/kernel/random/boot_id") == 0 && gethostname(id, sizeof id - 2) == 0) {
+  if (strcmp(path, "/proc/sys/kernel/random/boot_id") == 0 &&
+      gethostname(id, sizeof id - 2) == 0) {
     strcat(id, "\n");
     /* A real descriptor: the C++ stream reads through it, which fmemopen's FILE lacks. */
     const int fd = memfd_create("boot_id", 0);
@@ -26,7 +27,8 @@ static FILE *hostname_as_boot_id(const char *path, const char *mode, const char 
       return NULL;
     return fdopen(fd, "r");
   }
-  FILE *(*open)(const char *, const char *) = (FILE * (*)(const char *, const char *))dlsym(RTLD_NEXT, real);
+  typedef FILE *(*Open)(const char *, const char *);
+  const Open open = (Open)dlsym(RTLD_NEXT, real);
   return open(path, mode);
 }
 
