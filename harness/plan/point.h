@@ -51,7 +51,7 @@ struct PointKey {
 };
 
 // The record keeps a rank's time as float32 microseconds (results/SCHEMA.md): half a double's
-// bytes, and a resolution of 6e-8 of the value (0.06 ns at 1 us, 0.06 us at 1 s), far below any
+// bytes, and a resolution of 6e-8 of the value (0.06 ps at 1 us, 0.06 us at 1 s), far below any
 // timer's. Times are rounded so where they are measured, so that every statistic is one of
 // exactly the values the file holds.
 using RecordedMicroseconds = float;
