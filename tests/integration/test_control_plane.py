@@ -100,7 +100,8 @@ def test_rank_0_receives_log_p_messages_a_sample(tmp_path):
                 (line.split() for line in done.stdout.splitlines()[1:])}
     assert sorted(received) == [4, 8, 16]
     for ranks, messages in received.items():
-        # Above 3 log2 p only by the clocks' resynchronisations, once a second of the run: each
-        # adds two allreduces, 2 log2 p messages over the 200 samples (0.05 once at 32 ranks
-        # here); 0.5 allows 12 of them at 16 ranks, where the 220-sample run takes under 2 s.
-        assert 3 * math.log2(ranks) <= messages < 3 * math.log2(ranks) + 0.5, received
+        # Above 3 log2 p only by the clocks' resynchronisations, once a second of the run, each
+        # 2 log2 p messages over the 200 samples: +0.01 to +0.05 on a quiet machine, +0.18 to
+        # +0.24 beside two CPU hogs. The bound is half of what one gather per sample would add.
+        assert 3 * math.log2(ranks) <= messages < 3 * math.log2(ranks) + (ranks - 1) / 2, \
+            received
