@@ -8,6 +8,7 @@
 
 #include <array>
 #include <filesystem>
+#include <span>
 #include <string>
 
 #include "benches/micro/synthetic_point.h"
@@ -69,10 +70,9 @@ BENCHMARK(BM_PointBookkeeping)
 void BM_DefaultSweepFile(benchmark::State& state) {
   const auto samples = static_cast<int>(state.range(0));
   const auto ranks = static_cast<int>(state.range(1));
+  const std::span<const CollectiveKind> collectives = all_collectives();
   const SweepPlan plan = plan_sweep({.sizes = sweep_sizes({}),
-                                     .collectives = {CollectiveKind::allreduce,
-                                                     CollectiveKind::allgather,
-                                                     CollectiveKind::reduce_scatter},
+                                     .collectives = {collectives.begin(), collectives.end()},
                                      .datatypes = {DataType::float32},
                                      .reduce_ops = {ReduceOp::sum}},
                                     ranks);

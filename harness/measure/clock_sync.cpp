@@ -83,12 +83,14 @@ SyncOutcome ClockSync::synchronise() {
   comm_.max_over_ranks(mine);
   SyncOutcome outcome;
   if (comm_.rank() != kRoot) return outcome;
-  // NaN when no rank had an earlier model to compare with.
-  outcome.residual_s = comm_.size() == 1 ? 0
-                       : mine[0] == kNone
-                           ? std::numeric_limits<double>::quiet_NaN()
-                           : mine[0];
   outcome.round_trip_s = mine[1];
+  // A lone rank reads its own clock; NaN when no rank had an earlier model to compare with.
+  if (comm_.size() == 1)
+    outcome.residual_s = 0;
+  else if (mine[0] == kNone)
+    outcome.residual_s = std::numeric_limits<double>::quiet_NaN();
+  else
+    outcome.residual_s = mine[0];
   return outcome;
 }
 

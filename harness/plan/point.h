@@ -57,9 +57,11 @@ struct PointKey {
 using RecordedMicroseconds = float;
 // In memory times are seconds; in the file, microseconds.
 inline constexpr double kMicrosecondsPerSecond = 1e6;
+inline RecordedMicroseconds recorded_microseconds(double seconds) {
+  return static_cast<RecordedMicroseconds>(seconds * kMicrosecondsPerSecond);
+}
 inline double as_recorded(double seconds) {
-  return static_cast<double>(static_cast<RecordedMicroseconds>(seconds * kMicrosecondsPerSecond)) /
-         kMicrosecondsPerSecond;
+  return recorded_microseconds(seconds) / kMicrosecondsPerSecond;
 }
 
 // Sample matrix: samples[s * nranks + r] is rank r's time of sample s, in seconds.

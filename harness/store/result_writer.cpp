@@ -121,9 +121,8 @@ void ResultWriter::Impl::write_matrix(hid_t group, const std::vector<double>& se
                                       const RawSamples& raw, std::int64_t point_id) {
   static_assert(std::is_same_v<RecordedMicroseconds, float>);
   staged_microseconds.resize(seconds.size());
-  std::transform(seconds.begin(), seconds.end(), staged_microseconds.begin(), [](double value) {
-    return static_cast<RecordedMicroseconds>(value * kMicrosecondsPerSecond);
-  });
+  std::transform(seconds.begin(), seconds.end(), staged_microseconds.begin(),
+                 recorded_microseconds);
   const hsize_t samples = raw.sample_count();
   const hsize_t ranks = raw.nranks;
   const h5::Handle dataset =

@@ -6,6 +6,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only: no display on cluster nodes or in CI
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+import numpy as np  # noqa: E402
 
 from plots.resultfile import curves, key_dict  # noqa: E402
 
@@ -143,6 +144,11 @@ def rank_groups(result, world_ranks):
     for column, rank in enumerate(world_ranks):
         hosts.setdefault(result.host_of(int(rank)), []).append(column)
     return [(f"{host} ({len(columns)} ranks)", columns) for host, columns in hosts.items()]
+
+
+def slowest_of_groups(values, groups):
+    """[row, group] from [row, column] `values`: each group's largest column, NaN skipped."""
+    return np.stack([np.fmax.reduce(values[:, columns], axis=1) for _, columns in groups], axis=1)
 
 
 def time_axis(axis):

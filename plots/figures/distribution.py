@@ -4,7 +4,7 @@ sample, the slowest of its ranks, as a sample's time is the slowest rank's."""
 import numpy as np
 
 from plots.figures.common import (FigureError, Options, Plot, new_figure, rank_groups,
-                                  whole_job_rows)
+                                  slowest_of_groups, whole_job_rows)
 from plots.sizes import format_size, same_size
 
 
@@ -30,7 +30,7 @@ def draw(result, options: Options):
                               "has no per-rank samples in /samples")
         times, world_ranks = stored
         groups = rank_groups(result, world_ranks)
-        boxes = np.stack([times[:, columns].max(axis=1) for _, columns in groups], axis=1)
+        boxes = slowest_of_groups(times, groups)
         axis.boxplot([boxes[:, b] for b in range(boxes.shape[1])], showfliers=True,
                      flierprops={"markersize": 3})
         axis.set_xticks(range(1, len(groups) + 1),

@@ -3,7 +3,8 @@ straggler is a bright row; one panel per collective. Past a few dozen ranks a ro
 slowest of its ranks."""
 import numpy as np
 
-from plots.figures.common import Options, Plot, new_figure, rank_groups, whole_job_rows
+from plots.figures.common import (Options, Plot, new_figure, rank_groups, slowest_of_groups,
+                                  whole_job_rows)
 from plots.sizes import format_size
 
 
@@ -29,9 +30,7 @@ def draw(result, options: Options):
         medians = medians[:, ranks]
         by_rank = medians / np.nanmin(medians, axis=1, keepdims=True)   # [size, rank]
         groups = rank_groups(result, ranks)
-        # fmax skips a rank without a point at that size, silently where nanmax warns.
-        ratio = np.stack([np.fmax.reduce(by_rank[:, columns], axis=1) for _, columns in groups],
-                         axis=1)                                          # [size, row]
+        ratio = slowest_of_groups(by_rank, groups)                       # [size, row]
         image = axis.imshow(ratio.T, aspect="auto", cmap="viridis", origin="lower",
                             vmin=1, vmax=max(1.5, float(np.nanmax(ratio))))
         sizes = points["size_bytes"][rows]
