@@ -1,4 +1,4 @@
-"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-9)."""
+"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-10)."""
 import dataclasses
 import pathlib
 
@@ -6,7 +6,7 @@ import h5py
 import numpy as np
 
 SCHEMA = "collbench-results"
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 # The columns that name a curve: every size of one of these is one line in a figure and one fit.
 CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorithm", "protocol",
@@ -21,7 +21,7 @@ class ResultFileError(Exception):
 class ResultFile:
     path: pathlib.Path
     attrs: dict
-    points: dict          # column -> array, strings decoded, half-written rows dropped
+    points: dict          # column -> array, strings decoded, a killed run's unfinished row dropped
     topology: dict        # column -> array, one row per world rank
     rank_median_us: np.ndarray   # [point row, world rank]
     fits: dict            # empty dict when the file has no fits
@@ -74,13 +74,17 @@ def _table(dataset, rows=None):
     return columns
 
 
-def _numbered_rows(points):
-    """How many rows are numbered 0, 1, 2, ...: a killed run's last row may be unnumbered, its
-    text perhaps missing from the file, and reading that text crashes HDF5 1.10. Reading only
-    point_id never touches the text."""
-    ids = points["point_id"]
-    numbered = ids == np.arange(len(ids))
-    return len(ids) if numbered.all() else int(np.argmin(numbered))
+def _finished_rows(f):
+    """How many rows of /points belong to finished points. A killed run's last row may be
+    unfinished, its text perhaps missing from the file: reading that text fails or crashes HDF5
+    1.10, and h5py reads a row's text whichever of its columns is asked for. Before schema 10 the
+    table did not count its finished rows, so a killed run's last row is left out."""
+    points = f["points"]
+    if int(f.attrs.get("complete", 0)) == 1:
+        return len(points)
+    if "finished_rows" in points.attrs:
+        return int(points.attrs["finished_rows"])
+    return max(len(points) - 1, 0)
 
 
 def _attr(value):
@@ -112,15 +116,13 @@ def load(path):
                                   f"than this plotter knows ({SCHEMA_VERSION})")
         if "points" not in f:
             raise ResultFileError(f"{path}: holds no /points table")
-        points = _table(f["points"], _numbered_rows(f["points"]))
-        # A killed run may leave a last row of zeros (the table grown, the row not written).
-        keep = points["collective"] != ""
-        points = {k: v[keep] for k, v in points.items()}
-        medians = f["rank_median_us"][()] if "rank_median_us" in f else np.empty((0, 0))
+        rows = _finished_rows(f)
+        points = _table(f["points"], rows)
+        medians = f["rank_median_us"][:rows] if "rank_median_us" in f else np.empty((0, 0))
         return ResultFile(
             path=path, attrs=attrs, points=points,
             topology=_table(f["topology"]) if "topology" in f else {},
-            rank_median_us=medians[:len(keep)][keep] if len(medians) else medians,
+            rank_median_us=medians,
             fits=_table(f["fits"]) if "fits" in f and len(f["fits"]) else {},
             headlines=(_table(f["headlines"])
                        if "headlines" in f and len(f["headlines"]) else {}),

@@ -81,6 +81,9 @@ void write_int_attribute(hid_t object, const std::string& name, std::int64_t val
 void write_string_list_attribute(hid_t object, const std::string& name,
                                  std::span<const std::string> values);
 void write_int_list_attribute(hid_t object, const std::string& name, std::span<const int> values);
+// Writes over an existing integer attribute where it is stored: the object header keeps its
+// messages, so a flush rewrites the bytes of that one block and nothing else.
+void update_int_attribute(hid_t object, const std::string& name, std::int64_t value);
 
 bool has_attribute(hid_t object, const std::string& name);
 std::vector<std::string> attribute_names(hid_t object);

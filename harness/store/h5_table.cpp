@@ -235,9 +235,14 @@ Handle integer_column_type(const char* column) {
 
 }  // namespace
 
-std::vector<std::int64_t> read_integer_column(hid_t table, const char* column) {
-  std::vector<std::int64_t> values(row_count(table));
-  if (!values.empty()) read_all(table, integer_column_type(column).get(), values.data());
+std::vector<std::int64_t> read_integer_column(hid_t table, const char* column, std::size_t rows) {
+  std::vector<std::int64_t> values(rows);
+  if (rows == 0) return values;
+  Handle memory_space;
+  const Handle file_space = row_selection(table, 0, rows, memory_space);
+  check(H5Dread(table, integer_column_type(column).get(), memory_space.get(), file_space.get(),
+                row_transfer(), values.data()),
+        "H5Dread");
   return values;
 }
 

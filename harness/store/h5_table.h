@@ -40,8 +40,9 @@ std::size_t row_count(hid_t table);
 void write_table(hid_t file, const std::string& name, hid_t row_type, std::size_t count,
                  const void* rows);
 
-// One integer column of a table, read or written without touching the rows' text.
-std::vector<std::int64_t> read_integer_column(hid_t table, const char* column);
+// One integer column of a table, its first `rows`, or one cell, read or written without
+// touching the rows' text.
+std::vector<std::int64_t> read_integer_column(hid_t table, const char* column, std::size_t rows);
 void write_integer_cell(hid_t table, const char* column, hsize_t row, std::int64_t value);
 
 // Every row of the table `name`. Errors name the table.

@@ -17,6 +17,8 @@ inline constexpr const char* kEndUtc = "end_utc";
 inline constexpr const char* kEnvironment = "environment";
 inline constexpr const char* kTopology = "topology";
 inline constexpr const char* kPoints = "points";
+// Attribute of /points: the rows, from the first, that belong to finished points.
+inline constexpr const char* kFinishedRows = "finished_rows";
 inline constexpr const char* kRankMedians = "rank_median_us";
 inline constexpr const char* kSamples = "samples";
 inline constexpr const char* kStartLateness = "start_lateness";

@@ -49,8 +49,8 @@ struct PointRow {
   std::int64_t wrong;  // kNotChecked (-1) when not validated
 };
 
-// The point_id of a row appended but not yet finished: readers take only the rows numbered
-// 0, 1, 2, ... in order.
+// The point_id of a row appended but not yet finished, so that a reader who meets it (the last
+// row of a killed run, /points' finished_rows not counting it) cannot take it for a point.
 inline constexpr std::int64_t kUnnumberedRow = -1;
 
 // Throws std::invalid_argument when a name does not fit its field.

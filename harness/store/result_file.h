@@ -20,8 +20,9 @@ namespace collbench {
 // account of its choice (chosen_algorithm, chosen_protocol, chosen_channels); 6: rounds; 7: each
 // rank family's coefficients in /families; 8: text in tables variable-length UTF-8, was
 // fixed-length; 9: /samples and /start_lateness float32, contiguous, were float64 and compressed
-// past 16 KiB. Older versions read, their missing columns as empty strings and zeros.
-inline constexpr int kSchemaVersion = 9;
+// past 16 KiB; 10: /points counts its finished rows (finished_rows). Older versions read, their
+// missing columns as empty strings and zeros.
+inline constexpr int kSchemaVersion = 10;
 inline constexpr const char* kSchemaName = "collbench-results";
 
 // Scalar provenance, stored as attributes on the root group.

@@ -98,6 +98,7 @@ void ResultWriter::Impl::create_layout() {
                               {.dims = {0}, .chunk = {kTableChunkRows}, .extendible = true});
   h5::write_string_attribute(points.get(), layout::kUnits,
                              "per field name: _us microseconds, _GBps 10^9 bytes/s, _bytes bytes");
+  h5::write_int_attribute(points.get(), layout::kFinishedRows, 0);
 
   const double missing = std::numeric_limits<double>::quiet_NaN();
   rank_medians = h5::create_dataset(
@@ -224,16 +225,19 @@ void ResultWriter::append_point(const PointResult& point) {
   Impl& out = *impl_;
   const auto point_id = static_cast<std::int64_t>(out.points_written);
   const PointRow row = to_point_row(point, kUnnumberedRow);
-  // A flush writes its blocks in no order a crash could rely on: a row may reach the disk before
-  // its samples or before its text in the global heap (and HDF5 1.10 crashes reading such a
-  // row). So the row is appended unnumbered, and its number, which makes the point visible,
-  // gets a flush of its own, after everything it refers to is on disk.
+  // A flush writes its blocks in no order a kill could rely on: the table's grown extent may
+  // reach the disk before the row's text in the global heap, or before the superblock's end of
+  // allocation that covers a new heap block. Reading such a row fails or crashes HDF5 1.10, and
+  // h5py reads a row's text whichever of its columns is asked for. So the row is appended
+  // unnumbered, and numbered and counted in finished_rows by a flush of its own, after
+  // everything it refers to is on disk; readers of a killed run read that many rows.
   if (point.samples.nranks > 0) out.write_samples(kept_samples(point.samples, out.keep), point_id);
   out.append_rank_medians(point);
   out.append_row(row);
   h5::flush(out.file.get());
   h5::write_integer_cell(out.points.get(), layout::kPointId, out.points_written, point_id);
   ++out.points_written;
+  h5::update_int_attribute(out.points.get(), layout::kFinishedRows, out.points_written);
   h5::flush(out.file.get());
 }
 

@@ -1,5 +1,6 @@
 """Faults: a killed or hung rank, or an interrupted run, keeps every finished point in a file
 that h5py opens, and exits 3 (or the launcher's own code) naming what failed."""
+import faulthandler
 import os
 import pathlib
 import random
@@ -12,6 +13,9 @@ import h5py
 import pytest
 
 from conftest import BINARY, environment, mpirun_command
+
+# Built beside collbench (tests/helpers): appends points to a file until killed.
+APPEND_UNTIL_KILLED = BINARY.parents[1] / "tests" / "append_until_killed"
 
 LONG_SWEEP = ["run", "-b", "8", "-e", "256K", "-f", "2", "-w", "1", "--min-samples", "5",
               "--min-time", "0.02", "--max-time", "0.05", "-d", "all", "-o", "all"]
@@ -64,16 +68,23 @@ def finish(process, timeout=60):
 
 
 def finished_points(out):
-    """The rows numbered 0, 1, 2, ... (a killed run's last row may be unfinished), once
-    `collbench report` has read the file."""
+    """How many points the killed run finished, and its `complete`, once h5py has read every
+    finished row whole and each one's samples (a killed run's last row may be unfinished, its
+    text missing from the file), and `collbench report` has read the file."""
+    faulthandler.dump_traceback_later(60, exit=True)  # HDF5 1.10 loops forever on a torn heap
     with h5py.File(out, "r") as f:
-        ids = list(f["points"]["point_id"])  # reads no text: an unfinished row's may be missing
+        finished = int(f["points"].attrs["finished_rows"])
+        rows = f["points"][:finished]
+        assert list(rows["point_id"]) == list(range(finished))
+        for row in rows:
+            assert row["collective"] and row["mode"]
+            assert f["samples"][f"{row['point_id']:06d}"][()].shape[1] == row["nranks"]
         complete = int(f.attrs["complete"])
+    faulthandler.cancel_dump_traceback_later()
     report = subprocess.run([str(BINARY), "report", str(out)], capture_output=True, text=True,
                             env=environment(), timeout=60)
     assert report.returncode == 0, report.stderr
-    numbered = next((i for i, point_id in enumerate(ids) if point_id != i), len(ids))
-    return numbered, complete
+    return finished, complete
 
 
 @pytest.mark.parametrize("trial", range(5))
@@ -88,6 +99,30 @@ def test_kill_9_of_the_writing_rank_at_a_random_moment(tmp_path, trial):
     points, complete = finished_points(out)
     assert complete == 0
     assert points >= rows  # each printed row has 2 points (latency and bandwidth)
+
+
+def test_a_writer_killed_at_100_random_moments_keeps_every_finished_point(tmp_path):
+    """A flush writes HDF5's blocks in no fixed order, and a kill stops a write between pages:
+    the last row's text, its chunk, or the superblock that covers them may miss the disk, and a
+    rewritten block may be left half new. Killed in a tight append loop, as many kills land in
+    a flush as the loop spends there, past the table's first chunks (64 rows each); every point
+    it finished must read, and none be counted unfinished."""
+    random_moment = random.Random(42)
+    for trial in range(100):
+        out = tmp_path / f"killed{trial % 2}.h5"
+        writer = subprocess.Popen([str(APPEND_UNTIL_KILLED), str(out), str(trial)],
+                                  stdout=subprocess.PIPE, text=True)
+        appended = random_moment.randint(1, 140)
+        for line in writer.stdout:
+            if int(line) + 1 >= appended:
+                break
+        time.sleep(random_moment.uniform(0, 0.05))
+        writer.kill()
+        appended += len(writer.stdout.read().split())
+        writer.wait()
+        finished, complete = finished_points(out)
+        assert complete == 0
+        assert appended <= finished <= appended + 1, f"trial {trial}"
 
 
 def test_killed_peer_rank_ends_the_job_and_keeps_the_points(tmp_path):

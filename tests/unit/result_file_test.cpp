@@ -1,5 +1,6 @@
 #include "harness/store/result_file.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -850,16 +851,24 @@ TEST_F(ResultFileTest, UnfinishedWriterLeavesIncompleteFile) {
   EXPECT_EQ(result.points.size(), 1u);
 }
 
+// Who wrote a killed run's file: this writer, or one before schema 10, which did not count the
+// finished rows: a row was finished once numbered.
+enum class Writer { current, before_schema_10 };
+
 // The first `finished` example points by a writer that never finished, then /points grown by
 // one row, as a kill after growing the table leaves it; `tear` may then write that row's chunk.
-void kill_after_growing_points(const fs::path& path, std::size_t finished,
+void kill_after_growing_points(const fs::path& path, std::size_t finished, Writer writer,
                                const std::function<void(hid_t file, hid_t points)>& tear = {}) {
   {
-    ResultWriter writer(path, false);
-    for (std::size_t i = 0; i < finished; ++i) writer.append_point(example_points().at(i));
+    ResultWriter killed(path, false);
+    for (std::size_t i = 0; i < finished; ++i) killed.append_point(example_points().at(i));
   }
   const h5::Handle killed = h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "H5Fopen");
   const h5::Handle points = h5::open_dataset(killed.get(), "points");
+  if (writer == Writer::before_schema_10) {
+    h5::check(H5Adelete(points.get(), "finished_rows"), "H5Adelete");
+    h5::write_int_attribute(killed.get(), "schema_version", 9);
+  }
   const hsize_t grown[] = {finished + 1};
   h5::set_extent(points.get(), grown);
   if (tear) tear(killed.get(), points.get());
@@ -868,13 +877,63 @@ void kill_after_growing_points(const fs::path& path, std::size_t finished,
 // What a kill between growing the table and recording the row's chunk leaves: a row of zeros,
 // whose point_id 0 is its row number when it is the first.
 TEST_F(ResultFileTest, IgnoresHalfWrittenLastRowOfKilledRun) {
-  for (std::size_t finished : {0, 3}) {
-    const fs::path path = file("run" + std::to_string(finished) + ".h5");
-    kill_after_growing_points(path, finished);
-    const ResultFile result = read_result_file(path, false);
-    EXPECT_FALSE(result.complete);
-    EXPECT_EQ(result.points.size(), finished);
+  for (Writer writer : {Writer::current, Writer::before_schema_10})
+    for (std::size_t finished : {0, 3}) {
+      const fs::path path = file(fmt::format("run{}-{}.h5", static_cast<int>(writer), finished));
+      kill_after_growing_points(path, finished, writer);
+      const ResultFile result = read_result_file(path, false);
+      EXPECT_FALSE(result.complete);
+      EXPECT_EQ(result.points.size(), finished);
+    }
+}
+
+TEST_F(ResultFileTest, CountsEachPointFinishedOnlyOnceItsRowIsWhole) {
+  const fs::path path = file("run.h5");
+  ResultWriter writer(path, false);
+  const auto finished_rows = [&] {
+    const h5::Handle opened = h5::open_file_read_only(path);
+    const h5::Handle points = h5::open_dataset(opened.get(), "points");
+    return h5::read_int_attribute(points.get(), "finished_rows");
+  };
+  EXPECT_EQ(finished_rows(), 0);
+  for (std::size_t i = 0; i < 3; ++i) {
+    writer.append_point(example_points().at(i));
+    EXPECT_EQ(finished_rows(), static_cast<std::int64_t>(i + 1));
   }
+}
+
+// A kill stops a write between pages, never inside one. The global heap's collections hold the
+// tables' text and are rewritten whole as rows add to it: each must be one page, so that a kill
+// leaves it old or new, never half of each (which HDF5 1.10 reads in an endless loop).
+TEST_F(ResultFileTest, EveryGlobalHeapCollectionIsOnePage) {
+  const fs::path path = file("run.h5");
+  {
+    ResultWriter writer(path, false);
+    writer.write_provenance(example_provenance());
+    writer.write_topology(example_topology());
+    for (int i = 0; i < 200; ++i) writer.append_point(example_points().at(i % 3));
+  }
+  const std::string bytes = contents(path);
+  int collections = 0;
+  for (std::size_t at = bytes.find("GCOL"); at != std::string::npos;
+       at = bytes.find("GCOL", at + 1), ++collections) {
+    std::uint64_t size = 0;
+    std::memcpy(&size, bytes.data() + at + 8, sizeof size);
+    EXPECT_EQ(at % 4096, 0u) << "collection " << collections;
+    EXPECT_EQ(size, 4096u) << "collection " << collections;
+  }
+  EXPECT_GT(collections, 3);
+}
+
+TEST_F(ResultFileTest, RefusesMoreFinishedRowsThanTheTableHolds) {
+  const fs::path path = file("run.h5");
+  kill_after_growing_points(path, 2, Writer::current, [](hid_t, hid_t points) {
+    h5::update_int_attribute(points, "finished_rows", 4);
+  });
+  const std::string message =
+      thrown_message<InvalidResultFile>([&] { read_result_file(path, false); });
+  EXPECT_NE(message.find("/points: finished_rows is 4 in a table of 3 rows"), std::string::npos)
+      << message;
 }
 
 // The bytes of one /points row in its chunk on disk, and where its columns start there: a
@@ -903,47 +962,51 @@ DiskRow disk_row_of_points(hid_t file, hid_t table) {
   return row;
 }
 
-// What a kill during the flush after a row was appended can leave: the row on disk, unnumbered,
-// but not the text it refers to in the global heap. Reading that text crashes HDF5 1.10 (an
-// object index past the heap collection's end), so the reader must not touch it: the row is
-// not a finished point; the ones before it are.
-TEST_F(ResultFileTest, NeverReadsTheTextOfAnUnnumberedLastRow) {
-  const fs::path path = file("run.h5");
-  kill_after_growing_points(path, 3, [](hid_t file, hid_t points) {
-    const DiskRow row = disk_row_of_points(file, points);
-    const hsize_t origin[] = {0};
-    hsize_t chunk_bytes = 0;
-    h5::check(H5Dget_chunk_storage_size(points, origin, &chunk_bytes), "chunk size");
-    std::vector<std::byte> chunk(chunk_bytes);
-    std::uint32_t filters = 0;
-    h5::check(H5Dread_chunk(points, H5P_DEFAULT, origin, &filters, chunk.data()),
-              "H5Dread_chunk");
-    ASSERT_GE(chunk.size(), 4 * row.bytes);
-    std::byte* last = chunk.data() + 3 * row.bytes;
-    std::memcpy(last, chunk.data() + 2 * row.bytes, row.bytes);
-    const std::int64_t point_id = kUnnumberedRow;
-    const std::uint32_t no_such_object = 0xFFFFFF;
-    std::memcpy(last + row.point_id, &point_id, sizeof point_id);
-    std::memcpy(last + row.collective_heap_index, &no_such_object, sizeof no_such_object);
-    h5::check(H5Dwrite_chunk(points, H5P_DEFAULT, filters, origin, chunk.size(), chunk.data()),
-              "H5Dwrite_chunk");
-  });
-  const auto read_every_row = [&] {
-    try {
-      const h5::Handle opened = h5::open_file_read_only(path);
-      h5::read_rows<PointRow>(opened.get(), "points", point_row_type(),
-                              kPointColumnsAddedAfterSchema2);
-    } catch (const std::runtime_error&) {
-      std::_Exit(1);
-    }
-    std::_Exit(0);
-  };
-  EXPECT_EXIT(read_every_row(), [](int status) { return status != 0; }, "")
-      << "the last row's text reads: not the torn state this test means to make";
-  const ResultFile result = read_result_file(path, false);
-  EXPECT_FALSE(result.complete);
-  ASSERT_EQ(result.points.size(), 3u);
-  expect_same_point(example_points()[2], result.points[2], false);
+// What a kill during the flush after a row was appended can leave: the row on disk, unnumbered
+// and not counted finished, but not the text it refers to in the global heap. Reading that text
+// crashes HDF5 1.10 (an object index past the heap collection's end), so the reader must not
+// touch it: the row is not a finished point; the ones before it are. A reader that counted
+// numbered rows would take the row for a finished point had its number reached the disk
+// before finished_rows did; this one counts the rows finished_rows says.
+TEST_F(ResultFileTest, NeverReadsTheTextOfAnUnfinishedLastRow) {
+  for (Writer writer : {Writer::current, Writer::before_schema_10}) {
+    const fs::path path = file(fmt::format("run{}.h5", static_cast<int>(writer)));
+    const std::int64_t point_id = writer == Writer::current ? 3 : kUnnumberedRow;
+    kill_after_growing_points(path, 3, writer, [point_id](hid_t file, hid_t points) {
+      const DiskRow row = disk_row_of_points(file, points);
+      const hsize_t origin[] = {0};
+      hsize_t chunk_bytes = 0;
+      h5::check(H5Dget_chunk_storage_size(points, origin, &chunk_bytes), "chunk size");
+      std::vector<std::byte> chunk(chunk_bytes);
+      std::uint32_t filters = 0;
+      h5::check(H5Dread_chunk(points, H5P_DEFAULT, origin, &filters, chunk.data()),
+                "H5Dread_chunk");
+      ASSERT_GE(chunk.size(), 4 * row.bytes);
+      std::byte* last = chunk.data() + 3 * row.bytes;
+      std::memcpy(last, chunk.data() + 2 * row.bytes, row.bytes);
+      const std::uint32_t no_such_object = 0xFFFFFF;
+      std::memcpy(last + row.point_id, &point_id, sizeof point_id);
+      std::memcpy(last + row.collective_heap_index, &no_such_object, sizeof no_such_object);
+      h5::check(H5Dwrite_chunk(points, H5P_DEFAULT, filters, origin, chunk.size(), chunk.data()),
+                "H5Dwrite_chunk");
+    });
+    const auto read_every_row = [&] {
+      try {
+        const h5::Handle opened = h5::open_file_read_only(path);
+        h5::read_rows<PointRow>(opened.get(), "points", point_row_type(),
+                                kPointColumnsAddedAfterSchema2);
+      } catch (const std::runtime_error&) {
+        std::_Exit(1);
+      }
+      std::_Exit(0);
+    };
+    EXPECT_EXIT(read_every_row(), [](int status) { return status != 0; }, "")
+        << "the last row's text reads: not the torn state this test means to make";
+    const ResultFile result = read_result_file(path, false);
+    EXPECT_FALSE(result.complete);
+    ASSERT_EQ(result.points.size(), 3u);
+    expect_same_point(example_points()[2], result.points[2], false);
+  }
 }
 
 TEST_F(ResultFileTest, RefusesExistingFileWithoutOverwrite) {
