@@ -1,10 +1,11 @@
-#include "benches/backends/ucx/ucp_peer.h"
+#include "benches/backends/ucx/ucp_worker.h"
 
 #include <fmt/format.h>
 #include <ucp/api/ucp.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 
 namespace collbench::ucx {
 namespace {
@@ -15,10 +16,17 @@ void check(ucs_status_t status, const char* call) {
 
 }  // namespace
 
-struct UcpPeer::Impl {
+struct UcpWorker::Impl {
   ucp_context_h context = nullptr;
   ucp_worker_h worker = nullptr;
-  ucp_ep_h endpoint = nullptr;
+  std::map<int, ucp_ep_h> endpoints;
+
+  ucp_ep_h endpoint(int peer, const char* call) const {
+    const auto found = endpoints.find(peer);
+    if (found == endpoints.end())
+      throw UcxError(fmt::format("{}: peer {} is not connected", call, peer));
+    return found->second;
+  }
 
   // Progresses the worker until `request` (what a *_nbx call returned) is complete, as
   // `status_of` tells.
@@ -33,7 +41,7 @@ struct UcpPeer::Impl {
   }
 };
 
-UcpPeer::UcpPeer() : impl_(std::make_unique<Impl>()) {
+UcpWorker::UcpWorker() : impl_(std::make_unique<Impl>()) {
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES;
   params.features = UCP_FEATURE_TAG;
@@ -46,12 +54,12 @@ UcpPeer::UcpPeer() : impl_(std::make_unique<Impl>()) {
   check(status, "ucp_worker_create");
 }
 
-UcpPeer::~UcpPeer() {
-  if (impl_->endpoint) {
+UcpWorker::~UcpWorker() {
+  for (const auto& [peer, endpoint] : impl_->endpoints) {
     ucp_request_param_t close{};
     close.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
     close.flags = UCP_EP_CLOSE_FLAG_FORCE;  // the peer may be gone: do not wait for it
-    ucs_status_ptr_t request = ucp_ep_close_nbx(impl_->endpoint, &close);
+    ucs_status_ptr_t request = ucp_ep_close_nbx(endpoint, &close);
     if (request != nullptr && !UCS_PTR_IS_ERR(request)) {
       while (ucp_request_check_status(request) == UCS_INPROGRESS)
         ucp_worker_progress(impl_->worker);
@@ -62,7 +70,7 @@ UcpPeer::~UcpPeer() {
   ucp_cleanup(impl_->context);
 }
 
-std::vector<std::byte> UcpPeer::address() const {
+std::vector<std::byte> UcpWorker::address() const {
   ucp_address_t* address = nullptr;
   std::size_t length = 0;
   check(ucp_worker_get_address(impl_->worker, &address, &length), "ucp_worker_get_address");
@@ -72,22 +80,25 @@ std::vector<std::byte> UcpPeer::address() const {
   return copy;
 }
 
-void UcpPeer::connect(std::span<const std::byte> peer_address) {
-  if (impl_->endpoint) throw UcxError("ucp_ep_create: already connected");
+void UcpWorker::connect(int peer, std::span<const std::byte> address) {
+  if (impl_->endpoints.contains(peer))
+    throw UcxError(fmt::format("ucp_ep_create: peer {} is already connected", peer));
   ucp_ep_params_t params{};
   params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
-  params.address = reinterpret_cast<const ucp_address_t*>(peer_address.data());
-  check(ucp_ep_create(impl_->worker, &params, &impl_->endpoint), "ucp_ep_create");
+  params.address = reinterpret_cast<const ucp_address_t*>(address.data());
+  ucp_ep_h endpoint = nullptr;
+  check(ucp_ep_create(impl_->worker, &params, &endpoint), "ucp_ep_create");
+  impl_->endpoints.emplace(peer, endpoint);
 }
 
-void UcpPeer::send(std::span<const std::byte> message, std::uint64_t tag) {
-  if (!impl_->endpoint) throw UcxError("ucp_tag_send_nbx: not connected");
+void UcpWorker::send(int peer, std::span<const std::byte> message, std::uint64_t tag) {
   ucp_request_param_t params{};
-  impl_->wait(ucp_tag_send_nbx(impl_->endpoint, message.data(), message.size(), tag, &params),
+  const ucp_ep_h endpoint = impl_->endpoint(peer, "ucp_tag_send_nbx");
+  impl_->wait(ucp_tag_send_nbx(endpoint, message.data(), message.size(), tag, &params),
               "ucp_tag_send_nbx", ucp_request_check_status);
 }
 
-void UcpPeer::receive(std::span<std::byte> message, std::uint64_t tag) {
+void UcpWorker::receive(std::span<std::byte> message, std::uint64_t tag) {
   ucp_tag_recv_info_t info{};
   ucp_request_param_t params{};
   params.op_attr_mask = UCP_OP_ATTR_FIELD_RECV_INFO;
@@ -103,19 +114,19 @@ void UcpPeer::receive(std::span<std::byte> message, std::uint64_t tag) {
                                message.size()));
 }
 
-std::string UcpPeer::lanes() const {
-  if (!impl_->endpoint) return {};
+std::string UcpWorker::lanes(int peer) const {
+  const ucp_ep_h endpoint = impl_->endpoint(peer, "ucp_ep_print_info");
   char* text = nullptr;
   std::size_t length = 0;
   FILE* stream = open_memstream(&text, &length);
   if (!stream) throw UcxError("ucp_ep_print_info: open_memstream failed");
-  ucp_ep_print_info(impl_->endpoint, stream);
+  ucp_ep_print_info(endpoint, stream);
   std::fclose(stream);
   std::string printed(text, length);
   std::free(text);
   return printed;
 }
 
-std::string UcpPeer::version() { return ucp_get_version_string(); }
+std::string UcpWorker::version() { return ucp_get_version_string(); }
 
 }  // namespace collbench::ucx

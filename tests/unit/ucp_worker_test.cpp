@@ -1,0 +1,128 @@
+#include "benches/backends/ucx/ucp_worker.h"
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <functional>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace collbench::ucx {
+namespace {
+
+// `bodies.size()` workers in as many threads of this process, each connected to every other
+// as ranks are (peer = the other's index), with real UCX (shared memory here); body i runs on
+// worker i.
+void connected_workers(const std::vector<std::function<void(UcpWorker&)>>& bodies) {
+  const int count = static_cast<int>(bodies.size());
+  std::vector<std::promise<std::vector<std::byte>>> addresses(count);
+  std::vector<std::shared_future<std::vector<std::byte>>> known;
+  for (auto& address : addresses) known.push_back(address.get_future().share());
+  std::vector<std::thread> threads;
+  for (int self = 0; self < count; ++self)
+    threads.emplace_back([&, self] {
+      UcpWorker worker;
+      addresses[self].set_value(worker.address());
+      for (int peer = 0; peer < count; ++peer)
+        if (peer != self) worker.connect(peer, known[peer].get());
+      bodies[self](worker);
+    });
+  for (std::thread& thread : threads) thread.join();
+}
+
+std::vector<std::byte> pattern(std::size_t bytes, unsigned seed) {
+  std::vector<std::byte> data(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) data[i] = static_cast<std::byte>((i * 131 + seed) & 0xff);
+  return data;
+}
+
+const std::vector<std::size_t> kSizes{1, 8, 4096, 65536, std::size_t{4} << 20};
+
+// Echoes one message of each size in kSizes back to `peer`.
+void echo(UcpWorker& worker, int peer) {
+  for (std::size_t bytes : kSizes) {
+    std::vector<std::byte> message(bytes);
+    worker.receive(message, bytes);
+    worker.send(peer, message, bytes);
+  }
+}
+
+TEST(UcpWorker, PingPongCarriesEveryByteAtEverySize) {
+  connected_workers({[](UcpWorker& worker) {
+                       for (std::size_t bytes : kSizes) {
+                         const std::vector<std::byte> sent = pattern(bytes, 7);
+                         std::vector<std::byte> echoed(bytes);
+                         worker.send(1, sent, bytes);
+                         worker.receive(echoed, bytes);
+                         EXPECT_EQ(echoed, sent) << bytes << " bytes";
+                       }
+                       EXPECT_NE(worker.lanes(1).find("lane[0]"), std::string::npos)
+                           << worker.lanes(1);
+                     },
+                     [](UcpWorker& worker) { echo(worker, 0); }});
+}
+
+// A rank meets a different peer each round of the matrix: one worker, an endpoint each.
+TEST(UcpWorker, OneWorkerTalksToEachPeerInTurn) {
+  constexpr std::uint64_t kTag = 9;
+  connected_workers({[](UcpWorker& worker) {
+                       for (int peer : {1, 2}) {
+                         worker.send(peer, pattern(256, peer), kTag);
+                         std::vector<std::byte> reply(256);
+                         worker.receive(reply, kTag);
+                         EXPECT_EQ(reply, pattern(256, 10 * peer)) << "peer " << peer;
+                       }
+                     },
+                     [](UcpWorker& worker) {
+                       std::vector<std::byte> message(256);
+                       worker.receive(message, kTag);
+                       EXPECT_EQ(message, pattern(256, 1));
+                       worker.send(0, pattern(256, 10), kTag);
+                     },
+                     [](UcpWorker& worker) {
+                       std::vector<std::byte> message(256);
+                       worker.receive(message, kTag);
+                       EXPECT_EQ(message, pattern(256, 2));
+                       worker.send(0, pattern(256, 20), kTag);
+                     }});
+}
+
+// A latency sample is many round trips back to back: each one must carry its own message.
+TEST(UcpWorker, AThousandRoundTripsArriveInOrder) {
+  constexpr int kTrips = 1000;
+  connected_workers({[](UcpWorker& worker) {
+                       for (int trip = 0; trip < kTrips; ++trip) {
+                         std::vector<std::byte> message = pattern(8, trip);
+                         worker.send(1, message, 1);
+                         worker.receive(message, 1);
+                         EXPECT_EQ(message, pattern(8, trip + 1)) << "trip " << trip;
+                       }
+                     },
+                     [](UcpWorker& worker) {
+                       std::vector<std::byte> message(8);
+                       for (int trip = 0; trip < kTrips; ++trip) {
+                         worker.receive(message, 1);
+                         worker.send(0, pattern(8, trip + 1), 1);
+                       }
+                     }});
+}
+
+TEST(UcpWorker, AMessageOfAnotherLengthIsAnError) {
+  connected_workers({[](UcpWorker& worker) { worker.send(1, pattern(64, 1), 5); },
+                     [](UcpWorker& worker) {
+                       std::vector<std::byte> larger(128);
+                       EXPECT_THROW(worker.receive(larger, 5), UcxError);
+                     }});
+}
+
+TEST(UcpWorker, APeerNotConnectedIsAnError) {
+  UcpWorker worker;
+  EXPECT_THROW(worker.send(3, pattern(8, 0), 1), UcxError);
+  EXPECT_THROW(worker.lanes(3), UcxError);
+  EXPECT_FALSE(UcpWorker::version().empty());
+}
+
+}  // namespace
+}  // namespace collbench::ucx
