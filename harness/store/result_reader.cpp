@@ -132,40 +132,41 @@ void read_samples(hid_t samples_group, hid_t lateness_group, std::int64_t point_
       read_seconds(lateness.get(), samples.world_ranks.size(), "start_lateness/" + name);
 }
 
-// How many rows of the table belong to finished points: all of a complete run's. A killed run's
-// last row may be unfinished, in a chunk or with text that never reached the file, and is never
-// read. Before schema 10 the table did not count its finished rows: a row was finished once
-// numbered.
-std::size_t finished_rows(hid_t table, bool complete) {
+// The point_ids of the rows that belong to finished points: all of a complete run's. A killed
+// run's last row may be unfinished, in a chunk or with text that never reached the file, and is
+// never read. Before schema 10 the table did not count its finished rows: a row was finished
+// once numbered.
+std::vector<std::int64_t> finished_point_ids(hid_t table, bool complete) {
   const std::size_t stored = h5::row_count(table);
-  if (complete) return stored;
-  std::size_t finished = 0;
+  if (complete) return h5::read_integer_column(table, layout::kPointId, stored);
+  std::vector<std::int64_t> ids;
   if (h5::has_attribute(table, layout::kFinishedRows)) {
     const std::int64_t count = h5::read_int_attribute(table, layout::kFinishedRows);
     if (count < 0 || count > static_cast<std::int64_t>(stored))
       throw std::runtime_error(
           fmt::format("{} is {} in a table of {} rows", layout::kFinishedRows, count, stored));
-    finished = static_cast<std::size_t>(count);
+    ids = h5::read_integer_column(table, layout::kPointId, static_cast<std::size_t>(count));
   } else {
-    const std::vector<std::int64_t> ids =
-        h5::read_integer_column(table, layout::kPointId, stored);
-    while (finished < stored && ids[finished] == static_cast<std::int64_t>(finished)) ++finished;
+    ids = h5::read_integer_column(table, layout::kPointId, stored);
+    std::size_t numbered = 0;
+    while (numbered < ids.size() && ids[numbered] == static_cast<std::int64_t>(numbered))
+      ++numbered;
+    ids.resize(numbered);
   }
-  if (stored - finished > 1)
+  if (stored - ids.size() > 1)
     throw std::runtime_error(
-        fmt::format("{} rows after the {} finished ones", stored - finished, finished));
-  return finished;
+        fmt::format("{} rows after the {} finished ones", stored - ids.size(), ids.size()));
+  return ids;
 }
 
 std::vector<PointRow> read_point_rows(hid_t root, bool complete) {
   try {
     const h5::Handle table = h5::open_dataset(root, layout::kPoints);
-    std::vector<PointRow> rows(finished_rows(table.get(), complete));
-    const std::vector<std::int64_t> ids =
-        h5::read_integer_column(table.get(), layout::kPointId, rows.size());
-    for (std::size_t row = 0; row < rows.size(); ++row)
+    const std::vector<std::int64_t> ids = finished_point_ids(table.get(), complete);
+    for (std::size_t row = 0; row < ids.size(); ++row)
       if (ids[row] != static_cast<std::int64_t>(row))
         throw std::runtime_error(fmt::format("row {} is numbered {}", row, ids[row]));
+    std::vector<PointRow> rows(ids.size());
     h5::read_rows(table.get(), point_row_type(), kPointColumnsAddedAfterSchema2, 0, rows.size(),
                   rows.data());
     // Before schema 10, a row of zeros (the table grown, the row's chunk not yet recorded) is

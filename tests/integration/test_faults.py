@@ -71,16 +71,19 @@ def finished_points(out):
     """How many points the killed run finished, and its `complete`, once h5py has read every
     finished row whole and each one's samples (a killed run's last row may be unfinished, its
     text missing from the file), and `collbench report` has read the file."""
-    faulthandler.dump_traceback_later(60, exit=True)  # HDF5 1.10 loops forever on a torn heap
-    with h5py.File(out, "r") as f:
-        finished = int(f["points"].attrs["finished_rows"])
-        rows = f["points"][:finished]
-        assert list(rows["point_id"]) == list(range(finished))
-        for row in rows:
-            assert row["collective"] and row["mode"]
-            assert f["samples"][f"{row['point_id']:06d}"][()].shape[1] == row["nranks"]
-        complete = int(f.attrs["complete"])
-    faulthandler.cancel_dump_traceback_later()
+    # HDF5 1.10 loops forever on a torn heap; the timer must not outlive a failed assertion.
+    faulthandler.dump_traceback_later(60, exit=True)
+    try:
+        with h5py.File(out, "r") as f:
+            finished = int(f["points"].attrs["finished_rows"])
+            rows = f["points"][:finished]
+            assert list(rows["point_id"]) == list(range(finished))
+            for row in rows:
+                assert row["collective"] and row["mode"]
+                assert f["samples"][f"{row['point_id']:06d}"][()].shape[1] == row["nranks"]
+            complete = int(f.attrs["complete"])
+    finally:
+        faulthandler.cancel_dump_traceback_later()
     report = subprocess.run([str(BINARY), "report", str(out)], capture_output=True, text=True,
                             env=environment(), timeout=60)
     assert report.returncode == 0, report.stderr
