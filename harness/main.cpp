@@ -11,6 +11,7 @@
 #include "harness/cli/check_command.h"
 #include "harness/cli/compare_command.h"
 #include "harness/cli/fit_command.h"
+#include "harness/cli/links_command.h"
 #include "harness/cli/report_command.h"
 #include "harness/cli/run_command.h"
 #include "harness/cli/plot_command.h"
@@ -68,6 +69,11 @@ int main(int argc, char** argv) {
                 "also fit every other size alone and report the error on the sizes left out");
   fit->add_flag("--segments", fit_options.segments,
                 "also print every segment of every curve (the table; JSON always has them)");
+
+  LinksOptions links_options;
+  auto* links = app.add_subcommand(
+      "links", "UCX latency and bandwidth between every pair of hosts; slow links named (mpirun)");
+  add_links_options(*links, links_options);
 
   ReportOptions report_options;
   auto* report = app.add_subcommand("report", "print a stored run again");
@@ -131,6 +137,8 @@ int main(int argc, char** argv) {
 
   if (run->parsed()) return run_command(run_options, std::vector<std::string>(argv, argv + argc));
   if (topo->parsed()) return topo_command(topo_options);
+  if (links->parsed())
+    return links_command(links_options, std::vector<std::string>(argv, argv + argc));
   if (plot->parsed()) return plot_command(plot->remaining());
   const std::pair<CLI::App*, std::function<int()>> file_commands[] = {
       {fit, [&] { return fit_command(fit_options); }},

@@ -113,6 +113,10 @@ class Communicator {
   // Control plane, on host memory, never timed. Every message carries a checksum and every sum
   // a twin (backends/control_integrity.h): a damaged one throws ControlCorruption.
   virtual void barrier() = 0;
+  // A barrier for ranks with nothing to do until the others finish (the ranks outside a links
+  // round's pairs): it sleeps between looks instead of spinning, so that it leaves the cores to
+  // the ranks measuring. Up to a millisecond later than barrier().
+  virtual void idle_barrier() { barrier(); }
   void broadcast(std::span<std::byte> data, int root);
   void gather(std::span<const std::byte> mine, std::span<std::byte> all, int root);
   long long sum_over_ranks(long long value);

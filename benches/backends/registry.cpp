@@ -6,6 +6,9 @@
 #ifdef COLLBENCH_WITH_NCCL
 #include "benches/backends/nccl/nccl_backend.h"
 #endif
+#ifdef COLLBENCH_WITH_UCX
+#include "benches/backends/ucx/ucp_worker.h"
+#endif
 
 namespace collbench {
 
@@ -31,6 +34,16 @@ std::unique_ptr<Backend> start_backend(std::string_view name,
   if (name == "nccl") return make_nccl_backend(NcclOptions{options.cuda_graphs});
 #endif
   throw std::invalid_argument("backend '" + std::string(name) + "' is not built into collbench");
+}
+
+std::unique_ptr<PointToPoint> start_point_to_point() {
+#ifdef COLLBENCH_WITH_UCX
+  return std::make_unique<ucx::UcpWorker>();
+#else
+  throw BackendUnavailable(
+      "this collbench was built without UCX (install libucx-dev and configure with "
+      "-DCOLLBENCH_WITH_UCX=ON)");
+#endif
 }
 
 void end_failed_start() { finalize_mpi_if_started(); }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "harness/errors.h"
+#include "harness/report/link_report.h"
 #include "harness/report/model_report.h"
 #include "harness/report/reporter.h"
 #include "harness/store/result_file.h"
@@ -22,11 +23,33 @@ long long integer_or_zero(const Provenance& provenance, const std::string& key) 
   return found == provenance.integers.end() ? 0 : found->second;
 }
 
+// A file of `collbench links`: its points, and its fits and slow links once the run finished.
+int report_links(const ReportOptions& options, const ResultFile& file) {
+  const LinkRecord& record = *file.links;
+  if (options.format == "json") {
+    fmt::print("{}", link_record_json(record));
+  } else if (options.format == "table") {
+    fmt::print("# collbench links: {}\n{}", text_or_empty(file.provenance, "command_line"),
+               link_points_header());
+    for (const LinkPoint& point : record.points) fmt::print("{}", link_point_row(point));
+    if (record.analysis) fmt::print("{}", link_summary(*record.analysis, record.shortfall));
+  } else {
+    throw UsageError(fmt::format("--format: a links file prints as table or json, not '{}'",
+                                 options.format));
+  }
+  if (!file.complete)
+    fmt::print(stderr, "collbench report: note: {} is from a links run that did not finish; it "
+                       "holds the {} link points finished before it stopped\n",
+               options.file, record.points.size());
+  return kExitOk;
+}
+
 }  // namespace
 
 int report_command(const ReportOptions& options) {
-  auto reporter = make_reporter(options.format, std::cout);
   const ResultFile file = read_result_file(options.file, false);
+  if (file.links) return report_links(options, file);
+  auto reporter = make_reporter(options.format, std::cout);
   const Provenance& p = file.provenance;
   reporter->begin({text_or_empty(p, "collbench_version"), text_or_empty(p, "backend"),
                    text_or_empty(p, "backend_version"),

@@ -49,8 +49,10 @@ LinkOutliers find_link_outliers(std::span<const LinkSpeed> links, int hosts, dou
   for (const auto& speed : typical)
     if (speed) host_speeds.push_back(*speed);
   LinkOutliers outliers;
+  for (const auto& speed : typical) outliers.typical_speeds.push_back(speed.value_or(0));
   if (host_speeds.empty()) return outliers;
-  const double floor = (1 - shortfall) * median_by_selection(host_speeds);
+  outliers.median_host_speed = median_by_selection(host_speeds);
+  const double floor = (1 - shortfall) * outliers.median_host_speed;
   for (int host = 0; host < hosts; ++host)
     if (typical[host] && *typical[host] < floor) outliers.hosts.push_back(host);
   for (std::size_t index = 0; index < links.size(); ++index) {

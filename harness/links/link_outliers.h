@@ -18,6 +18,8 @@ struct LinkSpeed {
 struct LinkOutliers {
   std::vector<std::size_t> links;  // indices into the links given, ascending
   std::vector<int> hosts;          // ascending
+  std::vector<double> typical_speeds;  // each host's; 0 for a host without links
+  double median_host_speed = 0;        // the median of the hosts' typical speeds
 };
 
 // A host's typical speed is the median of its links'. A host is slow when its typical speed is

@@ -1,7 +1,6 @@
 #include "sweep_passes.h"
 
 #include <algorithm>
-#include <cmath>
 #include <memory>
 
 #include <fmt/format.h>
@@ -51,20 +50,6 @@ std::vector<PlannedRow> rows_for(const SweepPlan& plan, const Backend& backend,
   return rows;
 }
 
-// One round's share of the point's rule: R rounds whose medians are each within target·sqrt(R)
-// pool to about the target, in the point's time budget and sample floor.
-StoppingRule round_rule(const RunConfig& config) {
-  StoppingRule rule = config.stopping;
-  const double rounds = config.rounds;
-  rule.min_samples = (rule.min_samples + config.rounds - 1) / config.rounds;
-  rule.target_ci *= std::sqrt(rounds);
-  rule.min_time_s /= rounds;
-  rule.max_time_s /= rounds;
-  rule.rounds = config.rounds;
-  rule.point_target_ci = config.stopping.target_ci;
-  return rule;
-}
-
 // Each rank's median over its own samples of the point, to rank 0: p values once per point,
 // where the samples themselves would be p times the point's sample count.
 void collect_rank_medians(Communicator& world, PointResult& point) {
@@ -87,7 +72,7 @@ MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass)
   settings.in_place = config.in_place;
   settings.warmup_iters = config.warmup_iters;
   settings.check_iters = config.check_iters;
-  settings.stopping = round_rule(config);
+  settings.stopping = round_share(config.stopping, config.rounds);
   settings.latency_start = config.latency_start;
   settings.rows_per_round = rows_per_round(config.keep_samples, config.rounds);
   return settings;

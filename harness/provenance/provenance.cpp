@@ -78,20 +78,17 @@ std::string shell_quoted(const std::vector<std::string>& argv) {
   return line;
 }
 
-Provenance collect_provenance(const RunConfig& config, const std::vector<std::string>& argv,
-                              const std::string& backend_version, const JobTopology& topology,
-                              const std::string& start_utc) {
+Provenance job_provenance(const std::vector<std::string>& argv, const std::string& backend,
+                          const std::string& backend_version, const JobTopology& topology,
+                          const std::string& start_utc) {
   Provenance provenance;
   auto& text = provenance.text;
   text["command_line"] = shell_quoted(argv);
   text["collbench_version"] = collbench_version();
   text["git_revision"] = git_revision();
   text["start_utc"] = start_utc;
-  text["backend"] = config.backend;
+  text["backend"] = backend;
   text["backend_version"] = backend_version;
-  text["placement"] = fmt::format("{}", fmt::join(names(config.placements), ","));
-  text["settings_json"] = settings_json(config);
-  text["allocator"] = allocator_policy();
   for (const auto& [attribute, variable] :
        {std::pair{"slurm_job_id", "SLURM_JOB_ID"}, {"slurm_step_id", "SLURM_STEP_ID"},
         {"slurm_job_nodelist", "SLURM_JOB_NODELIST"}, {"slurm_array_task_id", "SLURM_ARRAY_TASK_ID"},
@@ -102,6 +99,17 @@ Provenance collect_provenance(const RunConfig& config, const std::vector<std::st
   provenance.integers["ranks_per_node"] = topology.max_ranks_per_node;
   provenance.hosts = topology.hosts;
   provenance.environment = recorded_environment();
+  return provenance;
+}
+
+Provenance collect_provenance(const RunConfig& config, const std::vector<std::string>& argv,
+                              const std::string& backend_version, const JobTopology& topology,
+                              const std::string& start_utc) {
+  Provenance provenance = job_provenance(argv, config.backend, backend_version, topology, start_utc);
+  auto& text = provenance.text;
+  text["placement"] = fmt::format("{}", fmt::join(names(config.placements), ","));
+  text["settings_json"] = settings_json(config);
+  text["allocator"] = allocator_policy();
   return provenance;
 }
 

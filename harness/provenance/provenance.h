@@ -11,6 +11,13 @@ namespace collbench {
 
 std::string shell_quoted(const std::vector<std::string>& argv);
 
+// What every job records, `run` and `links` alike: the command, versions, the library measured,
+// Slurm's job, ranks and hosts, and the environment variables that change behaviour.
+Provenance job_provenance(const std::vector<std::string>& argv, const std::string& backend,
+                          const std::string& backend_version, const JobTopology& topology,
+                          const std::string& start_utc);
+
+// job_provenance and how `run` measured.
 Provenance collect_provenance(const RunConfig& config, const std::vector<std::string>& argv,
                               const std::string& backend_version, const JobTopology& topology,
                               const std::string& start_utc);

@@ -1,6 +1,7 @@
 #include "harness/stats/stopping_rule.h"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <utility>
 
@@ -31,6 +32,18 @@ std::optional<StopReason> parse_stop_reason(std::string_view text) {
     if (known == text) return reason;
   }
   return std::nullopt;
+}
+
+StoppingRule round_share(const StoppingRule& point_rule, int rounds) {
+  StoppingRule rule = point_rule;
+  const double share = rounds;
+  rule.min_samples = (rule.min_samples + rounds - 1) / rounds;
+  rule.target_ci *= std::sqrt(share);
+  rule.min_time_s /= share;
+  rule.max_time_s /= share;
+  rule.rounds = rounds;
+  rule.point_target_ci = point_rule.target_ci;
+  return rule;
 }
 
 StoppingState::StoppingState(const StoppingRule& rule, std::optional<double> time_left_s,

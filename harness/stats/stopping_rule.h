@@ -26,6 +26,10 @@ struct StoppingRule {
   double point_target_ci = 0.01;
 };
 
+// One round's share of a point's rule: R rounds whose medians are each within target·sqrt(R)
+// pool to about the target, in the point's time budget and sample floor.
+StoppingRule round_share(const StoppingRule& point_rule, int rounds);
+
 // Feed samples one by one; it says when to stop and why. `time_left_s` is what remains of the
 // sweep's --time-limit when the point starts, if there is one; `earlier_rounds` the medians of
 // the point's rounds measured before this one.

@@ -200,6 +200,11 @@ void write_int_attribute(hid_t object, const std::string& name, std::int64_t val
   replace_attribute(object, name, H5T_STD_I64LE, H5T_NATIVE_INT64, space.get(), &value);
 }
 
+void write_double_attribute(hid_t object, const std::string& name, double value) {
+  Handle space = own(H5Screate(H5S_SCALAR), "H5Screate");
+  replace_attribute(object, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, space.get(), &value);
+}
+
 void write_string_list_attribute(hid_t object, const std::string& name,
                                  std::span<const std::string> values) {
   std::vector<const char*> data;
@@ -259,6 +264,13 @@ std::int64_t read_int_attribute(hid_t object, const std::string& name) {
   Handle attribute = open_attribute_of_class(object, name, H5T_INTEGER, true);
   std::int64_t value = 0;
   check(H5Aread(attribute.get(), H5T_NATIVE_INT64, &value), "reading attribute " + name);
+  return value;
+}
+
+double read_double_attribute(hid_t object, const std::string& name) {
+  Handle attribute = open_attribute_of_class(object, name, H5T_FLOAT, true);
+  double value = 0;
+  check(H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, &value), "reading attribute " + name);
   return value;
 }
 

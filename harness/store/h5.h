@@ -78,6 +78,7 @@ std::string load_fixed_string(std::span<const char> field);
 // Attributes; writing replaces an existing attribute of that name.
 void write_string_attribute(hid_t object, const std::string& name, std::string_view value);
 void write_int_attribute(hid_t object, const std::string& name, std::int64_t value);
+void write_double_attribute(hid_t object, const std::string& name, double value);
 void write_string_list_attribute(hid_t object, const std::string& name,
                                  std::span<const std::string> values);
 void write_int_list_attribute(hid_t object, const std::string& name, std::span<const int> values);
@@ -90,6 +91,7 @@ std::vector<std::string> attribute_names(hid_t object);
 H5T_class_t attribute_class(hid_t object, const std::string& name);
 std::string read_string_attribute(hid_t object, const std::string& name);
 std::int64_t read_int_attribute(hid_t object, const std::string& name);
+double read_double_attribute(hid_t object, const std::string& name);
 std::vector<std::string> read_string_list_attribute(hid_t object, const std::string& name);
 std::vector<int> read_int_list_attribute(hid_t object, const std::string& name);
 

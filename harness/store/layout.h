@@ -23,6 +23,14 @@ inline constexpr const char* kRankMedians = "rank_median_us";
 inline constexpr const char* kSamples = "samples";
 inline constexpr const char* kStartLateness = "start_lateness";
 
+// `collbench links` (schema 11).
+inline constexpr const char* kLinks = "links";
+inline constexpr const char* kLinkSamples = "link_samples";
+inline constexpr const char* kLinkFits = "link_fits";
+inline constexpr const char* kSlowHosts = "slow_hosts";
+// Attribute of /link_fits: the shortfall below its peers that names a link or host slow.
+inline constexpr const char* kShortfall = "shortfall";
+
 inline constexpr const char* kUnits = "units";
 inline constexpr const char* kDims = "dims";
 inline constexpr const char* kPointId = "point_id";

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/fit/curve_fits.h"
+#include "harness/links/link_fits.h"
 #include "harness/plan/point.h"
 #include "harness/plan/sample_retention.h"
 #include "topo/rank_topology.h"
@@ -20,9 +21,10 @@ namespace collbench {
 // account of its choice (chosen_algorithm, chosen_protocol, chosen_channels); 6: rounds; 7: each
 // rank family's coefficients in /families; 8: text in tables variable-length UTF-8, was
 // fixed-length; 9: /samples and /start_lateness float32, contiguous, were float64 and compressed
-// past 16 KiB; 10: /points counts its finished rows (finished_rows). Older versions read, their
+// past 16 KiB; 10: /points counts its finished rows (finished_rows); 11: the links of
+// `collbench links` (/links, /link_samples, /link_fits, /slow_hosts). Older versions read, their
 // missing columns as empty strings and zeros.
-inline constexpr int kSchemaVersion = 10;
+inline constexpr int kSchemaVersion = 11;
 inline constexpr const char* kSchemaName = "collbench-results";
 
 // Scalar provenance, stored as attributes on the root group.
@@ -52,6 +54,10 @@ class ResultWriter {
   void write_provenance(const Provenance& provenance);
   void write_topology(const std::vector<RankTopology>& ranks);
   void append_point(const PointResult& point);  // flushed before it returns
+  // `collbench links` (harness/store/link_tables.h): a point, flushed before it returns; the
+  // fits and the slow links and hosts, replacing any before.
+  void append_link_point(const LinkPoint& point);
+  void write_link_analysis(const LinkAnalysis& analysis, double shortfall);
   // Replaces the fitted models (harness/store/model_tables.h); flushed before it returns.
   void write_models(const ModelReport& report);
   // Sets end_utc and complete = 1, then closes.
@@ -69,6 +75,7 @@ struct ResultFile {
   std::vector<RankTopology> topology;
   std::vector<PointResult> points;  // with raw samples when read with samples
   std::optional<ModelReport> models;  // when the run was fitted
+  std::optional<LinkRecord> links;     // a file of `collbench links`
 };
 
 // Throws InvalidResultFile (a std::runtime_error) naming the problem when the file cannot be

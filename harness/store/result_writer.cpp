@@ -10,6 +10,7 @@
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
+#include "harness/store/link_tables.h"
 #include "harness/store/model_tables.h"
 #include "harness/store/point_record.h"
 #include "harness/store/topology_record.h"
@@ -239,6 +240,16 @@ void ResultWriter::append_point(const PointResult& point) {
   ++out.points_written;
   h5::update_int_attribute(out.points.get(), layout::kFinishedRows, out.points_written);
   h5::flush(out.file.get());
+}
+
+void ResultWriter::append_link_point(const LinkPoint& point) {
+  if (!impl_) throw std::logic_error("ResultWriter::append_link_point after finish");
+  collbench::append_link_point(impl_->file.get(), point);
+}
+
+void ResultWriter::write_link_analysis(const LinkAnalysis& analysis, double shortfall) {
+  if (!impl_) throw std::logic_error("ResultWriter::write_link_analysis after finish");
+  collbench::write_link_analysis(impl_->file.get(), analysis, shortfall);
 }
 
 void ResultWriter::write_models(const ModelReport& report) {

@@ -67,6 +67,19 @@ def finish(process, timeout=60):
     return process.returncode, stderr
 
 
+def finish_frozen(process, pid, timeout=60):
+    """Freezes one rank (SIGSTOP: alive to mpirun, silent to its peers), waits for the job's
+    watchdog to end it, then kills the frozen rank, which nothing else would."""
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        return finish(process, timeout=timeout)
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 def finished_points(out):
     """How many points the killed run finished, and its `complete`, once h5py has read every
     finished row whole and each one's samples (a killed run's last row may be unfinished, its
@@ -157,15 +170,7 @@ def test_hung_rank_times_out_with_exit_3(tmp_path):
     out = tmp_path / "hung.h5"
     process = start(2, out, ["-T", "2"])
     rows = wait_for_rows(process, 2)
-    hung = rank_pids(out)[1]
-    os.kill(hung, signal.SIGSTOP)
-    try:
-        code, stderr = finish(process, timeout=60)
-    finally:
-        try:
-            os.kill(hung, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    code, stderr = finish_frozen(process, rank_pids(out)[1])
     assert code == 3, stderr
     assert "timeout" in stderr and "rank 0" in stderr
     # The message names the wait and the point: "(-T) in <stage> at <point>".

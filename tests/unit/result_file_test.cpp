@@ -1090,5 +1090,99 @@ TEST_F(ResultFileTest, NewerSchemaVersionIsInvalid) {
   EXPECT_NE(message.find("newer"), std::string::npos) << message;
 }
 
+LinkPoint example_link_point(int source, int destination, LinkMode mode, std::size_t size) {
+  LinkPoint point;
+  point.source_rank = source;
+  point.destination_rank = destination;
+  point.source_host = fmt::format("node{}", source);
+  point.destination_host = fmt::format("node{}", destination);
+  point.kind = LinkKind::inter;
+  point.transport = "tcp/eth0,rc_mlx5/mlx5_0:1";
+  point.mode = mode;
+  point.size_bytes = size;
+  point.messages_per_sample = mode == LinkMode::latency ? 1 : 4;
+  point.stop_reason = StopReason::max_time;
+  point.rounds = 3;
+  for (int i = 0; i < 7; ++i)
+    point.samples_seconds.push_back(as_recorded(1e-6 * (10 + i) + 1e-9 * size));
+  point.summary = summarize(point.samples_seconds);
+  return point;
+}
+
+TEST_F(ResultFileTest, LinksReadBackWithSamplesFitsAndSlowHosts) {
+  const fs::path path = file("links.h5");
+  std::vector<LinkPoint> written{example_link_point(0, 1, LinkMode::latency, 8),
+                                 example_link_point(1, 0, LinkMode::bandwidth, 1 << 20),
+                                 example_link_point(0, 1, LinkMode::bidirectional, 1 << 20)};
+  LinkAnalysis analysis;
+  analysis.fits.push_back({.first_rank = 0, .second_rank = 1, .first_host = "node0",
+                           .second_host = "node1", .kind = LinkKind::inter,
+                           .transport = "tcp/eth0", .smallest_bytes = 8, .alpha_us = 10,
+                           .largest_bytes = 1 << 20, .bandwidth_GBps = 0.06,
+                           .forward_GBps = 0.07, .backward_GBps = 0.06,
+                           .bidirectional_GBps = 0.12, .slow = true});
+  analysis.slow_hosts.push_back({"node1", LinkKind::inter, 0.06, 1.4});
+  {
+    ResultWriter writer(path, false);
+    for (const LinkPoint& point : written) writer.append_link_point(point);
+    writer.write_link_analysis(analysis, 0.25);
+    writer.finish("2026-12-02T00:00:00Z");
+  }
+  const ResultFile result = read_result_file(path, true);
+  EXPECT_EQ(result.schema_version, kSchemaVersion);
+  EXPECT_TRUE(result.points.empty());
+  ASSERT_TRUE(result.links.has_value());
+  ASSERT_EQ(result.links->points.size(), written.size());
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    const LinkPoint& read = result.links->points[i];
+    const LinkPoint& expected = written[i];
+    EXPECT_EQ(read.source_rank, expected.source_rank);
+    EXPECT_EQ(read.destination_host, expected.destination_host);
+    EXPECT_EQ(read.transport, expected.transport);
+    EXPECT_EQ(read.mode, expected.mode);
+    EXPECT_EQ(read.size_bytes, expected.size_bytes);
+    EXPECT_EQ(read.messages_per_sample, expected.messages_per_sample);
+    EXPECT_EQ(read.rounds, 3);
+    EXPECT_EQ(read.stop_reason, StopReason::max_time);
+    EXPECT_EQ(read.summary.samples, 7u);
+    EXPECT_NEAR(read.summary.median, expected.summary.median, 1e-18);
+    ASSERT_EQ(read.samples_seconds.size(), 7u);
+    for (std::size_t j = 0; j < 7; ++j)
+      EXPECT_EQ(read.samples_seconds[j], expected.samples_seconds[j]);
+  }
+  ASSERT_TRUE(result.links->analysis.has_value());
+  EXPECT_DOUBLE_EQ(result.links->shortfall, 0.25);
+  ASSERT_EQ(result.links->analysis->fits.size(), 1u);
+  const LinkFit& fit = result.links->analysis->fits[0];
+  EXPECT_EQ(fit.second_host, "node1");
+  EXPECT_EQ(fit.smallest_bytes, 8u);
+  EXPECT_DOUBLE_EQ(fit.backward_GBps, 0.06);
+  EXPECT_TRUE(fit.slow);
+  ASSERT_EQ(result.links->analysis->slow_hosts.size(), 1u);
+  EXPECT_EQ(result.links->analysis->slow_hosts[0].name, "node1");
+  EXPECT_DOUBLE_EQ(result.links->analysis->slow_hosts[0].median_GBps, 1.4);
+}
+
+TEST_F(ResultFileTest, ALinksRunKilledBeforeItsAnalysisKeepsItsFinishedPoints) {
+  const fs::path path = file("killed-links.h5");
+  {
+    ResultWriter writer(path, false);
+    writer.append_link_point(example_link_point(0, 1, LinkMode::latency, 8));
+    writer.append_link_point(example_link_point(0, 1, LinkMode::latency, 64));
+    // Left open: the run died after two points.
+    const ResultFile result = read_result_file(path, false);
+    EXPECT_FALSE(result.complete);
+    ASSERT_TRUE(result.links.has_value());
+    EXPECT_EQ(result.links->points.size(), 2u);
+    EXPECT_FALSE(result.links->analysis.has_value());
+  }
+}
+
+TEST_F(ResultFileTest, ARunFileHasNoLinks) {
+  const fs::path path = file("run.h5");
+  write_example(path);
+  EXPECT_FALSE(read_result_file(path, false).links.has_value());
+}
+
 }  // namespace
 }  // namespace collbench

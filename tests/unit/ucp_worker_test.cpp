@@ -58,8 +58,8 @@ TEST(UcpWorker, PingPongCarriesEveryByteAtEverySize) {
                          worker.receive(echoed, bytes);
                          EXPECT_EQ(echoed, sent) << bytes << " bytes";
                        }
-                       EXPECT_NE(worker.lanes(1).find("lane[0]"), std::string::npos)
-                           << worker.lanes(1);
+                       EXPECT_NE(worker.transports(1).find('/'), std::string::npos)
+                           << worker.transports(1);
                      },
                      [](UcpWorker& worker) { echo(worker, 0); }});
 }
@@ -117,11 +117,49 @@ TEST(UcpWorker, AMessageOfAnotherLengthIsAnError) {
                      }});
 }
 
+// A window of large messages (rendezvous) each way at once completes, every byte in place.
+TEST(UcpWorker, AWindowEachWayAtOnceCompletes) {
+  constexpr int kWindow = 8;
+  const std::size_t bytes = std::size_t{4} << 20;
+  const auto both_ways = [&](int peer) {
+    return [&, peer](UcpWorker& worker) {
+      const std::vector<std::byte> out = pattern(bytes, 1 - peer);
+      std::vector<std::byte> in(bytes);
+      worker.transfer(peer, out, kWindow, in, kWindow, 9);
+      EXPECT_EQ(in, pattern(bytes, peer));
+    };
+  };
+  connected_workers({both_ways(1), both_ways(0)});
+}
+
+TEST(UcpWorker, AWindowOneWayArrivesWhole) {
+  constexpr int kWindow = 64;
+  connected_workers({[](UcpWorker& worker) { worker.transfer(1, pattern(100, 3), kWindow, {}, 0, 4); },
+                     [](UcpWorker& worker) {
+                       std::vector<std::byte> in(100);
+                       worker.transfer(-1, {}, 0, in, kWindow, 4);
+                       EXPECT_EQ(in, pattern(100, 3));
+                     }});
+}
+
+TEST(TransportsOfLanes, NamesEachLanesTransportAndDeviceOnce) {
+  const std::string shared_memory =
+      "#                 lane[0]:  3:sysv/memory.0 md[2]           -> md[2]/sysv/sysdev[255] am\n"
+      "#                 lane[1]:  5:cma/memory.0 md[4]            -> md[4]/cma/sysdev[255] rma_bw#0\n";
+  EXPECT_EQ(transports_of_lanes(shared_memory), "sysv/memory,cma/memory");
+  const std::string network =
+      "#                 lane[0]:  2:tcp/eth0.0 md[1]              -> md[1]/tcp/sysdev[255] am\n"
+      "#                 lane[1]:  2:tcp/eth0.0 md[1]              -> md[1]/tcp/sysdev[255] rma_bw#0\n"
+      "#                 lane[2]:  7:rc_mlx5/mlx5_0:1.0 md[3]      -> md[3]/ib/sysdev[0] rma_bw#1\n";
+  EXPECT_EQ(transports_of_lanes(network), "tcp/eth0,rc_mlx5/mlx5_0:1");
+  EXPECT_EQ(transports_of_lanes("# UCP endpoint\n"), "");
+}
+
 TEST(UcpWorker, APeerNotConnectedIsAnError) {
   UcpWorker worker;
   EXPECT_THROW(worker.send(3, pattern(8, 0), 1), UcxError);
-  EXPECT_THROW(worker.lanes(3), UcxError);
-  EXPECT_FALSE(UcpWorker::version().empty());
+  EXPECT_THROW(worker.transports(3), UcxError);
+  EXPECT_FALSE(UcpWorker().version().empty());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <new>
 
 #include "mpi_types.h"
@@ -107,6 +108,16 @@ void MpiCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& r
 std::size_t MpiCommunicator::in_place_result_offset(const CollectiveCall&) const { return 0; }
 
 void MpiCommunicator::barrier() { check(MPI_Barrier(comm_), "MPI_Barrier"); }
+
+void MpiCommunicator::idle_barrier() {
+  MPI_Request request;
+  check(MPI_Ibarrier(comm_, &request), "MPI_Ibarrier");
+  for (int done = 0;;) {
+    check(MPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
 
 void MpiCommunicator::broadcast_bytes(std::span<std::byte> data, int root) {
   check(MPI_Bcast(data.data(), count_arg(data.size()), MPI_BYTE, root, comm_), "MPI_Bcast");

@@ -22,6 +22,7 @@ class MpiCommunicator final : public Communicator {
   std::size_t in_place_result_offset(const CollectiveCall& call) const override;
 
   void barrier() override;
+  void idle_barrier() override;
   std::unique_ptr<Communicator> split(int color, int key) override;
   std::unique_ptr<Communicator> split_node() override;
 

@@ -1,11 +1,16 @@
 #include "benches/backends/ucx/ucp_worker.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <ucp/api/ucp.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <regex>
 #include <cstdlib>
 #include <map>
+#include <optional>
+#include <vector>
 
 namespace collbench::ucx {
 namespace {
@@ -14,12 +19,41 @@ void check(ucs_status_t status, const char* call) {
   if (status != UCS_OK) throw UcxError(fmt::format("{}: {}", call, ucs_status_string(status)));
 }
 
+// UCX's own reading of a setting, "" where it has none: what UCX_TLS and UCX_NET_DEVICES in the
+// environment make of the defaults.
+std::string config_value(ucp_config_t* config, const char* name) {
+  char* text = nullptr;
+  std::size_t length = 0;
+  FILE* stream = open_memstream(&text, &length);
+  if (!stream) return "";
+  ucp_config_print(config, stream, nullptr, UCS_CONFIG_PRINT_CONFIG);
+  std::fclose(stream);
+  const std::string printed(text, length);
+  std::free(text);
+  const std::string key = fmt::format("UCX_{}=", name);
+  const auto start = printed.find(key);
+  if (start == std::string::npos) return "";
+  const auto value = start + key.size();
+  return printed.substr(value, printed.find('\n', value) - value);
+}
+
 }  // namespace
+
+std::string transports_of_lanes(const std::string& printed) {
+  static const std::regex lane(R"(lane\[\d+\]:\s+\d+:([\w-]+/[^\s/]+?)(\.\d+)?\s)");
+  std::vector<std::string> seen;
+  for (auto it = std::sregex_iterator(printed.begin(), printed.end(), lane);
+       it != std::sregex_iterator(); ++it)
+    if (std::find(seen.begin(), seen.end(), (*it)[1].str()) == seen.end())
+      seen.push_back((*it)[1].str());
+  return fmt::format("{}", fmt::join(seen, ","));
+}
 
 struct UcpWorker::Impl {
   ucp_context_h context = nullptr;
   ucp_worker_h worker = nullptr;
   std::map<int, ucp_ep_h> endpoints;
+  std::map<std::string, std::string> settings;
 
   ucp_ep_h endpoint(int peer, const char* call) const {
     const auto found = endpoints.find(peer);
@@ -27,25 +61,19 @@ struct UcpWorker::Impl {
       throw UcxError(fmt::format("{}: peer {} is not connected", call, peer));
     return found->second;
   }
-
-  // Progresses the worker until `request` (what a *_nbx call returned) is complete, as
-  // `status_of` tells.
-  template <typename StatusOf>
-  void wait(ucs_status_ptr_t request, const char* call, StatusOf status_of) {
-    if (request == nullptr) return;  // completed in place
-    if (UCS_PTR_IS_ERR(request)) check(UCS_PTR_STATUS(request), call);
-    ucs_status_t status;
-    while ((status = status_of(request)) == UCS_INPROGRESS) ucp_worker_progress(worker);
-    ucp_request_free(request);
-    check(status, call);
-  }
 };
 
 UcpWorker::UcpWorker() : impl_(std::make_unique<Impl>()) {
+  ucp_config_t* config = nullptr;
+  check(ucp_config_read(nullptr, nullptr, &config), "ucp_config_read");
+  for (const char* name : {"TLS", "NET_DEVICES"})
+    impl_->settings[fmt::format("ucx_{}", name)] = config_value(config, name);
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES;
   params.features = UCP_FEATURE_TAG;
-  check(ucp_init(&params, nullptr, &impl_->context), "ucp_init");
+  const ucs_status_t initialised = ucp_init(&params, config, &impl_->context);
+  ucp_config_release(config);
+  check(initialised, "ucp_init");
   ucp_worker_params_t worker_params{};
   worker_params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
   worker_params.thread_mode = UCS_THREAD_MODE_SINGLE;
@@ -84,6 +112,9 @@ void UcpWorker::connect(int peer, std::span<const std::byte> address) {
   if (impl_->endpoints.contains(peer))
     throw UcxError(fmt::format("ucp_ep_create: peer {} is already connected", peer));
   ucp_ep_params_t params{};
+  // No peer error handling: UCX 1.13 would give up shared memory for it (tcp/lo between two
+  // workers of one host), and links must measure the transports applications get. A peer that
+  // dies is the watchdog's, and the launcher's, to report.
   params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
   params.address = reinterpret_cast<const ucp_address_t*>(address.data());
   ucp_ep_h endpoint = nullptr;
@@ -91,30 +122,60 @@ void UcpWorker::connect(int peer, std::span<const std::byte> address) {
   impl_->endpoints.emplace(peer, endpoint);
 }
 
-void UcpWorker::send(int peer, std::span<const std::byte> message, std::uint64_t tag) {
-  ucp_request_param_t params{};
-  const ucp_ep_h endpoint = impl_->endpoint(peer, "ucp_tag_send_nbx");
-  impl_->wait(ucp_tag_send_nbx(endpoint, message.data(), message.size(), tag, &params),
-              "ucp_tag_send_nbx", ucp_request_check_status);
+void UcpWorker::transfer(int peer, std::span<const std::byte> out, int sends,
+                         std::span<std::byte> in, int receives, std::uint64_t tag) {
+  const ucp_ep_h endpoint = sends > 0 ? impl_->endpoint(peer, "ucp_tag_send_nbx") : nullptr;
+  struct Posted {
+    ucs_status_ptr_t request;
+    bool receive;
+  };
+  std::vector<Posted> posted;
+  posted.reserve(sends + receives);
+  ucs_status_t failed = UCS_OK;
+  const char* failed_call = "";
+  const auto fail = [&](ucs_status_t status, const char* call) {
+    if (failed == UCS_OK) failed = status, failed_call = call;
+  };
+  std::optional<std::size_t> wrong_length;
+  // Receives first, so that the window's messages find them waiting.
+  for (int i = 0; i < receives; ++i) {
+    // Always a request, whose test tells the length: UCX 1.13 leaves recv_info unfilled when a
+    // receive matches an unexpected eager message in place.
+    ucp_request_param_t params{};
+    params.op_attr_mask = UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
+    const ucs_status_ptr_t request =
+        ucp_tag_recv_nbx(impl_->worker, in.data(), in.size(), tag, ~ucp_tag_t{0}, &params);
+    if (UCS_PTR_IS_ERR(request)) fail(UCS_PTR_STATUS(request), "ucp_tag_recv_nbx");
+    else posted.push_back({request, true});
+  }
+  for (int i = 0; i < sends; ++i) {
+    ucp_request_param_t params{};
+    const ucs_status_ptr_t request =
+        ucp_tag_send_nbx(endpoint, out.data(), out.size(), tag, &params);
+    if (UCS_PTR_IS_ERR(request)) fail(UCS_PTR_STATUS(request), "ucp_tag_send_nbx");
+    else if (request != nullptr) posted.push_back({request, false});
+  }
+  // Every posted request is waited for, also after an error, so that none is left to complete
+  // into a buffer the caller has moved on from.
+  for (const Posted& each : posted) {
+    ucp_tag_recv_info_t info{};
+    const auto status_of = [&] {
+      return each.receive ? ucp_tag_recv_request_test(each.request, &info)
+                          : ucp_request_check_status(each.request);
+    };
+    ucs_status_t status;
+    while ((status = status_of()) == UCS_INPROGRESS) ucp_worker_progress(impl_->worker);
+    ucp_request_free(each.request);
+    if (status != UCS_OK) fail(status, each.receive ? "ucp_tag_recv_nbx" : "ucp_tag_send_nbx");
+    else if (each.receive && info.length != in.size()) wrong_length = info.length;
+  }
+  check(failed, failed_call);
+  if (wrong_length)
+    throw UcxError(fmt::format("ucp_tag_recv_nbx: {} bytes arrived, {} expected", *wrong_length,
+                               in.size()));
 }
 
-void UcpWorker::receive(std::span<std::byte> message, std::uint64_t tag) {
-  ucp_tag_recv_info_t info{};
-  ucp_request_param_t params{};
-  params.op_attr_mask = UCP_OP_ATTR_FIELD_RECV_INFO;
-  params.recv_info.tag_info = &info;
-  const ucp_tag_t every_bit = ~ucp_tag_t{0};
-  // Completed in place, the call fills `info`; completed later, the request test does.
-  impl_->wait(ucp_tag_recv_nbx(impl_->worker, message.data(), message.size(), tag, every_bit,
-                               &params),
-              "ucp_tag_recv_nbx",
-              [&info](ucs_status_ptr_t request) { return ucp_tag_recv_request_test(request, &info); });
-  if (info.length != message.size())
-    throw UcxError(fmt::format("ucp_tag_recv_nbx: {} bytes arrived, {} expected", info.length,
-                               message.size()));
-}
-
-std::string UcpWorker::lanes(int peer) const {
+std::string UcpWorker::transports(int peer) const {
   const ucp_ep_h endpoint = impl_->endpoint(peer, "ucp_ep_print_info");
   char* text = nullptr;
   std::size_t length = 0;
@@ -122,11 +183,13 @@ std::string UcpWorker::lanes(int peer) const {
   if (!stream) throw UcxError("ucp_ep_print_info: open_memstream failed");
   ucp_ep_print_info(endpoint, stream);
   std::fclose(stream);
-  std::string printed(text, length);
+  const std::string printed(text, length);
   std::free(text);
-  return printed;
+  return transports_of_lanes(printed);
 }
 
-std::string UcpWorker::version() { return ucp_get_version_string(); }
+std::string UcpWorker::version() const { return ucp_get_version_string(); }
+
+std::map<std::string, std::string> UcpWorker::provenance() const { return impl_->settings; }
 
 }  // namespace collbench::ucx

@@ -1,14 +1,11 @@
 #pragma once
-// One rank's side of its links over UCX's UCP API: a context, a worker, and an endpoint to each
-// peer it connects, exchanging tagged messages. The ranks swap worker addresses out of band
-// (over MPI under mpirun, in memory in one process), as ucx_perftest does over its socket.
-#include <cstddef>
-#include <cstdint>
+// PointToPoint over UCX's UCP API: a context, a worker, and an endpoint to each peer it
+// connects (a rank meets a different peer each round of the links matrix).
 #include <memory>
-#include <span>
 #include <stdexcept>
 #include <string>
-#include <vector>
+
+#include "benches/backends/point_to_point.h"
 
 namespace collbench::ucx {
 
@@ -17,29 +14,27 @@ struct UcxError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class UcpWorker {
+// "tcp/eth0,cma/memory" from what ucp_ep_print_info prints: each lane's transport and device,
+// once each, in lane order, without the device's index.
+std::string transports_of_lanes(const std::string& printed);
+
+class UcpWorker final : public PointToPoint {
  public:
   UcpWorker();
-  ~UcpWorker();
+  ~UcpWorker() override;
   UcpWorker(const UcpWorker&) = delete;
   UcpWorker& operator=(const UcpWorker&) = delete;
 
-  // This worker's address, for its peers' connect().
-  std::vector<std::byte> address() const;
-  // An endpoint to the worker at `address`, known from then on as `peer` (a rank, say).
-  void connect(int peer, std::span<const std::byte> address);
-
-  // Each returns once its message is complete: sent (the buffer may be reused) or received
-  // whole. A receive matches its tag from any peer. Throws UcxError, also for a peer not
-  // connected and when a message of another length arrives.
-  void send(int peer, std::span<const std::byte> message, std::uint64_t tag);
-  void receive(std::span<std::byte> message, std::uint64_t tag);
-
-  // The lanes of the endpoint to `peer`: the transports and devices UCX chose for it, as
-  // ucp_ep_print_info prints them ("tcp/eth0", "sysv/memory", ...).
-  std::string lanes(int peer) const;
-
-  static std::string version();
+  std::vector<std::byte> address() const override;
+  void connect(int peer, std::span<const std::byte> address) override;
+  // Throws UcxError, also for a peer not connected and when a message of another length
+  // arrives.
+  void transfer(int peer, std::span<const std::byte> out, int sends, std::span<std::byte> in,
+                int receives, std::uint64_t tag) override;
+  // From the lanes ucp_ep_print_info prints ("lane[0]:  3:sysv/memory.0 md[2] ...").
+  std::string transports(int peer) const override;
+  std::string version() const override;
+  std::map<std::string, std::string> provenance() const override;
 
  private:
   struct Impl;

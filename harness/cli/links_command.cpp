@@ -1,0 +1,265 @@
+#include "harness/cli/links_command.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "benches/backends/registry.h"
+#include "harness/errors.h"
+#include "harness/links/link_fits.h"
+#include "harness/links/link_matrix.h"
+#include "harness/measure/fault_guard.h"
+#include "harness/measure/run_config.h"
+#include "harness/plan/sizes.h"
+#include "harness/provenance/clock.h"
+#include "harness/provenance/launcher.h"
+#include "harness/provenance/provenance.h"
+#include "harness/report/link_report.h"
+#include "harness/store/result_file.h"
+#include "topo/discovery.h"
+
+namespace collbench {
+namespace {
+
+constexpr int kRoot = 0;
+constexpr const char* kBootstrap = "mpi";  // the world that swaps addresses and ends rounds
+
+struct LinksConfig {
+  LinkPlan plan;
+  LinkSchedule schedule;
+  Watchdog watchdog;
+  double shortfall = 0;
+  std::filesystem::path out;
+  bool default_out = false;
+  bool force = false;
+  bool quiet = false;
+};
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw UsageError(message);
+}
+
+std::size_t size_option(const std::string& text, const char* option) {
+  try {
+    return parse_size(text);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(fmt::format("{}: {}", option, error.what()));
+  }
+}
+
+LinksConfig resolve(const LinksOptions& o) {
+  LinksConfig config;
+  SweepSpec sweep{.min_bytes = size_option(o.min_bytes, "-b/--minbytes"),
+                  .max_bytes = size_option(o.max_bytes, "-e/--maxbytes"),
+                  .step_factor = o.step_factor};
+  require(sweep.min_bytes > 0, "-b/--minbytes must be at least 1 byte");
+  try {
+    config.plan.sizes = sweep_sizes(sweep);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(fmt::format("-b/-e/-f: {}", error.what()));
+  }
+  if (o.between == "ranks") config.schedule.ends = LinkEnds::ranks;
+  else require(o.between == "hosts", fmt::format("--between: unknown value '{}' (expected hosts or ranks)", o.between));
+  config.plan.modes.clear();
+  std::size_t start = 0;
+  while (start <= o.modes.size()) {
+    const std::size_t comma = std::min(o.modes.find(',', start), o.modes.size());
+    const std::string item = o.modes.substr(start, comma - start);
+    const auto mode = parse_link_mode(item);
+    require(mode.has_value(), fmt::format("--modes: unknown value '{}' (expected latency, "
+                                          "bandwidth, bidirectional)", item));
+    if (std::find(config.plan.modes.begin(), config.plan.modes.end(), *mode) ==
+        config.plan.modes.end())
+      config.plan.modes.push_back(*mode);
+    start = comma + 1;
+  }
+  require(o.pairs_at_once >= 0, "--pairs-at-once must not be negative");
+  config.schedule.pairs_at_once = o.pairs_at_once;
+  require(!o.rounds || *o.rounds > 0, "--rounds must be positive");
+  // As run: -n is an exact count, in one pass unless passes are asked for (then n in each).
+  config.schedule.rounds = o.rounds.value_or(o.iters ? 1 : kDefaultRounds);
+  require(!o.iters || *o.iters > 0, "-n/--iters must be positive");
+  require(o.warmup_iters >= 0, "-w/--warmup_iters must not be negative");
+  require(o.min_samples > 0, "--min-samples must be positive");
+  require(o.target_ci > 0 && o.target_ci < 1, "--target-ci must be a fraction between 0 and 1");
+  require(o.max_time_s > 0, "--max-time must be positive");
+  require(!o.timeout_s || *o.timeout_s >= 0, "-T/--timeout must not be negative");
+  require(o.shortfall > 0 && o.shortfall < 1, "--shortfall must be a fraction between 0 and 1");
+  config.plan.warmup_samples = o.warmup_iters;
+  config.plan.stopping.min_samples = static_cast<std::size_t>(o.min_samples);
+  config.plan.stopping.target_ci = o.target_ci;
+  config.plan.stopping.max_time_s = o.max_time_s;
+  if (o.iters) config.plan.stopping.fixed_samples = static_cast<std::size_t>(*o.iters);
+  if (o.timeout_s) config.watchdog = Watchdog{*o.timeout_s, false};
+  config.shortfall = o.shortfall;
+  config.default_out = o.out.empty();
+  config.out = o.out.empty() ? std::filesystem::path("results") /
+                                   fmt::format("{}-links.h5", utc_timestamp_for_filename())
+                             : std::filesystem::path(o.out);
+  config.force = o.force;
+  config.quiet = o.quiet;
+  return config;
+}
+
+// Rank 0's file, or the reason it cannot be had (--out): every rank learns which.
+std::unique_ptr<ResultWriter> open_links_file(Communicator& world, const LinksConfig& config) {
+  std::unique_ptr<ResultWriter> writer;
+  std::string problem;
+  if (world.rank() == kRoot) try {
+      if (config.default_out) std::filesystem::create_directories(config.out.parent_path());
+      writer = std::make_unique<ResultWriter>(config.out, config.force, KeepSamples::all);
+    } catch (const std::exception& error) {
+      problem = fmt::format("--out: {}", error.what());
+    }
+  bool failed = false;
+  {
+    CommunicationWait wait("agreeing whether the result file opened");
+    failed = world.sum_over_ranks(!problem.empty()) > 0;
+  }
+  if (!problem.empty()) fmt::print(stderr, "collbench links: {}\n", problem);
+  if (failed) throw UsageError("");
+  return writer;
+}
+
+int measure(Backend& bootstrap, PointToPoint& links, const LinksConfig& config,
+            const std::vector<std::string>& argv) {
+  const std::string start_utc = utc_now_iso8601();
+  Communicator& world = bootstrap.world();
+  const JobTopology topology = [&] {
+    CommunicationWait wait("discovering the topology");
+    return discover_topology(world);
+  }();
+  std::unique_ptr<ResultWriter> writer = open_links_file(world, config);
+  const bool root = world.rank() == kRoot;
+  if (root) {
+    Provenance provenance = job_provenance(argv, "ucx", links.version(), topology, start_utc);
+    provenance.text.merge(links.provenance());
+    provenance.text["bootstrap"] = fmt::format("{} {}", kBootstrap, bootstrap.version());
+    provenance.text["between"] = config.schedule.ends == LinkEnds::ranks ? "ranks" : "hosts";
+    writer->write_provenance(provenance);
+    writer->write_topology(topology.ranks);
+    const auto participants = link_participants(topology, config.schedule.ends);
+    if (!config.quiet)
+      fmt::print("# collbench links: {} {}, {} links, UCX {}\n{}", participants.size(),
+                 config.schedule.ends == LinkEnds::ranks ? "ranks" : "hosts",
+                 participants.size() * (participants.size() - 1) / 2, links.version(),
+                 link_points_header());
+  }
+  std::vector<LinkPoint> measured;
+  measure_link_matrix(world, links, topology, config.schedule, config.plan,
+                      [&](std::vector<LinkPoint> points) {
+                        for (LinkPoint& point : points) {
+                          {
+                            FileWriteSection section;
+                            writer->append_link_point(point);
+                          }
+                          if (!config.quiet) fmt::print("{}", link_point_row(point));
+                          point.samples_seconds.clear();
+                          measured.push_back(std::move(point));
+                        }
+                        std::fflush(stdout);
+                      });
+  if (!root) return kExitOk;
+  const LinkAnalysis analysis = analyse_links(measured, config.shortfall);
+  {
+    FileWriteSection section;
+    writer->write_link_analysis(analysis, config.shortfall);
+    writer->finish(utc_now_iso8601());
+  }
+  fmt::print("{}", link_summary(analysis, config.shortfall));
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_links_options(CLI::App& command, LinksOptions& o) {
+  command.add_option("-b,--minbytes", o.min_bytes, "smallest message")->capture_default_str();
+  command.add_option("-e,--maxbytes", o.max_bytes, "largest message")->capture_default_str();
+  command.add_option("-f,--stepfactor", o.step_factor, "multiplicative step between sizes")
+      ->capture_default_str();
+  command.add_option("--between", o.between,
+                     "hosts (the lowest rank of each host) or ranks (every pair of ranks)")
+      ->capture_default_str();
+  command.add_option("--pairs-at-once", o.pairs_at_once,
+                     "pairs of a round measured at once (0: all; 1 where hosts share cores, as "
+                     "on one machine's virtual cluster)")
+      ->capture_default_str();
+  command.add_option("--rounds", o.rounds,
+                     "passes over the whole matrix, each point's samples pooled over them "
+                     "(default 3; 1 with -n)");
+  command.add_option("--modes", o.modes,
+                     "latency (half a ping-pong), bandwidth (a window each way in turn), "
+                     "bidirectional (a window both ways at once)")
+      ->capture_default_str();
+  command.add_option("-n,--iters", o.iters, "samples per point; turns adaptive stopping off");
+  command.add_option("-w,--warmup_iters", o.warmup_iters, "untimed samples per point")
+      ->capture_default_str();
+  command.add_option("--min-samples", o.min_samples, "fewest samples per point")
+      ->capture_default_str();
+  command.add_option("--target-ci", o.target_ci,
+                     "stop once the median's 95% interval is within this fraction of it")
+      ->capture_default_str();
+  command.add_option("--max-time", o.max_time_s, "seconds a point may take at most")
+      ->capture_default_str();
+  command.add_option("-T,--timeout", o.timeout_s,
+                     "seconds a rank may wait on its peer before the job is ended (0: off; "
+                     "default 300, and never under 100 times the slowest sample)");
+  command.add_option("--shortfall", o.shortfall,
+                     "name a link or host slow when its fitted bandwidth is more than this "
+                     "fraction below its peers'")
+      ->capture_default_str();
+  command.add_option("--out", o.out, "result file (default results/<UTC time>-links.h5)");
+  command.add_flag("--force", o.force, "overwrite an existing result file");
+  command.add_flag("-q,--quiet", o.quiet, "print only the summary, not a row per point");
+}
+
+int links_command(const LinksOptions& options, const std::vector<std::string>& argv) {
+  // Asked before MPI starts: a singleton MPI_Init sets the launcher's variables itself.
+  const bool launched = launcher_rank().has_value();
+  const bool may_print = launcher_rank().value_or(0) == kRoot;
+  LinksConfig config;
+  try {
+    config = resolve(options);
+  } catch (const UsageError& error) {
+    if (may_print) fmt::print(stderr, "collbench links: {}\n", error.what());
+    return kExitUsage;
+  }
+  install_fault_guard(fmt::format("rank {} on {}", launcher_rank().value_or(0), this_host()),
+                      config.watchdog);
+  std::unique_ptr<Backend> bootstrap;
+  std::unique_ptr<PointToPoint> links;
+  try {
+    CommunicationWait wait("starting MPI and UCX");
+    bootstrap = start_backend(kBootstrap, BackendOptions{});
+    links = start_point_to_point();
+  } catch (const BackendUnavailable& error) {
+    if (may_print) fmt::print(stderr, "collbench links: {}\n", error.what());
+    end_failed_start();
+    return kExitUsage;
+  } catch (const std::exception& error) {
+    fmt::print(stderr, "collbench links: rank {} on {}: UCX or MPI failed to start: {}\n",
+               launcher_rank().value_or(0), this_host(), error.what());
+    end_failed_start();
+    return kExitFault;
+  }
+  if (!launched) {
+    fmt::print(stderr, "collbench links: started without mpirun/srun? One process has no link "
+                       "to measure. Start it with mpirun -np N or srun, one rank per host\n");
+    return kExitUsage;
+  }
+  try {
+    return measure(*bootstrap, *links, config, argv);
+  } catch (const UsageError&) {
+    return kExitUsage;
+  } catch (const std::exception& error) {
+    const std::string context = fault_context();
+    fmt::print(stderr, "collbench links: rank {} on {}: fault{}{}: {}; every finished link is in {}\n",
+               bootstrap->world().rank(), this_host(), context.empty() ? "" : " in ", context,
+               error.what(), config.out.string());
+    bootstrap->abort(kExitFault);
+  }
+}
+
+}  // namespace collbench

@@ -1,0 +1,37 @@
+#pragma once
+// `collbench links`: UCX point-to-point latency and bandwidth between every pair of hosts (or
+// ranks), slow links and hosts named. One process per rank (mpirun, srun).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace collbench {
+
+struct LinksOptions {
+  std::string min_bytes = "8";
+  std::string max_bytes = "2M";
+  double step_factor = 8;
+  std::string between = "hosts";
+  int pairs_at_once = 0;
+  std::optional<int> rounds;  // default: 3, or 1 with -n
+  std::string modes = "latency,bandwidth,bidirectional";
+  std::optional<long long> iters;
+  int warmup_iters = 2;
+  long long min_samples = 10;
+  double target_ci = 0.01;
+  double max_time_s = 1.0;
+  std::optional<double> timeout_s;
+  double shortfall = 0.2;
+  std::string out;
+  bool force = false;
+  bool quiet = false;
+};
+
+void add_links_options(CLI::App& command, LinksOptions& options);
+
+// Returns the exit code: 0, 2 for bad input, 3 for a fault (a peer that died or hung).
+int links_command(const LinksOptions& options, const std::vector<std::string>& argv);
+
+}  // namespace collbench
