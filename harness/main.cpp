@@ -69,6 +69,9 @@ int main(int argc, char** argv) {
                 "also fit every other size alone and report the error on the sizes left out");
   fit->add_flag("--segments", fit_options.segments,
                 "also print every segment of every curve (the table; JSON always has them)");
+  fit->add_option("--links", fit_options.links,
+                  "a file of `collbench links` on the same hosts: store and print each point's "
+                  "time over what those links allow");
 
   LinksOptions links_options;
   auto* links = app.add_subcommand(

@@ -16,7 +16,7 @@ import tempfile
 # Run as a script by `collbench plot`: make the `plots` package importable from the repository.
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from plots import binary, report, resultfile, spec as specfile  # noqa: E402
+from plots import binary, link_report, report, resultfile, spec as specfile  # noqa: E402
 from plots.figures import FIGURES  # noqa: E402
 from plots.figures import trend as trend_figure  # noqa: E402
 from plots.figures.common import FigureError, FigureSkipped, Options  # noqa: E402
@@ -49,17 +49,27 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
-def plan(args):
-    """(figure names, explicitly asked?) after checking every name."""
+def plan(args, result):
+    """(figure names, explicitly asked?) after checking every name. A links file has no points:
+    its one figure is 'links', and what a run's figures take does not apply to it."""
     if args.figures is None:
-        names = [n for n in FIGURES if (n != "compare" or args.baseline) and
-                 (n != "trend" or args.trend)]
-        return names, False
-    names = [n.strip() for n in args.figures.split(",") if n.strip()]
-    unknown = [n for n in names if n not in FIGURES]
-    if unknown:
-        raise UsageError(f"unknown figure {', '.join(unknown)}; known: {', '.join(FIGURES)}")
-    return names, True
+        explicit = False
+        names = ["links"] if result.is_links else [
+            n for n in FIGURES if n != "links" and (n != "compare" or args.baseline) and
+            (n != "trend" or args.trend)]
+    else:
+        explicit = True
+        names = [n.strip() for n in args.figures.split(",") if n.strip()]
+        unknown = [n for n in names if n not in FIGURES]
+        if unknown:
+            raise UsageError(f"unknown figure {', '.join(unknown)}; known: {', '.join(FIGURES)}")
+    if result.is_links:
+        foreign = [f"figure '{n}'" for n in names if n != "links"]
+        foreign += [f"--{o}" for o in ("spec", "baseline", "trend") if getattr(args, o)]
+        if foreign:
+            raise UsageError(f"{args.file} is a file of `collbench links`, whose one figure is "
+                             f"'links': {', '.join(foreign)} needs a run's points")
+    return names, explicit
 
 
 def verdicts_of(args):
@@ -110,13 +120,13 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     try:
         args = parse_args(argv)
-        names, explicit = plan(args)
+        result = resultfile.load(args.file)
+        names, explicit = plan(args, result)
         if "compare" in names and args.baseline is None:
             raise UsageError("figure 'compare' needs --baseline BASE.h5")
         if "trend" in names and args.trend is None:
             raise UsageError("figure 'trend' needs --trend TREND.json (collbench trend --format "
                              "json)")
-        result = resultfile.load(args.file)
         options = Options(size=parse_size(args.size) if args.size else None,
                           spec=specfile.busbw_floors(args.spec) if args.spec else None,
                           baseline=resultfile.load(args.baseline) if args.baseline else None,
@@ -146,8 +156,10 @@ def main(argv=None):
         outputs = [(out / f"{stem}-{name}.{args.format}", content) for name, content in rendered]
         if args.report:
             command = "collbench plot " + " ".join(shlex.quote(a) for a in argv)
-            page = report.render(result, rendered, args.format, command, options.trend,
-                                 verdicts_of(args))
+            page = (link_report.render(result, rendered, args.format, command)
+                    if result.is_links else
+                    report.render(result, rendered, args.format, command, options.trend,
+                                  verdicts_of(args)))
             outputs.append((out / f"{stem}-report.html", page.encode("utf-8")))
         write_all(outputs)
     except (UsageError, resultfile.ResultFileError, specfile.SpecError, binary.BinaryError,

@@ -1,13 +1,16 @@
 """One self-contained HTML page, the answer first: a summary per curve (peak bus bandwidth and
 where it is reached, the latency at the smallest size, the crossover n½) and the verdicts of a
-spec or a baseline when given; then the figures, inline (SVG) or as base64 PNG; then the tables
+spec or a baseline when given; measured over predicted from the fabric's links when `fit --links`
+judged the run; then the figures, inline (SVG) or as base64 PNG; then the tables
 (points as nccl-tests prints them, each curve's headline, the segments, the crossovers); the
-provenance last, folded. It can be mailed or attached to a ticket."""
+provenance last, folded. It can be mailed or attached to a ticket. A links file has its own page
+(link_report.py) around the same table, figure and provenance helpers."""
 import base64
 import html
 
 import numpy as np
 
+from plots import link_bounds
 from plots.figures.common import headline_row, label, preferred_mode
 from plots.resultfile import CURVE_KEY, curves, key_dict
 from plots.sizes import format_size
@@ -16,10 +19,11 @@ _PROVENANCE = ("command_line", "collbench_version", "git_revision", "backend", "
                "hosts", "nranks", "nodes", "ranks_per_node", "placement", "start_utc", "end_utc",
                "complete", "slurm_job_id", "slurm_step_id", "slurm_job_nodelist",
                "slurm_partition", "slurm_array_job_id", "slurm_array_task_id",
-               "nccl_version_library", "cuda_runtime_version", "cuda_driver_version", "gpu_name")
+               "nccl_version_library", "cuda_runtime_version", "cuda_driver_version", "gpu_name",
+               "bootstrap", "between", "ucx_TLS", "ucx_NET_DEVICES")
 
 
-def _table(header, rows):
+def table(header, rows):
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
                    for row in rows)
@@ -71,8 +75,8 @@ def _summary(result):
                      if smallest is not None else "–", half])
     return (f"<p>Bus bandwidth from {mode}-mode points; n½ from trusted latency-mode fits "
             "(the size below which latency dominates).</p>"
-            + _table(["curve", "peak busbw (GB/s)", "at size", "latency (us)",
-                      "n½ [95% CI]"], rows))
+            + table(["curve", "peak busbw (GB/s)", "at size", "latency (us)",
+                     "n½ [95% CI]"], rows))
 
 
 def _verdicts(verdicts):
@@ -83,7 +87,7 @@ def _verdicts(verdicts):
         rows = [[r["verdict"], r["name"], r["selection"], r["threshold"]["text"], r["message"]]
                 for r in check["rules"]]
         out.append(f"<p><b>Acceptance ({html.escape(check['title'])}): {check['verdict']}</b></p>"
-                   + _table(["verdict", "rule", "selection", "threshold", "detail"], rows))
+                   + table(["verdict", "rule", "selection", "threshold", "detail"], rows))
     compare = verdicts.get("compare")
     if compare:
         s = compare["summary"]
@@ -92,6 +96,25 @@ def _verdicts(verdicts):
                    f"{s['slower']} slower, {s['noisy']} noisy, {s['unsure']} unsure; "
                    f"{s['unmatched']} unmatched)</p>")
     return "".join(out)
+
+
+def _link_bounds(result):
+    """Against the fabric's links, when `collbench fit --links` judged the run: how close each
+    curve comes to what its links allow, then every point."""
+    bounds = result.link_bounds
+    if not bounds.links_file:
+        return ""
+    title = (f'<h2 id="link-bounds">Against the fabric\'s links ({html.escape(bounds.links_file)}, '
+             f"measured {html.escape(bounds.links_start_utc)})</h2>")
+    if not bounds.columns:
+        return title + "<p>No point judged: the links file holds no link between its hosts.</p>"
+    return (title + "<p>Ratio: the measured time over the fastest textbook algorithm's time on "
+            "the slowest link the point crosses, reductions free; 1 is as fast as the links "
+            "allow. At small sizes read latency mode: bandwidth-mode times overlap operations.</p>"
+            + table(["curve", "points", "ratio at smallest size", "ratio at largest size",
+                     "median ratio"], link_bounds.curve_rows(result))
+            + table(["curve", "size", "kind", "algorithm", "alpha (us)", "bandwidth (GB/s)",
+                     "predicted (us)", "measured (us)", "ratio"], link_bounds.point_rows(result)))
 
 
 def _points_sections(result):
@@ -116,7 +139,7 @@ def _points_sections(result):
                          _g(p["algbw_GBps"][bw], 3), _g(p["busbw_GBps"][bw], 3), p["wrong"][bw],
                          _g(p["time_median_us"][lat]) if lat is not None else "–",
                          _g(p["time_p99_us"][lat]) if lat is not None else "–"])
-        out.append(f"<h3>{html.escape(title)}</h3>" + _table(
+        out.append(f"<h3>{html.escape(title)}</h3>" + table(
             ["size (B)", "count", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
              "#wrong", "latency median (us)", "latency p99 (us)"], rows))
     return "".join(out)
@@ -143,8 +166,8 @@ def _headlines(result):
                      f"{_bandwidth(h['bandwidth_GBps'][i], h['beta_ci_low_ns_per_byte'][i], h['beta_ci_high_ns_per_byte'][i])} {falls}",
                      f"{100 * h['misfit_median_rel_error'][i]:.1f}%",
                      "yes" if h["trusted"][i] else f"no: {h['flags'][i]}"])
-    return _table(["curve", "mode", "n½: latency dominates below [95% CI]", "alpha (us) [95% CI]",
-                   "bandwidth (GB/s) [95% CI]", "misfit", "trusted"], rows)
+    return table(["curve", "mode", "n½: latency dominates below [95% CI]", "alpha (us) [95% CI]",
+                  "bandwidth (GB/s) [95% CI]", "misfit", "trusted"], rows)
 
 
 def _fits(result):
@@ -164,8 +187,8 @@ def _fits(result):
                      f"{format_size(f['half_size_bytes'][i])} [{format_size(f['half_size_ci_low_bytes'][i])}, "
                      f"{format_size(f['half_size_ci_high_bytes'][i])}]",
                      "yes" if f["trusted"][i] else f"no: {f['flags'][i]}"])
-    return _table(["curve", "mode", "segment", "sizes", "alpha (us) [95% CI]",
-                   "1/beta (GB/s) [95% CI]", "n½ [95% CI]", "trusted"], rows)
+    return table(["curve", "mode", "segment", "sizes", "alpha (us) [95% CI]",
+                  "1/beta (GB/s) [95% CI]", "n½ [95% CI]", "trusted"], rows)
 
 
 def _crossovers(result):
@@ -178,11 +201,11 @@ def _crossovers(result):
              f"{_g(c['crossover_ranks_ci_high'][i])}]",
              c["max_ranks_measured"][i], "yes" if c["extrapolated"][i] else "no"]
             for i in range(len(c["collective"]))]
-    return _table(["curve", "mode", "family", "size", "p* [95% CI]", "largest p measured",
-                   "extrapolated"], rows)
+    return table(["curve", "mode", "family", "size", "p* [95% CI]", "largest p measured",
+                  "extrapolated"], rows)
 
 
-def _figure_html(name, fmt, content):
+def figure_html(name, fmt, content):
     if fmt == "svg":
         svg = content.decode("utf-8")
         return f"<h3>{html.escape(name)}</h3>" + svg[svg.find("<svg"):]
@@ -206,24 +229,19 @@ def _trend(trend):
     text = (f"<p>{len(trend['runs'])} runs, {summary['points']} points: {summary['slower']} "
             f"slower, {summary['faster']} faster, {summary['same']} without a change, "
             f"{summary['unsure']} with too few runs.</p>")
-    table = _table(["collective", "placement", "ranks", "mode", "size", "run", "before (us)",
-                    "after (us)", "change", "p", "verdict"], rows) if rows else ""
-    return f'<h2 id="trend">Trend</h2>{text}{table}'
+    changes = table(["collective", "placement", "ranks", "mode", "size", "run", "before (us)",
+                     "after (us)", "change", "p", "verdict"], rows) if rows else ""
+    return f'<h2 id="trend">Trend</h2>{text}{changes}'
 
 
-def render(result, figures, fmt, command_line, trend=None, verdicts=None):
-    """figures: [(name, bytes)] already rendered in fmt; trend: collbench trend's JSON, if any;
-    verdicts: {"check": ..., "compare": ...}, their JSON, when a spec or baseline was given.
-    Returns the page as str."""
+def page(result, where, body, command_line):
+    """The page around `body`: a title, `where` the run was, and the provenance last, folded."""
     a = result.attrs
     provenance = [[k, ", ".join(map(str, a[k])) if isinstance(a[k], list) else a[k]]
                   for k in _PROVENANCE if k in a]
     provenance.append(["plotted with", command_line])
     provenance += [[f"env {k}", v] for k, v in sorted(result.environment.items())]
     title = f"collbench results: {result.path.name}"
-    where = " · ".join(str(x) for x in (a.get("backend_version") or a.get("backend"),
-                                        f"{a.get('nranks', '?')} ranks on {a.get('nodes', '?')} node(s)",
-                                        a.get("start_utc")) if x)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>body{{font-family:sans-serif;margin:2em;max-width:1400px}}
@@ -232,14 +250,27 @@ td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}th{{background:#e
 img,svg{{max-width:100%;height:auto}}</style></head><body>
 <h1>{html.escape(title)}</h1>
 <p>{html.escape(where)}</p>
-<h2 id="summary">Summary</h2>{_verdicts(verdicts or {})}{_summary(result)}
-<h2 id="figures">Figures</h2>{"".join(_figure_html(n, fmt, c) for n, c in figures)}
+{body}
+<details id="provenance"><summary>Provenance ({len(provenance)} items)</summary>
+{table(["item", "value"], provenance)}</details>
+</body></html>
+"""
+
+
+def render(result, figures, fmt, command_line, trend=None, verdicts=None):
+    """figures: [(name, bytes)] already rendered in fmt; trend: collbench trend's JSON, if any;
+    verdicts: {"check": ..., "compare": ...}, their JSON, when a spec or baseline was given.
+    Returns the page as str."""
+    a = result.attrs
+    where = " · ".join(str(x) for x in (a.get("backend_version") or a.get("backend"),
+                                        f"{a.get('nranks', '?')} ranks on {a.get('nodes', '?')} node(s)",
+                                        a.get("start_utc")) if x)
+    body = f"""<h2 id="summary">Summary</h2>{_verdicts(verdicts or {})}{_summary(result)}
+{_link_bounds(result)}
+<h2 id="figures">Figures</h2>{"".join(figure_html(n, fmt, c) for n, c in figures)}
 {_trend(trend)}
 <h2 id="points">Points</h2>{_points_sections(result)}
 <h2 id="headlines">Crossover per curve</h2>{_headlines(result)}
 <h2 id="fits">Segments</h2>{_fits(result)}
-<h2 id="crossovers">Crossovers</h2>{_crossovers(result)}
-<details id="provenance"><summary>Provenance ({len(provenance)} items)</summary>
-{_table(["item", "value"], provenance)}</details>
-</body></html>
-"""
+<h2 id="crossovers">Crossovers</h2>{_crossovers(result)}"""
+    return page(result, where, body, command_line)

@@ -1,4 +1,4 @@
-"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-10)."""
+"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-11)."""
 import dataclasses
 import pathlib
 
@@ -6,7 +6,7 @@ import h5py
 import numpy as np
 
 SCHEMA = "collbench-results"
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 # The columns that name a curve: every size of one of these is one line in a figure and one fit.
 CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorithm", "protocol",
@@ -15,6 +15,24 @@ CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorit
 
 class ResultFileError(Exception):
     """The file cannot be used: missing, not HDF5, foreign, or from a newer collbench."""
+
+
+@dataclasses.dataclass
+class LinkTables:
+    """What `collbench links` writes (schema 11); every table empty in a run's file."""
+    points: dict = dataclasses.field(default_factory=dict)   # /links: a killed run's, finished
+    fits: dict = dataclasses.field(default_factory=dict)     # /link_fits: written at the end
+    slow_hosts: dict = dataclasses.field(default_factory=dict)
+    shortfall: float | None = None   # the fraction below its peers that named a link or host
+
+
+@dataclasses.dataclass
+class LinkBounds:
+    """/link_bounds, what `collbench fit RUN --links LINKS` writes: a row per judged point, its
+    point_id a row of /points; empty when the run was never judged."""
+    columns: dict = dataclasses.field(default_factory=dict)
+    links_file: str = ""
+    links_start_utc: str = ""
 
 
 @dataclasses.dataclass
@@ -29,6 +47,9 @@ class ResultFile:
     families: dict
     crossovers: dict
     environment: dict
+    is_links: bool = False   # a file of `collbench links`: its /points is empty
+    links: LinkTables = dataclasses.field(default_factory=LinkTables)
+    link_bounds: LinkBounds = dataclasses.field(default_factory=LinkBounds)
 
     def samples(self, point_id):
         """(times [sample, column] in us as float64, world ranks of the columns), or None when not
@@ -74,17 +95,17 @@ def _table(dataset, rows=None):
     return columns
 
 
-def _finished_rows(f):
-    """How many rows of /points belong to finished points. A killed run's last row may be
-    unfinished, its text perhaps missing from the file: reading that text fails or crashes HDF5
-    1.10, and h5py reads a row's text whichever of its columns is asked for. Before schema 10 the
-    table did not count its finished rows, so a killed run's last row is left out."""
-    points = f["points"]
+def _finished_rows(f, name="points"):
+    """How many rows of /points (or /links) belong to finished points. A killed run's last row
+    may be unfinished, its text perhaps missing from the file: reading that text fails or crashes
+    HDF5 1.10, and h5py reads a row's text whichever of its columns is asked for. Before schema 10
+    the table did not count its finished rows, so a killed run's last row is left out."""
+    table = f[name]
     if int(f.attrs.get("complete", 0)) == 1:
-        return len(points)
-    if "finished_rows" in points.attrs:
-        return int(points.attrs["finished_rows"])
-    return max(len(points) - 1, 0)
+        return len(table)
+    if "finished_rows" in table.attrs:
+        return int(table.attrs["finished_rows"])
+    return max(len(table) - 1, 0)
 
 
 def _attr(value):
@@ -95,6 +116,26 @@ def _attr(value):
     if isinstance(value, np.generic):
         return value.item()
     return value
+
+
+def _links(f):
+    if "links" not in f:
+        return LinkTables()
+    fits = f.get("link_fits")
+    return LinkTables(
+        points=_table(f["links"], _finished_rows(f, "links")),
+        fits=_table(fits) if fits is not None and len(fits) else {},
+        slow_hosts=_table(f["slow_hosts"]) if "slow_hosts" in f and len(f["slow_hosts"]) else {},
+        shortfall=float(fits.attrs["shortfall"]) if fits is not None else None)
+
+
+def _link_bounds(f):
+    if "link_bounds" not in f:
+        return LinkBounds()
+    table = f["link_bounds"]
+    return LinkBounds(columns=_table(table) if len(table) else {},
+                      links_file=_attr(table.attrs.get("links_file", "")),
+                      links_start_utc=_attr(table.attrs.get("links_start_utc", "")))
 
 
 def load(path):
@@ -130,7 +171,8 @@ def load(path):
             crossovers=(_table(f["crossovers"])
                         if "crossovers" in f and len(f["crossovers"]) else {}),
             environment=({k: _attr(v) for k, v in f["environment"].attrs.items()}
-                         if "environment" in f else {}))
+                         if "environment" in f else {}),
+            is_links="links" in f, links=_links(f), link_bounds=_link_bounds(f))
 
 
 def curves(columns, mode=None):

@@ -7,6 +7,10 @@ namespace {
 constexpr RankFamily kFamilies[] = {
     {.name = "ring", .latency_per_peer = 1, .bandwidth_per_share = 1},
 };
+// Recursive doubling (Bruck where p is not a power of two): log2(p) steps, the ring's traffic.
+constexpr RankFamily kLogDepth[] = {
+    {.name = "recursive_doubling", .latency_per_doubling = 1, .bandwidth_per_share = 1},
+};
 }  // namespace
 
 extern constinit const Collective kAllgather{
@@ -17,6 +21,7 @@ extern constinit const Collective kAllgather{
     .recv = Extent::buffer,
     .reduces = false,
     .families = kFamilies,
+    .log_depth = kLogDepth,
 };
 
 }  // namespace collbench

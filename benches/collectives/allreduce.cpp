@@ -9,6 +9,12 @@ constexpr RankFamily kFamilies[] = {
     {.name = "ring", .latency_per_peer = 2, .bandwidth_per_share = 2},
     {.name = "tree", .latency_per_doubling = 2, .bandwidth_whole = 2},
 };
+// Recursive doubling: log2(p) exchanges of the whole buffer. Rabenseifner: a reduce-scatter by
+// recursive halving then an allgather by recursive doubling, the ring's traffic in 2·log2(p) steps.
+constexpr RankFamily kLogDepth[] = {
+    {.name = "recursive_doubling", .latency_per_doubling = 1, .bandwidth_per_doubling = 1},
+    {.name = "rabenseifner", .latency_per_doubling = 2, .bandwidth_per_share = 2},
+};
 }  // namespace
 
 extern constinit const Collective kAllreduce{
@@ -19,6 +25,7 @@ extern constinit const Collective kAllreduce{
     .recv = Extent::buffer,
     .reduces = true,
     .families = kFamilies,
+    .log_depth = kLogDepth,
 };
 
 }  // namespace collbench

@@ -32,7 +32,8 @@ double RankFamily::latency_factor(double ranks) const {
 }
 
 double RankFamily::bandwidth_factor(double ranks) const {
-  return bandwidth_per_share * (ranks - 1) / ranks + bandwidth_whole;
+  return bandwidth_per_share * (ranks - 1) / ranks + bandwidth_whole +
+         bandwidth_per_doubling * std::log2(ranks);
 }
 
 const Collective& describe(CollectiveKind kind) {
@@ -48,6 +49,13 @@ const RankFamily* find_family(CollectiveKind kind, std::string_view name) {
   for (const RankFamily& family : describe(kind).families)
     if (family.name == name) return &family;
   return nullptr;
+}
+
+std::vector<const RankFamily*> textbook_algorithms(CollectiveKind kind) {
+  std::vector<const RankFamily*> out;
+  for (const RankFamily& family : describe(kind).families) out.push_back(&family);
+  for (const RankFamily& family : describe(kind).log_depth) out.push_back(&family);
+  return out;
 }
 
 std::span<const CollectiveKind> all_collectives() { return kCollectives; }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "benches/collectives/collective_kind.h"
 
@@ -16,14 +17,17 @@ enum class Extent { buffer, share };
 // A textbook algorithm's cost in the alpha-beta model (DESIGN.md, "Models"):
 //   T(n, p) = alpha·latency_factor(p) + beta·n·bandwidth_factor(p), with
 //   latency_factor(p)   = latency_per_peer·(p−1) + latency_per_doubling·log2(p),
-//   bandwidth_factor(p) = bandwidth_per_share·(p−1)/p + bandwidth_whole.
-// Stored as these four numbers in the file's /families table, so readers need no copy.
+//   bandwidth_factor(p) = bandwidth_per_share·(p−1)/p + bandwidth_whole
+//                         + bandwidth_per_doubling·log2(p).
+// A fitted family is stored as its first four numbers in the file's /families table, so readers
+// need no copy; only recursive doubling, never fitted, moves the whole buffer every doubling.
 struct RankFamily {
   std::string_view name;
   double latency_per_peer = 0;
   double latency_per_doubling = 0;
   double bandwidth_per_share = 0;
   double bandwidth_whole = 0;
+  double bandwidth_per_doubling = 0;
 
   double latency_factor(double ranks) const;
   double bandwidth_factor(double ranks) const;
@@ -39,7 +43,15 @@ struct Collective {
   // The algorithms the rank-count fit tries, the ring first: the crossover p* is the ring's,
   // and so is the bus-bandwidth factor (nccl-tests' PERFORMANCE.md counts the ring's traffic).
   std::span<const RankFamily> families;
+  // The log-depth algorithms host libraries choose for short messages (cost-models.md §1.2;
+  // MPICH and Open MPI's recursive doubling, Bruck, recursive halving, Rabenseifner; NCCL's PAT).
+  // With `families`, what links predict the collective from (harness/links/link_bounds.h); the
+  // rank-count fit leaves them out, as over a few rank counts log2(p) and p−1 look alike.
+  std::span<const RankFamily> log_depth;
 };
+
+// The families and the log-depth algorithms: every algorithm the collective may run.
+std::vector<const RankFamily*> textbook_algorithms(CollectiveKind kind);
 
 const Collective& describe(CollectiveKind kind);
 // The family of that name among the collective's, or nullptr.

@@ -9,6 +9,10 @@ namespace {
 constexpr RankFamily kFamilies[] = {
     {.name = "ring", .latency_per_peer = 1, .bandwidth_per_share = 1},
 };
+// Recursive halving: log2(p) steps, the ring's traffic.
+constexpr RankFamily kLogDepth[] = {
+    {.name = "recursive_halving", .latency_per_doubling = 1, .bandwidth_per_share = 1},
+};
 constexpr std::string_view kAliases[] = {"reduce-scatter", "reducescatter"};
 }  // namespace
 
@@ -20,6 +24,7 @@ extern constinit const Collective kReduceScatter{
     .recv = Extent::share,
     .reduces = true,
     .families = kFamilies,
+    .log_depth = kLogDepth,
 };
 
 }  // namespace collbench

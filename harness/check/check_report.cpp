@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -61,14 +63,29 @@ nlohmann::ordered_json selected_json(const Selection& s) {
           {"size_max_bytes", open_ended(s.sizes.high, SizeRange{}.high)}};
 }
 
+nlohmann::ordered_json selected_json(const LinkSelection& s) {
+  const auto between = s.between
+                           ? nlohmann::ordered_json::array({s.between->first, s.between->second})
+                           : nlohmann::ordered_json(nullptr);
+  return {{"kind", name_or_null(s.kind)}, {"host", value_or_null(s.host)}, {"between", between}};
+}
+
+nlohmann::ordered_json link_json(const LinkFit& link) {
+  return {{"first_host", link.first_host},   {"first_rank", link.first_rank},
+          {"second_host", link.second_host}, {"second_rank", link.second_rank},
+          {"kind", name(link.kind)}};
+}
+
 nlohmann::ordered_json rule_json(const Rule& r) {
   const Threshold& t = r.threshold;
   nlohmann::ordered_json rule;
   rule["index"] = r.index;
   rule["line"] = r.line;
   rule["name"] = r.name;
-  rule["selection"] = describe(r.selection);
-  rule["selected"] = selected_json(r.selection);
+  rule["table"] = r.link_selection ? "link" : "rule";  // which the spec wrote: [[link]] or [[rule]]
+  rule["selection"] = describe_selection(r);
+  rule["selected"] =
+      r.link_selection ? selected_json(*r.link_selection) : selected_json(r.selection);
   rule["metric"] = name(t.metric);
   rule["unit"] = is_bandwidth(t.metric) ? "GB/s" : "us";  // canonical: every number below
   rule["threshold"] = {{"key", t.key},
@@ -94,11 +111,14 @@ nlohmann::ordered_json json_of(const RuleVerdict& v) {
                                        {"ci_low", finite_or_null(m.low)},
                                        {"ci_high", finite_or_null(m.high)},
                                        {"where", m.where}};
-    measured.update(key_json(m.key, false));
-    if (is_fit_metric(t.metric)) {
+    if (m.link) {
+      measured.update(link_json(*m.link));
+    } else if (is_fit_metric(t.metric)) {
+      measured.update(key_json(m.key, false));
       measured["segment_min_bytes"] = m.segment_min_bytes;
       measured["segment_max_bytes"] = m.segment_max_bytes;
     } else {
+      measured.update(key_json(m.key, false));
       measured["size_bytes"] = m.key.size_bytes;
     }
     rule["measured"] = measured;
@@ -107,6 +127,24 @@ nlohmann::ordered_json json_of(const RuleVerdict& v) {
   }
   rule["message"] = v.message;
   return rule;
+}
+
+using Labels = std::vector<std::pair<std::string, std::string>>;
+
+Labels selection_labels(const Selection& s) {
+  return {{"collective", s.collective ? std::string(name(*s.collective)) : "any"},
+          {"placement", std::string(s.placement ? name(*s.placement) : "any")},
+          {"nranks", nranks_label(s.nranks)},
+          {"datatype", s.datatype ? std::string(name(*s.datatype)) : "any"},
+          {"mode", std::string(name(s.mode))},
+          {"size_bytes", sizes_label(s.sizes)}};
+}
+
+// A link rule's own labels: it selects links, which have no collective, ranks or sizes.
+Labels selection_labels(const LinkSelection& s) {
+  return {{"link_kind", s.kind ? std::string(name(*s.kind)) : "any"},
+          {"host", s.host.value_or("any")},
+          {"between", s.between ? s.between->first + "," + s.between->second : "any"}};
 }
 
 }  // namespace
@@ -122,7 +160,7 @@ void print_check_table(std::ostream& out, const std::vector<RuleVerdict>& verdic
     rows.push_back({std::string(name(v.verdict)),
                     // an unnamed rule's made-up name repeats the selection column
                     v.rule.named ? v.rule.name : fmt::format("rule {}", v.rule.index),
-                    describe(v.rule.selection),
+                    describe_selection(v.rule),
                     v.measured ? format_measured(v.rule.threshold, *v.measured) : "-",
                     describe(v.rule.threshold), v.message});
   std::size_t widths[5] = {};
@@ -158,10 +196,9 @@ nlohmann::ordered_json check_json(const std::vector<RuleVerdict>& verdicts,
   return document;
 }
 
-// The same label names on every record, "any" where the rule leaves a field open, so
-// Prometheus series of one metric line up.
+// The same label names on every point rule's record, and on every link rule's, "any" where the
+// rule leaves a field open, so Prometheus series of one metric line up.
 VerdictRecord check_record(const RuleVerdict& v, const std::string& spec_title) {
-  const Selection& s = v.rule.selection;
   const Threshold& t = v.rule.threshold;
   VerdictRecord record;
   record.name = v.rule.name;
@@ -174,17 +211,11 @@ VerdictRecord check_record(const RuleVerdict& v, const std::string& spec_title) 
   record.quantity = is_bandwidth(t.metric) ? Quantity::bytes_per_second : Quantity::seconds;
   if (v.measured) record.value = v.measured->value * (is_bandwidth(t.metric) ? 1e9 : 1e-6);
   record.skipped = v.verdict == Verdict::skip;
-  record.labels = {
-      {"spec", spec_title},
-      {"rule", std::to_string(v.rule.index)},
-      {"collective", s.collective ? std::string(name(*s.collective)) : "any"},
-      {"placement", std::string(s.placement ? name(*s.placement) : "any")},
-      {"nranks", nranks_label(s.nranks)},
-      {"datatype", s.datatype ? std::string(name(*s.datatype)) : "any"},
-      {"mode", std::string(name(s.mode))},
-      {"size_bytes", sizes_label(s.sizes)},
-      {"metric", std::string(name(t.metric))},
-  };
+  record.labels = {{"spec", spec_title}, {"rule", std::to_string(v.rule.index)}};
+  const auto selected = v.rule.link_selection ? selection_labels(*v.rule.link_selection)
+                                              : selection_labels(v.rule.selection);
+  record.labels.insert(record.labels.end(), selected.begin(), selected.end());
+  record.labels.emplace_back("metric", name(t.metric));
   return record;
 }
 
@@ -200,7 +231,7 @@ nlohmann::ordered_json spec_json(const Spec& spec) {
 void print_spec_table(std::ostream& out, const Spec& spec) {
   fmt::print(out, "# {}: {} rules ({})\n", spec.source, spec.rules.size(), spec.title);
   for (const Rule& rule : spec.rules)
-    fmt::print(out, "rule {}  {}  {}  {} {}{}\n", rule.index, rule.name, describe(rule.selection),
+    fmt::print(out, "rule {}  {}  {}  {} {}{}\n", rule.index, rule.name, describe_selection(rule),
                name(rule.threshold.metric), describe(rule.threshold),
                rule.optional ? "  (optional)" : "");
 }

@@ -29,8 +29,8 @@ nlohmann::ordered_json check_json(const std::vector<RuleVerdict>& verdicts,
 // rule leaves a field open), its value in GB/s or microseconds.
 VerdictRecord check_record(const RuleVerdict& verdict, const std::string& spec_title);
 
-// Every rule as parsed: its selection field by field (null where open) and its bounds in GB/s
-// or microseconds.
+// Every rule as parsed: its selection (of points or of links) field by field (null where open)
+// and its bounds in GB/s or microseconds.
 nlohmann::ordered_json spec_json(const Spec& spec);
 // The rules one per line, as `check` names and bounds them.
 void print_spec_table(std::ostream& out, const Spec& spec);

@@ -37,6 +37,9 @@ constexpr std::array kBoundKeys{
     BoundKey{"latency_max", Metric::latency, false}, BoundKey{"alpha_max", Metric::alpha, false},
     BoundKey{"bandwidth_min", Metric::bandwidth, true},
 };
+// The bound keys' and reference: the one threshold a rule holds.
+constexpr std::array<std::string_view, 6> kThresholdKeys{
+    "busbw_min", "algbw_min", "latency_max", "alpha_max", "bandwidth_min", "reference"};
 
 // "a, b, c": the names of every value a key accepts, for its error message.
 template <typename Range>
@@ -56,68 +59,98 @@ Quantity parse_metric_quantity(Metric metric, std::string_view text) {
   return is_bandwidth(metric) ? parse_bandwidth(text) : parse_time(text);
 }
 
-class RuleParser {
+}  // namespace
+
+void RuleTableReader::check_keys(std::span<const std::string_view> known) {
+  for (const auto& [key, node] : table_)
+    if (std::find(known.begin(), known.end(), key.str()) == known.end())
+      problem(node, unknown_key(key.str(), known));
+}
+
+std::optional<std::string> RuleTableReader::string_of(const toml::node& node, std::string_view key,
+                                                      std::string_view example) {
+  if (node.is_string()) return node.value<std::string>();
+  problem(node, fmt::format("{} must be a string, e.g. {} = {}", key, key, example));
+  return std::nullopt;
+}
+
+std::optional<std::string_view> RuleTableReader::one_threshold(
+    std::span<const std::string_view> thresholds) {
+  std::vector<std::string_view> given;
+  for (const auto key : thresholds)
+    if (table_.contains(key)) given.push_back(key);
+  if (given.empty()) {
+    problems_.add_line(rule_.line, rule_.index,
+                       fmt::format("no threshold: give one of {}", fmt::join(thresholds, ", ")));
+    return std::nullopt;
+  }
+  if (given.size() > 1) {
+    problem(*table_.get(given[1]),
+            fmt::format("two thresholds ({}): one rule holds one threshold; write two rules",
+                        fmt::join(given, ", ")));
+    return std::nullopt;
+  }
+  return given[0];
+}
+
+void RuleTableReader::parse_bound(std::string_view key, Metric metric, bool floor) {
+  Threshold& t = rule_.threshold;
+  t.key = std::string(key);
+  t.metric = metric;
+  const toml::node& node = *table_.get(key);
+  const auto text = string_of(node, key, is_bandwidth(metric) ? "\"300 GB/s\"" : "\"25 us\"");
+  if (!text) return;
+  try {
+    const Quantity q = parse_metric_quantity(metric, *text);
+    if (!(q.value > 0)) problem(node, fmt::format("{} must be positive", key));
+    (floor ? t.floor : t.ceiling) = q.value;
+    t.unit = q.unit;
+    t.unit_scale = q.scale;
+  } catch (const std::invalid_argument& error) {
+    problem(node, fmt::format("{}: {}", key, error.what()));
+  }
+}
+
+void RuleTableReader::parse_common_keys(std::optional<double> default_warn) {
+  if (default_warn) rule_.threshold.warn_within = *default_warn;
+  if (const auto* node = table_.get("warn_within")) {
+    if (const auto text = string_of(*node, "warn_within", "\"5%\"")) {
+      try {
+        rule_.threshold.warn_within = parse_fraction(*text, false);
+        if (rule_.threshold.warn_within < 0 || rule_.threshold.warn_within >= 1)
+          problem(*node, "warn_within must be at least 0% and below 100%");
+      } catch (const std::invalid_argument& error) {
+        problem(*node, fmt::format("warn_within: {}", error.what()));
+      }
+    }
+  }
+  if (const auto* node = table_.get("optional")) {
+    if (node->is_boolean())
+      rule_.optional = node->value<bool>().value_or(false);
+    else
+      problem(*node, "optional must be true or false");
+  }
+  if (const auto* node = table_.get("name"))
+    if (const auto text = string_of(*node, "name", "\"allreduce-8gpu\"")) {
+      rule_.name = *text;
+      rule_.named = !text->empty();
+    }
+}
+
+namespace {
+
+class RuleParser : RuleTableReader {
  public:
-  RuleParser(const toml::table& table, Rule& rule, Problems& problems)
-      : table_(table), rule_(rule), problems_(problems) {}
+  using RuleTableReader::RuleTableReader;
 
   void parse(std::optional<double> default_warn) {
-    for (const auto& [key, node] : table_) {
-      const std::string_view k = key.str();
-      if (std::find(kRuleKeys.begin(), kRuleKeys.end(), k) == kRuleKeys.end())
-        problem(node, unknown_key(k, kRuleKeys));
-    }
+    check_keys(kRuleKeys);
     parse_selection();
     parse_threshold();
-    if (default_warn) rule_.threshold.warn_within = *default_warn;
-    if (const auto* node = table_.get("warn_within")) {
-      if (const auto text = string_of(*node, "warn_within", "\"5%\"")) {
-        try {
-          rule_.threshold.warn_within = parse_fraction(*text, false);
-          if (rule_.threshold.warn_within < 0 || rule_.threshold.warn_within >= 1)
-            problem(*node, "warn_within must be at least 0% and below 100%");
-        } catch (const std::invalid_argument& error) {
-          problem(*node, fmt::format("warn_within: {}", error.what()));
-        }
-      }
-    }
-    if (const auto* node = table_.get("optional")) {
-      if (node->is_boolean())
-        rule_.optional = node->value<bool>().value_or(false);
-      else
-        problem(*node, "optional must be true or false");
-    }
-    if (const auto* node = table_.get("name"))
-      if (const auto text = string_of(*node, "name", "\"allreduce-8gpu\"")) {
-        rule_.name = *text;
-        rule_.named = !text->empty();
-      }
+    parse_common_keys(default_warn);
   }
 
  private:
-  void problem(const toml::node& at, const std::string& what) {
-    problems_.add(at, rule_.index, what);
-  }
-
-  std::optional<std::string> string_of(const toml::node& node, std::string_view key,
-                                       std::string_view example) {
-    if (node.is_string()) return node.value<std::string>();
-    problem(node, fmt::format("{} must be a string, e.g. {} = {}", key, key, example));
-    return std::nullopt;
-  }
-
-  // A string key whose value must be one of a closed set (as parsed by `parse`).
-  template <typename T, typename Parse>
-  std::optional<T> named(std::string_view key, Parse parse, std::string_view known) {
-    const auto* node = table_.get(key);
-    if (!node) return std::nullopt;
-    const auto text = string_of(*node, key, fmt::format("\"{}\"", known.substr(0, known.find(','))));
-    if (!text) return std::nullopt;
-    if (auto value = parse(*text)) return value;
-    problem(*node, fmt::format("{} '{}' selects nothing: expected one of {}", key, *text, known));
-    return std::nullopt;
-  }
-
   void parse_selection() {
     Selection& s = rule_.selection;
     s.backend = named<std::string>(
@@ -249,44 +282,17 @@ class RuleParser {
   }
 
   void parse_threshold() {
-    std::vector<std::string_view> given;
-    for (const auto& b : kBoundKeys)
-      if (table_.contains(b.key)) given.push_back(b.key);
-    if (table_.contains("reference")) given.push_back("reference");
-    if (given.empty()) {
-      problems_.add_line(rule_.line, rule_.index,
-                         "no threshold: give one of busbw_min, algbw_min, latency_max, alpha_max, "
-                         "bandwidth_min, reference");
-      return;
-    }
-    if (given.size() > 1) {
-      problem(*table_.get(given[1]),
-              fmt::format("two thresholds ({}): one rule holds one threshold; write two rules",
-                          fmt::join(given, ", ")));
-      return;
-    }
-    Threshold& t = rule_.threshold;
-    t.key = std::string(given[0]);
-    const toml::node& node = *table_.get(given[0]);
-    if (t.key == "reference") {
-      parse_reference(node);
+    const auto key = one_threshold(kThresholdKeys);
+    if (!key) return;
+    if (*key == "reference") {
+      rule_.threshold.key = std::string(*key);
+      parse_reference(*table_.get(*key));
     } else {
       const auto bound = *std::find_if(kBoundKeys.begin(), kBoundKeys.end(),
-                                       [&](const BoundKey& b) { return b.key == t.key; });
-      t.metric = bound.metric;
-      const auto text = string_of(node, t.key, is_bandwidth(bound.metric) ? "\"300 GB/s\"" : "\"25 us\"");
-      if (!text) return;
-      try {
-        const Quantity q = parse_metric_quantity(bound.metric, *text);
-        if (!(q.value > 0)) problem(node, fmt::format("{} must be positive", t.key));
-        (bound.floor ? t.floor : t.ceiling) = q.value;
-        t.unit = q.unit;
-        t.unit_scale = q.scale;
-      } catch (const std::invalid_argument& error) {
-        problem(node, fmt::format("{}: {}", t.key, error.what()));
-      }
+                                       [&](const BoundKey& b) { return b.key == *key; });
+      parse_bound(bound.key, bound.metric, bound.floor);
     }
-    default_mode(node);
+    default_mode();
   }
 
   // ReFrame's reference: {busbw = "360 GB/s", tolerance = "-10%"} or lower/upper fractions.
@@ -379,7 +385,7 @@ class RuleParser {
 
   // Latency and the fits are latency-mode quantities, bus bandwidth a bandwidth-mode one
   // (nccl-tests' number); `mode` overrides.
-  void default_mode(const toml::node&) {
+  void default_mode() {
     Mode& mode = rule_.selection.mode;
     mode = rule_.threshold.metric == Metric::busbw || rule_.threshold.metric == Metric::algbw
                ? Mode::bandwidth
@@ -394,9 +400,6 @@ class RuleParser {
     }
   }
 
-  const toml::table& table_;
-  Rule& rule_;
-  Problems& problems_;
 };
 
 }  // namespace

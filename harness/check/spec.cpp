@@ -18,25 +18,33 @@
 namespace collbench {
 namespace {
 
-constexpr std::array<std::string_view, 3> kTopKeys{"title", "warn_within", "rule"};
+constexpr std::array<std::string_view, 4> kTopKeys{"title", "warn_within", "rule", "link"};
 constexpr std::array<std::string_view, 5> kMetricNames{"busbw", "algbw", "latency", "alpha",
                                                        "bandwidth"};
 
 std::string default_name(const Rule& rule) {
-  return fmt::format("{} {}", describe(rule.selection),
+  return fmt::format("{} {}", describe_selection(rule),
                      rule.threshold.key == "reference"
                          ? fmt::format("{} reference", name(rule.threshold.metric))
                          : rule.threshold.key);
 }
 
-// Two rules of one kind on the same selection must not share sizes: the spec would hold
-// the same points to two thresholds, and one of them is a mistake.
+// Two rules of one kind on the same selection must not share sizes (or, for links, be the
+// same): the spec would hold the same values to two thresholds, and one of them is a mistake.
 void check_overlaps(const std::vector<Rule>& rules, Problems& problems) {
   for (std::size_t j = 0; j < rules.size(); ++j)
     for (std::size_t i = 0; i < j; ++i) {
       const Rule& a = rules[i];
       const Rule& b = rules[j];
       if (a.threshold.key != b.threshold.key || a.threshold.metric != b.threshold.metric) continue;
+      if (a.link_selection || b.link_selection) {
+        if (a.link_selection == b.link_selection)
+          problems.add_line(b.line, b.index,
+                            fmt::format("overlaps rule {} (line {}): the same links and threshold "
+                                        "kind ({})",
+                                        a.index, a.line, a.threshold.key));
+        continue;
+      }
       if (!a.selection.same_except_sizes(b.selection)) continue;
       if (!a.selection.sizes.overlaps(b.selection.sizes)) continue;
       problems.add_line(b.line, b.index,
@@ -44,6 +52,26 @@ void check_overlaps(const std::vector<Rule>& rules, Problems& problems) {
                                     "kind ({}), and their size ranges overlap",
                                     a.index, a.line, a.threshold.key));
     }
+}
+
+// The spec's [[rule]] and [[link]] tables in the file's order, so that rule N is the N-th table
+// a reader counts; true marks a [[link]] table.
+std::vector<std::pair<const toml::table*, bool>> rule_tables(const toml::table& document,
+                                                             Problems& problems) {
+  std::vector<std::pair<const toml::table*, bool>> tables;
+  for (const auto& [key, is_link] : {std::pair{"rule", false}, {"link", true}}) {
+    const auto* node = document.get(key);
+    if (!node) continue;
+    if (!node->is_array_of_tables()) {
+      problems.add(*node, 0, fmt::format("{} must be tables: write [[{}]]", key, key));
+      continue;
+    }
+    for (const auto& element : *node->as_array()) tables.emplace_back(element.as_table(), is_link);
+  }
+  std::stable_sort(tables.begin(), tables.end(), [](const auto& a, const auto& b) {
+    return a.first->source().begin.line < b.first->source().begin.line;
+  });
+  return tables;
 }
 
 void check_names(std::vector<Rule>& rules, Problems& problems) {
@@ -107,19 +135,17 @@ Spec parse_spec(std::string_view text, std::string_view source) {
       default_warn.reset();
     }
   }
-  const auto* rules = document.get("rule");
-  if (!rules || !rules->is_array_of_tables() || rules->as_array()->empty()) {
-    problems.add_line(rules ? static_cast<int>(rules->source().begin.line) : 0, 0,
-                      "no rules: write one or more [[rule]] tables");
+  const auto tables = rule_tables(document, problems);
+  if (tables.empty()) {
+    problems.add_line(0, 0, "no rules: write one or more [[rule]] or [[link]] tables");
     throw SpecError(problems.take());
   }
   int index = 0;
-  for (const auto& element : *rules->as_array()) {
-    const auto& table = *element.as_table();
+  for (const auto& [table, is_link] : tables) {
     Rule rule;
     rule.index = ++index;
-    rule.line = static_cast<int>(table.source().begin.line);
-    parse_rule(table, rule, problems, default_warn);
+    rule.line = static_cast<int>(table->source().begin.line);
+    (is_link ? parse_link_rule : parse_rule)(*table, rule, problems, default_warn);
     if (rule.name.empty()) rule.name = default_name(rule);
     spec.rules.push_back(std::move(rule));
   }
@@ -167,6 +193,18 @@ std::string describe(const Selection& s) {
   }
   std::string text = fmt::format("{}", fmt::join(parts, " "));
   return text;
+}
+
+std::string describe(const LinkSelection& s) {
+  std::string text = s.kind ? fmt::format("{} ", name(*s.kind)) : "";
+  if (s.between) return text + fmt::format("link {} <-> {}", s.between->first, s.between->second);
+  text += "links";
+  if (s.host) text += " of " + *s.host;
+  return text;
+}
+
+std::string describe_selection(const Rule& rule) {
+  return rule.link_selection ? describe(*rule.link_selection) : describe(rule.selection);
 }
 
 std::string describe(const Threshold& t) {

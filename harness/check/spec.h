@@ -1,6 +1,7 @@
 #pragma once
 // An acceptance spec (`collbench check --spec SPEC.toml`): rules that each select points (or
-// fitted curves) of a result file and hold one measured quantity against one threshold.
+// fitted curves) of a result file, or links of a `collbench links` file ([[link]] tables), and
+// hold one measured quantity against one threshold.
 // Parsing validates everything the spec can say about itself, so a typo fails before any
 // result file is judged: unknown keys, missing or wrong units, names that select nothing, two
 // thresholds in a rule, overlapping rules. toml++ stays inside spec.cpp and rule_parser.cpp;
@@ -11,17 +12,20 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "benches/collectives/collective_kind.h"
 #include "benches/datatype.h"
 #include "harness/errors.h"
+#include "harness/links/link_point.h"
 #include "harness/plan/point.h"
 
 namespace collbench {
 
 // What a rule measures. Point metrics come from /points (the median with its 95% CI), fit
-// metrics from /fits (the estimate with its bootstrap interval).
+// metrics from /fits (the estimate with its bootstrap interval); link rules judge a link's
+// model (/link_fits) by the fit metrics, its alpha and its bandwidth.
 enum class Metric { busbw, algbw, latency, alpha, bandwidth };
 std::string_view name(Metric metric);
 bool is_fit_metric(Metric metric);
@@ -58,6 +62,14 @@ struct Selection {
   bool same_except_sizes(const Selection& other) const;
 };
 
+// Which links a [[link]] rule judges: an unset field matches every link.
+struct LinkSelection {
+  std::optional<LinkKind> kind;
+  std::optional<std::string> host;  // links with this host at either end
+  std::optional<std::pair<std::string, std::string>> between;  // one link, either way round
+  bool operator==(const LinkSelection&) const = default;
+};
+
 // Acceptable values are floor <= v <= ceiling (either side may be open). A floor or ceiling
 // rule sets one side, a reference rule (ReFrame's reference with lower/upper fractions) one or
 // both. Values are in canonical units: GB/s (10^9 B/s) for bandwidths, microseconds for times.
@@ -78,14 +90,16 @@ struct Rule {
   std::string name;    // given, or made from the selection and threshold (JUnit needs one)
   bool named = false;  // the spec gave the name
   Selection selection;
+  // Set for a [[link]] table, whose rule judges link fits instead (and leaves `selection` be).
+  std::optional<LinkSelection> link_selection;
   Threshold threshold;
-  bool optional = false;  // no matching points: SKIP instead of FAIL
+  bool optional = false;  // nothing selected: SKIP instead of FAIL
 };
 
 struct Spec {
   std::string source;  // file name for messages
   std::string title;   // JUnit suite name; the file's stem when the spec sets none
-  std::vector<Rule> rules;
+  std::vector<Rule> rules;  // [[rule]] and [[link]] tables in the order the file has them
 };
 
 // Every problem found, each "FILE:LINE: rule N: what", so one run shows them all (exit 2); the
@@ -101,6 +115,10 @@ Spec parse_spec_file(const std::string& path);
 
 // For people: "allreduce world 8 ranks bandwidth 1 GiB-8 GiB".
 std::string describe(const Selection& selection);
+// "inter links of h1", "link h1 <-> h2", "links".
+std::string describe(const LinkSelection& selection);
+// The rule's selection, of points or of links.
+std::string describe_selection(const Rule& rule);
 // ">= 300 GB/s", "<= 25 us", "360 GB/s -10%/+inf"; with the warn band when there is one.
 std::string describe(const Threshold& threshold);
 

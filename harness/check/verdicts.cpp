@@ -152,6 +152,39 @@ std::vector<Item> fit_items(const Rule& rule, const ModelReport& models) {
   return items;
 }
 
+std::vector<Item> link_items(const Rule& rule, std::span<const LinkFit> links) {
+  const bool by_rank = named_by_rank(links);
+  std::vector<Item> items;
+  for (const LinkFit& link : links) {
+    if (!selects(*rule.link_selection, link)) continue;
+    Item item;
+    const double value =
+        rule.threshold.metric == Metric::alpha ? link.alpha_us : link.bandwidth_GBps;
+    item.measured.value = value;
+    item.measured.link = link;
+    item.measured.where = pair_label(link, by_rank);
+    item.judgement = judge_value(rule.threshold, value, value, value);
+    items.push_back(std::move(item));
+  }
+  return items;
+}
+
+// What a rule judged, what one of them is called, and why there is nothing when nothing.
+struct Judged {
+  std::vector<Item> items;
+  std::string_view noun;
+  std::string_view none;
+};
+
+Judged judged_by(const Rule& rule, std::span<const PointResult> points, const ModelReport* models,
+                 std::span<const LinkFit> links) {
+  if (rule.link_selection) return {link_items(rule, links), "link", "no matching links"};
+  if (!is_fit_metric(rule.threshold.metric))
+    return {point_items(rule, points), "point", "no matching points"};
+  if (!models) return {{}, "segment", "no fits in the file (run `collbench fit FILE` first)"};
+  return {fit_items(rule, *models), "segment", "no matching fitted curves"};
+}
+
 std::string percent(double fraction) { return fmt::format("{:.3g}%", std::abs(fraction) * 100); }
 
 }  // namespace
@@ -207,21 +240,24 @@ bool selects(const Selection& s, const PointKey& key, bool with_sizes) {
   return true;
 }
 
+bool selects(const LinkSelection& s, const LinkFit& link) {
+  if (s.kind && *s.kind != link.kind) return false;
+  if (s.host && *s.host != link.first_host && *s.host != link.second_host) return false;
+  if (s.between && *s.between != std::pair{link.first_host, link.second_host} &&
+      *s.between != std::pair{link.second_host, link.first_host})
+    return false;
+  return true;
+}
+
 RuleVerdict judge_rule(const Rule& rule, std::span<const PointResult> points,
-                       const ModelReport* models) {
+                       const ModelReport* models, std::span<const LinkFit> links) {
   RuleVerdict result;
   result.rule = rule;
-  const bool fit = is_fit_metric(rule.threshold.metric);
-  std::vector<Item> items;
-  if (!fit)
-    items = point_items(rule, points);
-  else if (models)
-    items = fit_items(rule, *models);
+  const auto [items, what, none] = judged_by(rule, points, models, links);
   result.judged = items.size();
   if (items.empty()) {
     result.verdict = rule.optional ? Verdict::skip : Verdict::fail;
-    result.message = fit && !models ? "no fits in the file (run `collbench fit FILE` first)"
-                                    : fit ? "no matching fitted curves" : "no matching points";
+    result.message = none;
     if (rule.optional) result.message += " (optional rule)";
     return result;
   }
@@ -232,7 +268,6 @@ RuleVerdict judge_rule(const Rule& rule, std::span<const PointResult> points,
   const Item& worst = *std::min_element(items.begin(), items.end(), worse);
   result.verdict = worst.judgement.verdict;
   result.measured = worst.measured;
-  const char* what = fit ? "segment" : "point";
   result.message = fmt::format("{} {}{} judged", items.size(), what, items.size() == 1 ? "" : "s");
   if (result.failing) result.message += fmt::format(", {} fail", result.failing);
   if (result.warning) result.message += fmt::format(", {} warn", result.warning);
@@ -243,9 +278,9 @@ RuleVerdict judge_rule(const Rule& rule, std::span<const PointResult> points,
 }
 
 std::vector<RuleVerdict> judge_spec(const Spec& spec, std::span<const PointResult> points,
-                                    const ModelReport* models) {
+                                    const ModelReport* models, std::span<const LinkFit> links) {
   std::vector<RuleVerdict> verdicts;
-  for (const auto& rule : spec.rules) verdicts.push_back(judge_rule(rule, points, models));
+  for (const auto& rule : spec.rules) verdicts.push_back(judge_rule(rule, points, models, links));
   return verdicts;
 }
 
@@ -263,6 +298,7 @@ std::string format_measured(const Threshold& t, const Measured& m) {
     return fmt::format("{:.4g}", canonical / t.unit_scale);
   };
   if (std::isnan(m.value)) return "-";
+  if (m.link) return fmt::format("{} {}", shown(m.value), t.unit);  // a link's model: no interval
   return fmt::format("{} {} [{}, {}]", shown(m.value), t.unit, shown(m.low), shown(m.high));
 }
 

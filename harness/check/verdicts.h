@@ -15,7 +15,8 @@
 // The median (the estimate, for fits) decides pass or fail, as nccl-tests' numbers do; the
 // interval can only turn a PASS into a WARN, never rescue a FAIL. A rule judges every value it
 // selects and takes the worst; a rule that selects nothing FAILs ("no matching points"),
-// or SKIPs when it is optional.
+// or SKIPs when it is optional. A link rule judges links' models, which have no interval: only
+// the bounds and the warn band decide.
 #include <cstddef>
 #include <limits>
 #include <optional>
@@ -26,6 +27,7 @@
 
 #include "harness/check/spec.h"
 #include "harness/fit/curve_fits.h"
+#include "harness/links/link_fits.h"
 #include "harness/plan/point.h"
 
 namespace collbench {
@@ -36,8 +38,8 @@ int severity(Verdict verdict);           // 0 pass or skip, 1 warn, 2 fail
 
 inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
-// One value a rule judged: a point's median or a fitted segment's parameter, in canonical
-// units (GB/s, microseconds), with its 95% interval.
+// One value a rule judged: a point's median, a fitted segment's parameter or a link's, in
+// canonical units (GB/s, microseconds), with its 95% interval (none for a link).
 struct Measured {
   double value = kNoValue;
   double low = kNoValue;
@@ -45,6 +47,7 @@ struct Measured {
   PointKey key;                     // the point, or the curve (size 0) for fits
   std::size_t segment_min_bytes = 0;  // fits: the segment's size range
   std::size_t segment_max_bytes = 0;
+  std::optional<LinkFit> link;      // link rules: the link
   std::string where;                // "64 MiB allreduce world 2 ranks float" for people
 };
 
@@ -61,19 +64,21 @@ struct RuleVerdict {
   Rule rule;
   Verdict verdict = Verdict::fail;
   std::optional<Measured> measured;  // the deciding value: the worst one judged
-  std::size_t judged = 0;            // points or fitted segments
+  std::size_t judged = 0;            // points, fitted segments or links
   std::size_t failing = 0;
   std::size_t warning = 0;
   std::string message;
 };
 
 bool selects(const Selection& selection, const PointKey& key, bool with_sizes);
+bool selects(const LinkSelection& selection, const LinkFit& link);
 
-// `models` is null when the file holds no fits.
+// `models` is null when the file holds no fits; `links` is empty unless it is a links file.
 RuleVerdict judge_rule(const Rule& rule, std::span<const PointResult> points,
-                       const ModelReport* models);
+                       const ModelReport* models, std::span<const LinkFit> links = {});
 std::vector<RuleVerdict> judge_spec(const Spec& spec, std::span<const PointResult> points,
-                                    const ModelReport* models);
+                                    const ModelReport* models,
+                                    std::span<const LinkFit> links = {});
 
 // The worst verdict over rules (SKIP counts as PASS).
 Verdict overall(std::span<const RuleVerdict> verdicts);

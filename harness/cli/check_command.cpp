@@ -1,6 +1,7 @@
 #include "check_command.h"
 
 #include <iostream>
+#include <span>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -49,7 +50,9 @@ int check_command(const CheckOptions& options) {
   if (options.file.empty()) return print_spec(options, spec);
   const ResultFile file = read_result_file(options.file, false);
   const ModelReport* models = file.models ? &*file.models : nullptr;
-  const auto verdicts = judge_spec(spec, file.points, models);
+  std::span<const LinkFit> links;
+  if (file.links && file.links->analysis) links = file.links->analysis->fits;
+  const auto verdicts = judge_spec(spec, file.points, models, links);
   const Verdict verdict = overall(verdicts);
   const CheckedFiles files{options.file, options.spec};
   if (options.outputs.format == "json")

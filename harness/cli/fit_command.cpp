@@ -6,7 +6,9 @@
 
 #include "harness/errors.h"
 #include "harness/plan/sizes.h"
+#include "harness/report/link_bound_report.h"
 #include "harness/report/model_report.h"
+#include "harness/store/link_bound_table.h"
 #include "harness/store/model_tables.h"
 #include "harness/store/result_file.h"
 
@@ -31,6 +33,28 @@ FitOptions fit_options(const FitCommandOptions& options) {
   return fit;
 }
 
+// The links' fits, from a finished `collbench links` file.
+LinkBoundRecord bound_by_links_file(const ResultFile& run, const std::string& run_path,
+                                    const std::string& path) {
+  const ResultFile links = read_result_file(path, false);
+  if (!links.links)
+    throw UsageError(fmt::format("--links: {} is not a file of `collbench links`", path));
+  if (!links.links->analysis)
+    throw UsageError(fmt::format("--links: {} is from a links run that did not finish; it holds "
+                                 "no fitted links",
+                                 path));
+  LinkBoundRecord record{.bounds = bound_by_links(run.points, run.topology,
+                                                  links.links->analysis->fits),
+                         .links_file = path,
+                         .links_start_utc = links.provenance.text_of("start_utc")};
+  if (record.bounds.empty())
+    throw UsageError(fmt::format("--links: {} measured no links between the hosts of {}'s "
+                                 "points (a point spanning hosts needs every pair of them; one on "
+                                 "a single host needs links --between ranks there)",
+                                 path, run_path));
+  return record;
+}
+
 }  // namespace
 
 int fit_command(const FitCommandOptions& options) {
@@ -38,12 +62,19 @@ int fit_command(const FitCommandOptions& options) {
   const ResultFile file = read_result_file(options.file, true);
   if (file.points.empty())
     throw UsageError(fmt::format("{} holds no points to fit", options.file));
+  std::optional<LinkBoundRecord> bounds;
+  if (!options.links.empty()) bounds = bound_by_links_file(file, options.file, options.links);
   const ModelReport report = fit_models(file.points, fit);
   store_models(options.file, report);
-  if (options.format == "json")
-    std::cout << model_json(report).dump(2) << '\n';
-  else
+  if (bounds) store_link_bounds(options.file, *bounds);
+  if (options.format == "json") {
+    auto json = model_json(report);
+    if (bounds) json["link_bounds"] = link_bounds_json(*bounds, file.points);
+    std::cout << json.dump(2) << '\n';
+  } else {
     print_model_table(std::cout, report, options.segments);
+    if (bounds) print_link_bounds(std::cout, *bounds, file.points);
+  }
   return kExitOk;
 }
 

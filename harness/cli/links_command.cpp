@@ -53,7 +53,8 @@ LinksConfig resolve(const LinksOptions& o) {
   LinksConfig config;
   SweepSpec sweep{.min_bytes = size_option(o.min_bytes, "-b/--minbytes"),
                   .max_bytes = size_option(o.max_bytes, "-e/--maxbytes"),
-                  .step_factor = o.step_factor};
+                  .step_factor = o.step_factor,
+                  .step_bytes = std::nullopt};
   require(sweep.min_bytes > 0, "-b/--minbytes must be at least 1 byte");
   try {
     config.plan.sizes = sweep_sizes(sweep);

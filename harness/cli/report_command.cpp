@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "harness/errors.h"
+#include "harness/report/link_bound_report.h"
 #include "harness/report/link_report.h"
 #include "harness/report/model_report.h"
 #include "harness/report/reporter.h"
@@ -66,6 +67,8 @@ int report_command(const ReportOptions& options) {
   reporter->end();
   if (file.models && options.format == "table")
     for (const auto& line : model_footer_lines(*file.models)) fmt::print("{}\n", line);
+  if (file.link_bounds && options.format == "table")
+    print_link_bounds(std::cout, *file.link_bounds, points);
   if (!file.complete)
     fmt::print(stderr, "collbench report: note: {} is from a run that did not finish; it holds "
                        "the {} points finished before it stopped\n",

@@ -29,16 +29,17 @@ std::optional<LinkFit> model_of(const RankPair& pair, std::span<const LinkPoint>
   LinkFit fit;
   fit.first_rank = pair.first;
   fit.second_rank = pair.second;
-  fit.smallest_bytes = std::numeric_limits<std::size_t>::max();
+  const LinkPoint* fastest = nullptr;  // the latency point with the smallest median
   for (const LinkPoint& point : points) {
-    if (point.mode == LinkMode::latency) fit.smallest_bytes = std::min(fit.smallest_bytes, point.size_bytes);
+    if (point.mode == LinkMode::latency &&
+        (!fastest || point.summary.median < fastest->summary.median))
+      fastest = &point;
     if (point.mode == LinkMode::bandwidth) fit.largest_bytes = std::max(fit.largest_bytes, point.size_bytes);
   }
-  if (fit.largest_bytes == 0 || fit.smallest_bytes == std::numeric_limits<std::size_t>::max())
-    return std::nullopt;
+  if (fit.largest_bytes == 0 || !fastest) return std::nullopt;
+  fit.alpha_bytes = fastest->size_bytes;
+  fit.alpha_us = fastest->summary.median * 1e6;
   for (const LinkPoint& point : points) {
-    if (point.mode == LinkMode::latency && point.size_bytes == fit.smallest_bytes)
-      fit.alpha_us = point.summary.median * 1e6;
     if (point.size_bytes != fit.largest_bytes) continue;
     if (point.mode == LinkMode::bidirectional) fit.bidirectional_GBps = point.bandwidth_GBps();
     if (point.mode == LinkMode::bandwidth)

@@ -1,7 +1,8 @@
 #pragma once
 // What each link's points say together: the Hockney model T(n) = alpha + n / bandwidth of one
-// message one way, alpha the latency at the smallest size and the bandwidth the slower direction's
-// window at the largest size (a line fitted through every latency point is not: on a shaped or
+// message one way, alpha the smallest latency median over the sizes (the smallest size's, unless
+// a glitch held that one up: a TCP link sometimes holds tiny messages a millisecond) and the
+// bandwidth the slower direction's window at the largest size (a line fitted through every latency point is not: on a shaped or
 // protocol-switching link the small sizes pull its slope far from the asymptote, and a
 // ping-pong never keeps the link full); and the links and hosts whose bandwidth falls more than
 // a shortfall below their peers' (links/link_outliers.h).
@@ -27,7 +28,7 @@ struct LinkFit {
   std::string second_host;
   LinkKind kind = LinkKind::inter;
   std::string transport;
-  std::size_t smallest_bytes = 0;  // where alpha was taken
+  std::size_t alpha_bytes = 0;    // where alpha was taken
   double alpha_us = 0;
   std::size_t largest_bytes = 0;  // where the bandwidths were taken
   double bandwidth_GBps = 0;      // 1/beta: the slower direction's

@@ -84,7 +84,7 @@ std::string link_record_json(const LinkRecord& record) {
           {"kind", name(fit.kind)}, {"transport", fit.transport}, {"alpha_us", fit.alpha_us},
           {"bandwidth_GBps", fit.bandwidth_GBps}, {"forward_GBps", fit.forward_GBps},
           {"backward_GBps", fit.backward_GBps}, {"bidirectional_GBps", fit.bidirectional_GBps},
-          {"smallest_bytes", fit.smallest_bytes}, {"largest_bytes", fit.largest_bytes},
+          {"alpha_bytes", fit.alpha_bytes}, {"largest_bytes", fit.largest_bytes},
           {"slow", fit.slow}});
     for (const SlowHost& host : record.analysis->slow_hosts)
       json["slow_hosts"].push_back(nlohmann::ordered_json{{"name", host.name},
@@ -99,7 +99,7 @@ std::string link_record_json(const LinkRecord& record) {
 std::string link_summary(const LinkAnalysis& analysis, double shortfall) {
   const bool by_rank = named_by_rank(analysis.fits);
   std::string text =
-      "# Links: T(n) = alpha + n / bandwidth, one way; alpha the latency at the smallest size, "
+      "# Links: T(n) = alpha + n / bandwidth, one way; alpha the smallest latency over the sizes, "
       "the bandwidth the slower direction's at the largest\n";
   text += fmt::format("# {:<34} {:<5} {:>10} {:>8} {:>9} {:>9} {:>9} {:>10}\n", "link", "kind",
                       "alpha(us)", "GB/s", "-> GB/s", "<- GB/s", "<-> GB/s", "at size");

@@ -6,6 +6,17 @@
 #include <functional>
 
 namespace collbench::h5 {
+
+RowType::RowType(std::size_t bytes) : type_(own(H5Tcreate(H5T_COMPOUND, bytes), "H5Tcreate")) {}
+
+RowType& RowType::add(const char* name, std::size_t offset, hid_t member) {
+  check(H5Tinsert(type_.get(), name, offset, member), "H5Tinsert");
+  return *this;
+}
+
+RowType& RowType::text(const char* name, std::size_t offset, std::size_t bytes) {
+  return add(name, offset, fixed_string_type(bytes).get());
+}
 namespace {
 
 std::string member_name(hid_t compound, unsigned index) {

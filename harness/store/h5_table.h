@@ -4,6 +4,7 @@
 // variable-length UTF-8, so readers see each string at its own length, neither padded nor cut
 // by the file. HDF5 1.10 converts neither way between fixed- and variable-length strings, so
 // rows travel through a staged copy that holds one char* per variable-length column.
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -14,6 +15,21 @@
 #include "harness/store/h5.h"
 
 namespace collbench::h5 {
+
+// A row's compound type in memory, built member by member; text members fixed-length.
+class RowType {
+ public:
+  explicit RowType(std::size_t bytes);
+  RowType& add(const char* name, std::size_t offset, hid_t member);
+  RowType& text(const char* name, std::size_t offset, std::size_t bytes);
+  Handle done() { return std::move(type_); }
+
+ private:
+  Handle type_;
+};
+
+#define COLLBENCH_MEMBER(Row, field, type) #field, offsetof(Row, field), type
+#define COLLBENCH_TEXT(Row, field) #field, offsetof(Row, field), sizeof(Row::field)
 
 // The stored type of a table of `row_type` rows: its members in order, packed, text as
 // variable-length UTF-8.

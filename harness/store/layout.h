@@ -30,6 +30,10 @@ inline constexpr const char* kLinkFits = "link_fits";
 inline constexpr const char* kSlowHosts = "slow_hosts";
 // Attribute of /link_fits: the shortfall below its peers that names a link or host slow.
 inline constexpr const char* kShortfall = "shortfall";
+// A run file's points judged against a links file's links (`collbench fit --links`).
+inline constexpr const char* kLinkBounds = "link_bounds";
+inline constexpr const char* kLinksFile = "links_file";
+inline constexpr const char* kLinksStartUtc = "links_start_utc";
 
 inline constexpr const char* kUnits = "units";
 inline constexpr const char* kDims = "dims";

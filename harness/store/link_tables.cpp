@@ -52,7 +52,7 @@ struct LinkFitRow {
   char second_host[64];
   char kind[8];
   char transport[96];
-  std::uint64_t smallest_bytes;
+  std::uint64_t alpha_bytes;
   double alpha_us;
   std::uint64_t largest_bytes;
   double bandwidth_GBps;
@@ -69,26 +69,7 @@ struct SlowHostRow {
   double median_GBps;
 };
 
-// Builds a compound type member by member.
-class RowType {
- public:
-  explicit RowType(std::size_t bytes)
-      : type_(h5::own(H5Tcreate(H5T_COMPOUND, bytes), "H5Tcreate")) {}
-  RowType& add(const char* name, std::size_t offset, hid_t member) {
-    h5::check(H5Tinsert(type_.get(), name, offset, member), "H5Tinsert");
-    return *this;
-  }
-  RowType& text(const char* name, std::size_t offset, std::size_t bytes) {
-    return add(name, offset, h5::fixed_string_type(bytes).get());
-  }
-  h5::Handle done() { return std::move(type_); }
-
- private:
-  h5::Handle type_;
-};
-
-#define COLLBENCH_MEMBER(Row, field, type) #field, offsetof(Row, field), type
-#define COLLBENCH_TEXT(Row, field) #field, offsetof(Row, field), sizeof(Row::field)
+using h5::RowType;
 
 hid_t link_row_type() {
   static const h5::Handle type = [] {
@@ -132,7 +113,7 @@ hid_t link_fit_row_type() {
         .text(COLLBENCH_TEXT(LinkFitRow, second_host))
         .text(COLLBENCH_TEXT(LinkFitRow, kind))
         .text(COLLBENCH_TEXT(LinkFitRow, transport))
-        .add(COLLBENCH_MEMBER(LinkFitRow, smallest_bytes, H5T_NATIVE_UINT64))
+        .add(COLLBENCH_MEMBER(LinkFitRow, alpha_bytes, H5T_NATIVE_UINT64))
         .add(COLLBENCH_MEMBER(LinkFitRow, alpha_us, H5T_NATIVE_DOUBLE))
         .add(COLLBENCH_MEMBER(LinkFitRow, largest_bytes, H5T_NATIVE_UINT64))
         .add(COLLBENCH_MEMBER(LinkFitRow, bandwidth_GBps, H5T_NATIVE_DOUBLE))
@@ -156,9 +137,6 @@ hid_t slow_host_row_type() {
   }();
   return type.get();
 }
-
-#undef COLLBENCH_MEMBER
-#undef COLLBENCH_TEXT
 
 // Host names and transports describe a link, its ranks identify it: text too long is cut.
 template <std::size_t N>
@@ -240,7 +218,7 @@ LinkFitRow to_row(const LinkFit& fit) {
   put(fit.second_host, row.second_host);
   put(name(fit.kind), row.kind);
   put(fit.transport, row.transport);
-  row.smallest_bytes = fit.smallest_bytes;
+  row.alpha_bytes = fit.alpha_bytes;
   row.alpha_us = fit.alpha_us;
   row.largest_bytes = fit.largest_bytes;
   row.bandwidth_GBps = fit.bandwidth_GBps;
@@ -258,7 +236,7 @@ LinkFit from_row(const LinkFitRow& row) {
           .second_host = h5::load_fixed_string(row.second_host),
           .kind = parsed(parse_link_kind, row.kind, "link kind"),
           .transport = h5::load_fixed_string(row.transport),
-          .smallest_bytes = row.smallest_bytes,
+          .alpha_bytes = row.alpha_bytes,
           .alpha_us = row.alpha_us,
           .largest_bytes = row.largest_bytes,
           .bandwidth_GBps = row.bandwidth_GBps,

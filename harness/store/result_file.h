@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/fit/curve_fits.h"
+#include "harness/links/link_bounds.h"
 #include "harness/links/link_fits.h"
 #include "harness/plan/point.h"
 #include "harness/plan/sample_retention.h"
@@ -76,6 +77,7 @@ struct ResultFile {
   std::vector<PointResult> points;  // with raw samples when read with samples
   std::optional<ModelReport> models;  // when the run was fitted
   std::optional<LinkRecord> links;     // a file of `collbench links`
+  std::optional<LinkBoundRecord> link_bounds;  // a run judged against links (fit --links)
 };
 
 // Throws InvalidResultFile (a std::runtime_error) naming the problem when the file cannot be

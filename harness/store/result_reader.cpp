@@ -11,6 +11,7 @@
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
+#include "harness/store/link_bound_table.h"
 #include "harness/store/link_tables.h"
 #include "harness/store/model_tables.h"
 #include "harness/store/point_record.h"
@@ -217,6 +218,7 @@ ResultFile read_result_file(const std::filesystem::path& path, bool with_samples
     result.points = read_points(root, with_samples, result.complete);
     result.models = read_model_tables(root);
     result.links = read_link_tables(root, with_samples);
+    result.link_bounds = read_link_bounds(root);
     return result;
   } catch (const std::runtime_error& error) {
     throw InvalidResultFile(fmt::format("{}: {}", path.string(), error.what()));

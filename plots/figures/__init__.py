@@ -1,5 +1,5 @@
 """One module per figure; FIGURES maps the CLI's names to them, in the order they are drawn."""
-from plots.figures import busbw, compare, distribution, heatmap, latency, ranks, trend
+from plots.figures import busbw, compare, distribution, heatmap, latency, links, ranks, trend
 
 FIGURES = {
     "busbw": busbw.draw,
@@ -9,4 +9,5 @@ FIGURES = {
     "heatmap": heatmap.draw,
     "compare": compare.draw,
     "trend": trend.draw,
+    "links": links.draw,   # a file of `collbench links` has this figure alone
 }

@@ -151,6 +151,15 @@ def slowest_of_groups(values, groups):
     return np.stack([np.fmax.reduce(values[:, columns], axis=1) for _, columns in groups], axis=1)
 
 
+_MOST_LABELS = 12
+
+
+def every_nth(count):
+    """Indexes of at most _MOST_LABELS axis labels out of `count`, evenly spaced, the first kept:
+    past about 16 they overprint."""
+    return list(range(0, count, -(-count // _MOST_LABELS)))
+
+
 def time_axis(axis):
     """Log time axis labelled 20, 50, 100 µs rather than 2×10¹: plain numbers read faster, and
     labelling the 2 and 5 minor ticks keeps a short range from showing one label or none."""

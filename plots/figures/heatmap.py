@@ -3,17 +3,9 @@ straggler is a bright row; one panel per collective. Past a few dozen ranks a ro
 slowest of its ranks."""
 import numpy as np
 
-from plots.figures.common import (Options, Plot, new_figure, rank_groups, slowest_of_groups,
-                                  whole_job_rows)
+from plots.figures.common import (Options, Plot, every_nth, new_figure, rank_groups,
+                                  slowest_of_groups, whole_job_rows)
 from plots.sizes import format_size
-
-
-_MOST_LABELS = 12
-
-
-def _every_nth(count):
-    """Indexes of at most _MOST_LABELS labels out of `count`, evenly spaced, the first kept."""
-    return list(range(0, count, -(-count // _MOST_LABELS)))
 
 
 def draw(result, options: Options):
@@ -35,10 +27,10 @@ def draw(result, options: Options):
                             vmin=1, vmax=max(1.5, float(np.nanmax(ratio))))
         sizes = points["size_bytes"][rows]
         # At most a dozen labels a side, evenly spread: past about 16 they overprint.
-        shown_sizes = _every_nth(len(sizes))
+        shown_sizes = every_nth(len(sizes))
         axis.set_xticks(shown_sizes, [format_size(sizes[i]) for i in shown_sizes], rotation=45,
                         ha="right", fontsize=8)
-        shown_rows = _every_nth(len(groups))
+        shown_rows = every_nth(len(groups))
         axis.set_yticks(shown_rows, [groups[i][0] for i in shown_rows], fontsize=8)
         if ratio.size <= 300:   # numbers fit in the cells only while the grid is small
             for (s, r), value in np.ndenumerate(ratio):

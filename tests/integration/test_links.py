@@ -1,7 +1,10 @@
 """collbench links: UCX latency and bandwidth between every pair of hosts of the virtual cluster
 (ci/vcluster), slow links and hosts named; a dead or hung peer and bad input as for run."""
 import itertools
+import math
 import os
+import shlex
+import shutil
 import signal
 import subprocess
 
@@ -9,7 +12,7 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import BINARY, ROOT, environment, mpirun_command, text
+from conftest import BINARY, ROOT, environment, mpirun_command, run_mpi, text
 from test_faults import finish, finish_frozen, rank_pids
 from test_vcluster import needs_root, vcluster_run
 
@@ -22,10 +25,12 @@ QUICK_LINKS = ["-b", "8", "-e", "2M", "-f", "64", "-w", "1", "--min-samples", "6
 CAP_GBPS = 500e6 / 8 / 1e9  # tbf's 500mbit: 0.0625 GB/s of packets, headers included
 
 
-def links_on_cluster(out, *cluster_options):
+def links_on_cluster(out, *cluster_options, then=()):
+    """`collbench links` on four virtual hosts, then the command `then` on the same cluster."""
+    links = shlex.join(mpirun_command(4, ["links", *QUICK_LINKS, "--out", str(out)]))
     result, name = vcluster_run(
         ["--hosts", "4", "--slots", "1", *cluster_options],
-        ["mpirun", "-np", "4", str(BINARY), "links", *QUICK_LINKS, "--out", str(out)])
+        ["bash", "-c", " && ".join([links, *(shlex.join(c) for c in then)])])
     assert result.returncode == 0, result.stdout + result.stderr
     return result, name
 
@@ -70,10 +75,24 @@ def test_a_healthy_cluster_names_no_link_or_host(tmp_path):
     assert report.stdout.count("bidirectional") == 6 * 4
 
 
+# The textbook algorithms the links predict a collective from (benches/collectives), as
+# (alpha steps, bandwidth factor) at p ranks: cost-models.md §1.2, reductions left out.
+ALLREDUCE_ALGORITHMS = {
+    "ring": lambda p: (2 * (p - 1), 2 * (p - 1) / p),
+    "tree": lambda p: (2 * math.log2(p), 2),
+    "recursive_doubling": lambda p: (math.log2(p), math.log2(p)),
+    "rabenseifner": lambda p: (2 * math.log2(p), 2 * (p - 1) / p),
+}
+
+
 @needs_root
-def test_a_capped_host_and_exactly_its_links_are_named(tmp_path):
-    out = tmp_path / "capped.h5"
-    result, name = links_on_cluster(out, "--rate", "500mbit", "--rate-hosts", "3")
+def test_a_capped_host_and_exactly_its_links_are_named_and_bound_the_allreduce(tmp_path):
+    out, run = tmp_path / "capped.h5", tmp_path / "allreduce.h5"
+    allreduce = mpirun_command(4, ["run", "--backend", "mpi", "--ops", "allreduce", "-d", "float",
+                                   "-b", "8", "-e", "2M", "-f", "64", "--max-time", "0.5",
+                                   "--quiet", "--out", str(run)])
+    result, name = links_on_cluster(out, "--rate", "500mbit", "--rate-hosts", "3",
+                                    then=[allreduce])
     capped = f"{name}-h3"
     assert f"# Slow host: {capped} (inter)" in result.stdout, result.stdout
     with h5py.File(out, "r") as f:
@@ -86,6 +105,43 @@ def test_a_capped_host_and_exactly_its_links_are_named(tmp_path):
                 assert abs(row["bandwidth_GBps"] - CAP_GBPS) <= 0.2 * CAP_GBPS, row
             else:
                 assert row["bandwidth_GBps"] > 5 * CAP_GBPS, row
+
+    plot = subprocess.run([str(BINARY), "plot", str(out), "-o", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120, env=environment())
+    assert plot.returncode == 0, plot.stderr
+    assert plot.stdout.split() == [str(tmp_path / "capped-links.png")]
+
+    fit = subprocess.run([str(BINARY), "fit", str(run), "--links", str(out)], capture_output=True,
+                         text=True, timeout=120, env=environment())
+    assert fit.returncode == 0, fit.stderr
+    with h5py.File(run, "r") as f:
+        points = f["points"][()]
+        bounds = f["link_bounds"][()]
+        assert text(f["link_bounds"].attrs["links_file"]) == str(out)
+    # Every point spans the four hosts: judged by the slowest of the six links, the capped one.
+    assert list(bounds["point_id"]) == list(range(len(points)))
+    assert {text(k) for k in bounds["kind"]} == {"inter"} and set(bounds["links"]) == {6}
+    assert set(bounds["bandwidth_GBps"]) == {fits["bandwidth_GBps"].min()}
+    assert set(bounds["alpha_us"]) == {fits["alpha_us"].max()}
+    for point, bound in zip(points, bounds):
+        beta_us = 1e-3 / bound["bandwidth_GBps"]
+        times = {algorithm: bound["alpha_us"] * steps + beta_us * point["size_bytes"] * factor
+                 for algorithm, (steps, factor) in
+                 ((a, cost(4)) for a, cost in ALLREDUCE_ALGORITHMS.items())}
+        assert text(bound["algorithm"]) == min(times, key=times.get)
+        assert bound["predicted_us"] == pytest.approx(min(times.values()), rel=1e-12)
+        assert bound["measured_us"] == point["time_median_us"]
+        assert bound["ratio"] == pytest.approx(point["time_median_us"] / bound["predicted_us"])
+        # The slowest link bounds every algorithm from below: no allreduce of 2 MiB moves its
+        # bytes through the capped host faster than the cap lets them through.
+        if point["size_bytes"] == 2 << 20:
+            assert text(bound["algorithm"]) == "rabenseifner"
+            assert bound["ratio"] > 0.8, bound
+    report = subprocess.run([str(BINARY), "report", str(run)], capture_output=True, text=True,
+                            timeout=60, env=environment())
+    assert report.returncode == 0, report.stderr
+    assert report.stdout.count("# allreduce float sum world 4 ranks") >= 2  # one per mode
+    assert "measured/predicted" in report.stdout
 
 
 def start_links(nranks, out, extra=()):
@@ -175,3 +231,67 @@ def test_one_process_without_mpirun_exits_2(tmp_path):
                             cwd=ROOT)
     assert result.returncode == 2, result.stderr
     assert "mpirun" in result.stderr and not (tmp_path / "one.h5").exists()
+
+
+@pytest.fixture(scope="module")
+def run_and_links(tmp_path_factory):
+    """Allreduce on two ranks of this machine and the links between them (intra-node)."""
+    folder = tmp_path_factory.mktemp("bounds")
+    links, run = folder / "links.h5", folder / "run.h5"
+    for args in (["links", "--between", "ranks", "-b", "8", "-e", "64K", "-f", "8", "-w", "1",
+                  "--min-samples", "6", "--max-time", "0.2", "--out", str(links)],
+                 ["run", "--backend", "mpi", "--ops", "allreduce", "-d", "float", "-b", "8",
+                  "-e", "64K", "-f", "8", "--max-time", "0.2", "--quiet", "--out", str(run)]):
+        result = run_mpi(2, args)
+        assert result.returncode == 0, result.stderr
+    return run, links
+
+
+def fit_with_links(run, links):
+    return subprocess.run([str(BINARY), "fit", str(run), "--links", str(links)],
+                          capture_output=True, text=True, timeout=120, env=environment())
+
+
+def test_a_run_on_one_host_is_judged_by_its_intra_node_links(run_and_links, tmp_path):
+    run, links = run_and_links
+    judged = tmp_path / "judged.h5"
+    shutil.copy(run, judged)
+    result = fit_with_links(judged, links)
+    assert result.returncode == 0, result.stderr
+    with h5py.File(judged, "r") as f, h5py.File(links, "r") as l:
+        bounds = f["link_bounds"][()]
+        (fit,) = l["link_fits"][()]
+        assert len(bounds) == len(f["points"])
+        assert {text(k) for k in bounds["kind"]} == {"intra"} and set(bounds["links"]) == {1}
+        assert set(bounds["bandwidth_GBps"]) == {fit["bandwidth_GBps"]}
+        assert set(bounds["alpha_us"]) == {fit["alpha_us"]}
+    assert "measured/predicted" in result.stdout
+
+
+@pytest.mark.parametrize("damage, named", [
+    ("the run itself", "is not a file of `collbench links`"),
+    ("missing", "no such file"),
+    ("other hosts", "measured no links between the hosts"),
+])
+def test_links_that_cannot_judge_the_run_exit_2_and_change_nothing(run_and_links, tmp_path,
+                                                                    damage, named):
+    run, links = run_and_links
+    judged = tmp_path / "judged.h5"
+    shutil.copy(run, judged)
+    if damage == "the run itself":
+        links = judged
+    elif damage == "missing":
+        links = tmp_path / "missing.h5"
+    else:
+        moved = tmp_path / "moved.h5"
+        shutil.copy(links, moved)
+        with h5py.File(moved, "r+") as f:
+            fits = f["link_fits"][()]
+            fits["first_host"] = fits["second_host"] = b"elsewhere"
+            f["link_fits"][...] = fits
+        links = moved
+    result = fit_with_links(judged, links)
+    assert result.returncode == 2, result.stderr
+    assert named in result.stderr
+    with h5py.File(judged, "r") as f:
+        assert "link_bounds" not in f

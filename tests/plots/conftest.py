@@ -36,3 +36,17 @@ def files(tmp_path_factory):
         "base": _run(folder / "base.h5", 3, ["--ranks", "2,3", "--placement", "world"]),
         "nofit": _run(folder / "nofit.h5", 2, ["--no-fit"]),
     }
+
+
+@pytest.fixture(scope="session")
+def links_file(tmp_path_factory):
+    """A real `collbench links` file: every pair of 3 ranks on this machine, so every link is
+    `intra` and named by rank. One pair at a time: the ranks share cores."""
+    if not BINARY.exists():
+        pytest.fail(f"{BINARY} is missing: build first (ci/setup)")
+    path = tmp_path_factory.mktemp("links") / "links.h5"
+    done = run_mpi(3, ["links", "--between", "ranks", "-b", "8", "-e", "64K", "-f", "8", "-w", "1",
+                       "--min-samples", "6", "--max-time", "0.2", "--pairs-at-once", "1",
+                       "--out", str(path)])
+    assert done.returncode == 0, done.stderr
+    return path

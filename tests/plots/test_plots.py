@@ -31,8 +31,9 @@ def test_every_figure_png_and_report(files, tmp_path):
     done = plot(files["ranks"], "-o", tmp_path, "--report", "--baseline", files["base"],
                 "--spec", ROOT / "ci" / "acceptance" / "mpi-local.toml")
     assert done.returncode == 0, done.stderr
-    # 'trend' needs a history with a change: tests/integration/test_trend.py draws it from one.
-    drawn = [name for name in FIGURES if name != "trend"]
+    # 'trend' needs a history with a change: tests/integration/test_trend.py draws it from one;
+    # 'links' a file of `collbench links`: test_links.py draws it.
+    drawn = [name for name in FIGURES if name not in ("trend", "links")]
     for name in drawn:
         image = tmp_path / f"ranks-{name}.png"
         assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -265,14 +266,14 @@ def test_frames_decode_the_fixed_length_text_of_a_schema_7_file(tmp_path):
 def test_busbw_is_linear_by_default_and_heatmap_labels_stay_few(files):
     """A plateau reads as flat on a linear axis; past a dozen sizes or ranks the heatmap labels
     every n-th, so they never overprint."""
-    from plots.figures import heatmap
+    from plots.figures.common import every_nth
     result = resultfile.load(files["ranks"])
     assert FIGURES["busbw"](result, Options()).figure.axes[0].get_yscale() == "linear"
     logged = FIGURES["busbw"](result, Options(busbw_scale="log")).figure.axes[0]
     assert logged.get_yscale() == "log"
-    assert heatmap._every_nth(8) == list(range(8))
-    assert heatmap._every_nth(24) == list(range(0, 24, 2))
-    assert len(heatmap._every_nth(1024)) <= 12 and heatmap._every_nth(1024)[0] == 0
+    assert every_nth(8) == list(range(8))
+    assert every_nth(24) == list(range(0, 24, 2))
+    assert len(every_nth(1024)) <= 12 and every_nth(1024)[0] == 0
 
 
 def test_spec_units_mean_the_same_to_check_and_plot(files, tmp_path, monkeypatch):

@@ -5,22 +5,10 @@
 
 #include "harness/check/quantity.h"
 #include "harness/check/spec.h"
+#include "tests/unit/spec_problems.h"
 
 namespace collbench {
 namespace {
-
-// The problems of a spec that must not parse, joined for substring checks.
-std::string problems_of(const std::string& text) {
-  try {
-    parse_spec(text, "spec.toml");
-  } catch (const SpecError& error) {
-    std::string all;
-    for (const auto& p : error.problems) all += p + "\n";
-    return all;
-  }
-  ADD_FAILURE() << "spec parsed:\n" << text;
-  return {};
-}
 
 TEST(CheckSpec, ParsesSelectionsThresholdsAndUnits) {
   const Spec spec = parse_spec(R"(

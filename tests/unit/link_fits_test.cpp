@@ -61,12 +61,26 @@ TEST(LinkFits, AlphaIsTheSmallestLatencyAndTheBandwidthTheSlowerDirection) {
   EXPECT_EQ(fit.second_host, "h2");
   EXPECT_EQ(fit.kind, LinkKind::inter);
   EXPECT_DOUBLE_EQ(fit.alpha_us, 12);
-  EXPECT_EQ(fit.smallest_bytes, kSmall);
+  EXPECT_EQ(fit.alpha_bytes, kSmall);
   EXPECT_EQ(fit.largest_bytes, kLarge);
   EXPECT_DOUBLE_EQ(fit.forward_GBps, 2);
   EXPECT_DOUBLE_EQ(fit.backward_GBps, 1.5);
   EXPECT_DOUBLE_EQ(fit.bandwidth_GBps, 1.5);
   EXPECT_DOUBLE_EQ(fit.bidirectional_GBps, 4);  // both ways' bytes in one message time
+}
+
+TEST(LinkFits, AlphaStepsPastASmallSizeAGlitchHeldUp) {
+  auto points = matrix({"h1", "h2"}, 12e-6, [](int, int) { return 2e9; });
+  points.push_back(point(0, 1, LinkMode::latency, 512, 13e-6, {"h1", "h2"}));
+  for (LinkPoint& p : points)
+    if (p.mode == LinkMode::latency && p.size_bytes == kSmall) {
+      p.samples_seconds = {1.1e-3};  // as a TCP link on the virtual cluster once held 8 B
+      p.summary = summarize(p.samples_seconds);
+    }
+  const LinkAnalysis analysis = analyse_links(points, kDefaultShortfall);
+  ASSERT_EQ(analysis.fits.size(), 1u);
+  EXPECT_DOUBLE_EQ(analysis.fits[0].alpha_us, 13);
+  EXPECT_EQ(analysis.fits[0].alpha_bytes, 512u);
 }
 
 TEST(LinkFits, AHealthyMatrixNamesNothing) {

@@ -21,6 +21,7 @@
 
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
+#include "harness/store/link_bound_table.h"
 #include "harness/store/point_record.h"
 #include "harness/store/model_tables.h"
 
@@ -1117,7 +1118,7 @@ TEST_F(ResultFileTest, LinksReadBackWithSamplesFitsAndSlowHosts) {
   LinkAnalysis analysis;
   analysis.fits.push_back({.first_rank = 0, .second_rank = 1, .first_host = "node0",
                            .second_host = "node1", .kind = LinkKind::inter,
-                           .transport = "tcp/eth0", .smallest_bytes = 8, .alpha_us = 10,
+                           .transport = "tcp/eth0", .alpha_bytes = 8, .alpha_us = 10,
                            .largest_bytes = 1 << 20, .bandwidth_GBps = 0.06,
                            .forward_GBps = 0.07, .backward_GBps = 0.06,
                            .bidirectional_GBps = 0.12, .slow = true});
@@ -1155,12 +1156,41 @@ TEST_F(ResultFileTest, LinksReadBackWithSamplesFitsAndSlowHosts) {
   ASSERT_EQ(result.links->analysis->fits.size(), 1u);
   const LinkFit& fit = result.links->analysis->fits[0];
   EXPECT_EQ(fit.second_host, "node1");
-  EXPECT_EQ(fit.smallest_bytes, 8u);
+  EXPECT_EQ(fit.alpha_bytes, 8u);
   EXPECT_DOUBLE_EQ(fit.backward_GBps, 0.06);
   EXPECT_TRUE(fit.slow);
   ASSERT_EQ(result.links->analysis->slow_hosts.size(), 1u);
   EXPECT_EQ(result.links->analysis->slow_hosts[0].name, "node1");
   EXPECT_DOUBLE_EQ(result.links->analysis->slow_hosts[0].median_GBps, 1.4);
+}
+
+TEST_F(ResultFileTest, LinkBoundsReadBackAndTheNextReplacesThem) {
+  const fs::path path = file("bounded.h5");
+  write_example(path);
+  const LinkBound bound{.point_index = 1, .kind = LinkKind::inter, .links = 6, .alpha_us = 265,
+                        .bandwidth_GBps = 0.053, .algorithm = "rabenseifner",
+                        .predicted_us = 60787.2, .measured_us = 117605.7};
+  store_link_bounds(path, {.bounds = {bound, bound}, .links_file = "old.h5",
+                           .links_start_utc = "2026-12-03T06:00:00Z"});
+  store_link_bounds(path, {.bounds = {bound}, .links_file = "links.h5",
+                           .links_start_utc = "2026-12-03T06:46:12Z"});
+  const ResultFile result = read_result_file(path, false);
+  ASSERT_TRUE(result.link_bounds.has_value());
+  EXPECT_EQ(result.link_bounds->links_file, "links.h5");
+  EXPECT_EQ(result.link_bounds->links_start_utc, "2026-12-03T06:46:12Z");
+  ASSERT_EQ(result.link_bounds->bounds.size(), 1u);
+  const LinkBound& read = result.link_bounds->bounds[0];
+  EXPECT_EQ(read.point_index, 1u);
+  EXPECT_EQ(read.kind, LinkKind::inter);
+  EXPECT_EQ(read.links, 6);
+  EXPECT_EQ(read.algorithm, "rabenseifner");
+  EXPECT_DOUBLE_EQ(read.alpha_us, 265);
+  EXPECT_DOUBLE_EQ(read.bandwidth_GBps, 0.053);
+  EXPECT_DOUBLE_EQ(read.ratio(), bound.ratio());
+
+  const fs::path plain = file("plain.h5");
+  write_example(plain);
+  EXPECT_FALSE(read_result_file(plain, false).link_bounds.has_value());
 }
 
 TEST_F(ResultFileTest, ALinksRunKilledBeforeItsAnalysisKeepsItsFinishedPoints) {
