@@ -20,7 +20,7 @@ _PROVENANCE = ("command_line", "collbench_version", "git_revision", "backend", "
                "complete", "slurm_job_id", "slurm_step_id", "slurm_job_nodelist",
                "slurm_partition", "slurm_array_job_id", "slurm_array_task_id",
                "nccl_version_library", "cuda_runtime_version", "cuda_driver_version", "gpu_name",
-               "bootstrap", "between", "ucx_TLS", "ucx_NET_DEVICES")
+               "bootstrap", "between", "memory", "ucx_TLS", "ucx_NET_DEVICES")
 
 
 def table(header, rows):

@@ -1,19 +1,38 @@
 #pragma once
 // The interface between `collbench links` and a point-to-point library (UCX): one rank's side of
-// its links, an endpoint to each peer it connects, tagged messages on host memory. The ranks swap
-// addresses out of band (over the MPI world), as ucx_perftest does over its socket.
+// its links, an endpoint to each peer it connects, tagged messages in host or GPU memory. The
+// ranks swap addresses out of band (over the MPI world), as ucx_perftest does over its socket.
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace collbench {
 
+// Where the measured messages live (`links --memory`): host memory, or memory of the rank's
+// first visible GPU, handed to the library as it is.
+enum class MessageMemory { host, cuda };
+std::string_view name(MessageMemory memory);
+std::optional<MessageMemory> parse_message_memory(std::string_view text);
+
+// A message buffer in that memory; the harness passes its bytes on and never reads them.
+class MessageBuffer {
+ public:
+  virtual ~MessageBuffer() = default;
+  virtual std::span<std::byte> bytes() = 0;
+};
+
 class PointToPoint {
  public:
   virtual ~PointToPoint() = default;
+
+  // `bytes` bytes in the memory this side was started for, every byte `fill`.
+  virtual std::unique_ptr<MessageBuffer> allocate(std::size_t bytes, std::byte fill) = 0;
 
   // This rank's address, for its peers' connect().
   virtual std::vector<std::byte> address() const = 0;
@@ -22,7 +41,8 @@ class PointToPoint {
 
   // Posts `receives` receives of `in` (any peer, this tag) and `sends` sends of `out` to `peer`,
   // all at once, and returns when every one is complete: a window of messages in flight, or both
-  // directions of a link at once. Each received message must be as long as `in`.
+  // directions of a link at once. Each received message must be as long as `in`. `out` and `in`
+  // are host memory or allocate()'s.
   virtual void transfer(int peer, std::span<const std::byte> out, int sends,
                         std::span<std::byte> in, int receives, std::uint64_t tag) = 0;
   void send(int peer, std::span<const std::byte> message, std::uint64_t tag) {

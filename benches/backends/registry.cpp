@@ -36,9 +36,9 @@ std::unique_ptr<Backend> start_backend(std::string_view name,
   throw std::invalid_argument("backend '" + std::string(name) + "' is not built into collbench");
 }
 
-std::unique_ptr<PointToPoint> start_point_to_point() {
+std::unique_ptr<PointToPoint> start_point_to_point([[maybe_unused]] MessageMemory memory) {
 #ifdef COLLBENCH_WITH_UCX
-  return std::make_unique<ucx::UcpWorker>();
+  return std::make_unique<ucx::UcpWorker>(memory);
 #else
   throw BackendUnavailable(
       "this collbench was built without UCX (install libucx-dev and configure with "

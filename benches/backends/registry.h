@@ -22,9 +22,10 @@ std::string default_backend();
 // name this build does not have, BackendUnavailable when this host cannot run it.
 std::unique_ptr<Backend> start_backend(std::string_view name, const BackendOptions& options);
 
-// This rank's side of `links` (UCX). Throws BackendUnavailable when this build has no UCX, and
-// what the library throws when it cannot start.
-std::unique_ptr<PointToPoint> start_point_to_point();
+// This rank's side of `links` (UCX), its messages in `memory`. Throws BackendUnavailable when
+// this build has no UCX or messages cannot live in `memory` here, and what the library throws
+// when it cannot start.
+std::unique_ptr<PointToPoint> start_point_to_point(MessageMemory memory);
 
 // After start_backend threw, and after the reason is printed: ends the launcher's job in step
 // (MPI_Finalize where the start initialised MPI), so that a peer that exits early cannot get

@@ -31,6 +31,7 @@ struct LinksConfig {
   LinkSchedule schedule;
   Watchdog watchdog;
   double shortfall = 0;
+  MessageMemory memory = MessageMemory::host;
   std::filesystem::path out;
   bool default_out = false;
   bool force = false;
@@ -95,6 +96,10 @@ LinksConfig resolve(const LinksOptions& o) {
   if (o.iters) config.plan.stopping.fixed_samples = static_cast<std::size_t>(*o.iters);
   if (o.timeout_s) config.watchdog = Watchdog{*o.timeout_s, false};
   config.shortfall = o.shortfall;
+  const auto memory = parse_message_memory(o.memory);
+  require(memory.has_value(),
+          fmt::format("--memory: unknown value '{}' (expected host or cuda)", o.memory));
+  config.memory = *memory;
   config.default_out = o.out.empty();
   config.out = o.out.empty() ? std::filesystem::path("results") /
                                    fmt::format("{}-links.h5", utc_timestamp_for_filename())
@@ -124,6 +129,12 @@ std::unique_ptr<ResultWriter> open_links_file(Communicator& world, const LinksCo
   return writer;
 }
 
+// After MPI started and UCX did not: MPI ends once, with the bootstrap backend if there is one.
+void end_start(std::unique_ptr<Backend> bootstrap) {
+  bootstrap.reset();
+  end_failed_start();
+}
+
 int measure(Backend& bootstrap, PointToPoint& links, const LinksConfig& config,
             const std::vector<std::string>& argv) {
   const std::string start_utc = utc_now_iso8601();
@@ -139,6 +150,7 @@ int measure(Backend& bootstrap, PointToPoint& links, const LinksConfig& config,
     provenance.text.merge(links.provenance());
     provenance.text["bootstrap"] = fmt::format("{} {}", kBootstrap, bootstrap.version());
     provenance.text["between"] = config.schedule.ends == LinkEnds::ranks ? "ranks" : "hosts";
+    provenance.text["memory"] = name(config.memory);
     writer->write_provenance(provenance);
     writer->write_topology(topology.ranks);
     const auto participants = link_participants(topology, config.schedule.ends);
@@ -211,6 +223,10 @@ void add_links_options(CLI::App& command, LinksOptions& o) {
                      "name a link or host slow when its fitted bandwidth is more than this "
                      "fraction below its peers'")
       ->capture_default_str();
+  command.add_option("--memory", o.memory,
+                     "where the messages live: host, or cuda (each rank's first visible GPU; "
+                     "needs a UCX built with CUDA)")
+      ->capture_default_str();
   command.add_option("--out", o.out, "result file (default results/<UTC time>-links.h5)");
   command.add_flag("--force", o.force, "overwrite an existing result file");
   command.add_flag("-q,--quiet", o.quiet, "print only the summary, not a row per point");
@@ -234,15 +250,15 @@ int links_command(const LinksOptions& options, const std::vector<std::string>& a
   try {
     CommunicationWait wait("starting MPI and UCX");
     bootstrap = start_backend(kBootstrap, BackendOptions{});
-    links = start_point_to_point();
+    links = start_point_to_point(config.memory);
   } catch (const BackendUnavailable& error) {
     if (may_print) fmt::print(stderr, "collbench links: {}\n", error.what());
-    end_failed_start();
+    end_start(std::move(bootstrap));
     return kExitUsage;
   } catch (const std::exception& error) {
     fmt::print(stderr, "collbench links: rank {} on {}: UCX or MPI failed to start: {}\n",
                launcher_rank().value_or(0), this_host(), error.what());
-    end_failed_start();
+    end_start(std::move(bootstrap));
     return kExitFault;
   }
   if (!launched) {

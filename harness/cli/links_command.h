@@ -24,6 +24,7 @@ struct LinksOptions {
   double max_time_s = 1.0;
   std::optional<double> timeout_s;
   double shortfall = 0.2;
+  std::string memory = "host";
   std::string out;
   bool force = false;
   bool quiet = false;

@@ -82,8 +82,8 @@ std::vector<LinkPoint> measure_link(PointToPoint& link, int self, int partner, b
                                     const LinkPlan& plan) {
   const std::size_t largest =
       plan.sizes.empty() ? 0 : *std::max_element(plan.sizes.begin(), plan.sizes.end());
-  std::vector<std::byte> out(largest, std::byte{0x5a});
-  std::vector<std::byte> in(largest);
+  const std::unique_ptr<MessageBuffer> out = link.allocate(largest, std::byte{0x5a});
+  const std::unique_ptr<MessageBuffer> in = link.allocate(largest, std::byte{0});
   std::vector<LinkPoint> sourced;
   for (const std::size_t size : plan.sizes)
     for (const LinkMode mode : plan.modes)
@@ -91,7 +91,7 @@ std::vector<LinkPoint> measure_link(PointToPoint& link, int self, int partner, b
         if (!forward && mode != LinkMode::bandwidth) continue;  // one point covers both ways
         const bool source = first == forward;
         const int window = window_messages(mode, size);
-        LinkEnd end(link, partner, std::span(out).first(size), std::span(in).first(size));
+        LinkEnd end(link, partner, out->bytes().first(size), in->bytes().first(size));
         for (int i = 0; i < plan.warmup_samples; ++i) end.sample(mode, source, window);
 
         LinkPoint point;

@@ -205,6 +205,7 @@ def test_a_hung_peer_times_out_with_exit_3(tmp_path):
     (["--modes", "latency,ping"], "--modes"),
     (["--shortfall", "1.5"], "--shortfall"),
     (["--pairs-at-once", "-1"], "--pairs-at-once"),
+    (["--memory", "gpu"], "--memory"),
 ])
 def test_bad_input_exits_2_naming_it_and_writes_nothing(tmp_path, args, named):
     out = tmp_path / "bad.h5"
@@ -214,6 +215,23 @@ def test_bad_input_exits_2_naming_it_and_writes_nothing(tmp_path, args, named):
     assert result.returncode == 2, result.stderr
     assert named in result.stderr
     assert not out.exists()
+
+
+def test_gpu_messages_are_measured_or_refused_naming_why(tmp_path):
+    """Where UCX moves no GPU memory, or there is no GPU (CI), exit 2 and nothing written;
+    where it does, the file says the links were measured from GPU memory."""
+    out = tmp_path / "cuda.h5"
+    result = subprocess.run(mpirun_command(2, ["links", "--between", "ranks", "--memory", "cuda",
+                                               "-b", "8", "-e", "64K", "-f", "64", "-n", "5",
+                                               "--out", str(out)]),
+                            capture_output=True, text=True, timeout=120, env=environment(),
+                            cwd=ROOT)
+    if result.returncode == 2:
+        assert "--memory cuda: " in result.stderr and not out.exists()
+    else:
+        assert result.returncode == 0, result.stderr
+        with h5py.File(out, "r") as f:
+            assert text(f.attrs["memory"]) == "cuda" and len(f["link_fits"]) == 1
 
 
 def test_an_out_file_in_a_missing_folder_exits_2(tmp_path):

@@ -12,6 +12,9 @@
 #include <optional>
 #include <vector>
 
+#include "benches/backends/communicator.h"
+#include "benches/backends/ucx/cuda_memory.h"
+
 namespace collbench::ucx {
 namespace {
 
@@ -37,6 +40,29 @@ std::string config_value(ucp_config_t* config, const char* name) {
   return printed.substr(value, printed.find('\n', value) - value);
 }
 
+class HostBuffer final : public MessageBuffer {
+ public:
+  HostBuffer(std::size_t bytes, std::byte fill) : data_(bytes, fill) {}
+  std::span<std::byte> bytes() override { return data_; }
+
+ private:
+  std::vector<std::byte> data_;
+};
+
+// Empty when UCX and this process can move messages in `memory`; else why not.
+std::string why_not(MessageMemory memory, ucp_context_h context) {
+  if (memory == MessageMemory::host) return {};
+  if (std::string why = why_no_cuda_memory(); !why.empty()) return why;
+  ucp_context_attr_t attributes{};
+  attributes.field_mask = UCP_ATTR_FIELD_MEMORY_TYPES;
+  check(ucp_context_query(context, &attributes), "ucp_context_query");
+  if (!(attributes.memory_types & UCS_BIT(UCS_MEMORY_TYPE_CUDA)))
+    return fmt::format("UCX {} here was built without CUDA and moves no GPU memory (Debian's "
+                       "libucx is; point LD_LIBRARY_PATH at a UCX built --with-cuda)",
+                       ucp_get_version_string());
+  return {};
+}
+
 }  // namespace
 
 std::string transports_of_lanes(const std::string& printed) {
@@ -54,6 +80,7 @@ struct UcpWorker::Impl {
   ucp_worker_h worker = nullptr;
   std::map<int, ucp_ep_h> endpoints;
   std::map<std::string, std::string> settings;
+  MessageMemory memory = MessageMemory::host;
 
   ucp_ep_h endpoint(int peer, const char* call) const {
     const auto found = endpoints.find(peer);
@@ -63,7 +90,8 @@ struct UcpWorker::Impl {
   }
 };
 
-UcpWorker::UcpWorker() : impl_(std::make_unique<Impl>()) {
+UcpWorker::UcpWorker(MessageMemory memory) : impl_(std::make_unique<Impl>()) {
+  impl_->memory = memory;
   ucp_config_t* config = nullptr;
   check(ucp_config_read(nullptr, nullptr, &config), "ucp_config_read");
   for (const char* name : {"TLS", "NET_DEVICES"})
@@ -74,6 +102,10 @@ UcpWorker::UcpWorker() : impl_(std::make_unique<Impl>()) {
   const ucs_status_t initialised = ucp_init(&params, config, &impl_->context);
   ucp_config_release(config);
   check(initialised, "ucp_init");
+  if (const std::string why = why_not(memory, impl_->context); !why.empty()) {
+    ucp_cleanup(impl_->context);
+    throw BackendUnavailable(fmt::format("--memory {}: {}", name(memory), why));
+  }
   ucp_worker_params_t worker_params{};
   worker_params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
   worker_params.thread_mode = UCS_THREAD_MODE_SINGLE;
@@ -186,6 +218,11 @@ std::string UcpWorker::transports(int peer) const {
   const std::string printed(text, length);
   std::free(text);
   return transports_of_lanes(printed);
+}
+
+std::unique_ptr<MessageBuffer> UcpWorker::allocate(std::size_t bytes, std::byte fill) {
+  if (impl_->memory == MessageMemory::cuda) return cuda_buffer(bytes, fill);
+  return std::make_unique<HostBuffer>(bytes, fill);
 }
 
 std::string UcpWorker::version() const { return ucp_get_version_string(); }

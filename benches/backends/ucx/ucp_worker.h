@@ -20,11 +20,14 @@ std::string transports_of_lanes(const std::string& printed);
 
 class UcpWorker final : public PointToPoint {
  public:
-  UcpWorker();
+  // Throws BackendUnavailable when messages cannot live in `memory` here, UcxError when UCX
+  // fails to start.
+  explicit UcpWorker(MessageMemory memory = MessageMemory::host);
   ~UcpWorker() override;
   UcpWorker(const UcpWorker&) = delete;
   UcpWorker& operator=(const UcpWorker&) = delete;
 
+  std::unique_ptr<MessageBuffer> allocate(std::size_t bytes, std::byte fill) override;
   std::vector<std::byte> address() const override;
   void connect(int peer, std::span<const std::byte> address) override;
   // Throws UcxError, also for a peer not connected and when a message of another length
