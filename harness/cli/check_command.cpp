@@ -60,7 +60,11 @@ int check_command(const CheckOptions& options) {
   else
     print_check_table(std::cout, verdicts, files, verdict);
   std::cout.flush();
-  if (!file.complete)
+  if (!file.complete && file.links)
+    fmt::print(stderr, "collbench check: note: {} is from a links run that did not finish; its "
+                       "links are modelled only once it does, so no link was judged\n",
+               options.file);
+  else if (!file.complete)
     fmt::print(stderr, "collbench check: note: {} is from a run that did not finish; only its "
                        "{} finished points were judged\n",
                options.file, file.points.size());

@@ -185,6 +185,11 @@ def test_a_killed_peer_ends_the_matrix_and_keeps_the_finished_links(tmp_path):
     report = subprocess.run([str(BINARY), "report", str(out)], capture_output=True, text=True,
                             timeout=60, env=environment())
     assert report.returncode == 0 and "did not finish" in report.stderr
+    check = subprocess.run([str(BINARY), "check", str(out), "--spec",
+                            str(ROOT / "ci/acceptance/links-vcluster.toml")],
+                           capture_output=True, text=True, timeout=60, env=environment())
+    assert check.returncode == 1 and "no matching links" in check.stdout
+    assert "did not finish" in check.stderr and "no link was judged" in check.stderr
 
 
 def test_a_hung_peer_times_out_with_exit_3(tmp_path):
