@@ -3,10 +3,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <span>
 
 #include <fmt/format.h>
 
 #include "benches/backends/registry.h"
+#include "harness/cli/option_values.h"
 #include "harness/errors.h"
 #include "harness/links/link_fits.h"
 #include "harness/links/link_matrix.h"
@@ -38,18 +40,6 @@ struct LinksConfig {
   bool quiet = false;
 };
 
-void require(bool ok, const std::string& message) {
-  if (!ok) throw UsageError(message);
-}
-
-std::size_t size_option(const std::string& text, const char* option) {
-  try {
-    return parse_size(text);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(fmt::format("{}: {}", option, error.what()));
-  }
-}
-
 LinksConfig resolve(const LinksOptions& o) {
   LinksConfig config;
   SweepSpec sweep{.min_bytes = size_option(o.min_bytes, "-b/--minbytes"),
@@ -64,19 +54,8 @@ LinksConfig resolve(const LinksOptions& o) {
   }
   if (o.between == "ranks") config.schedule.ends = LinkEnds::ranks;
   else require(o.between == "hosts", fmt::format("--between: unknown value '{}' (expected hosts or ranks)", o.between));
-  config.plan.modes.clear();
-  std::size_t start = 0;
-  while (start <= o.modes.size()) {
-    const std::size_t comma = std::min(o.modes.find(',', start), o.modes.size());
-    const std::string item = o.modes.substr(start, comma - start);
-    const auto mode = parse_link_mode(item);
-    require(mode.has_value(), fmt::format("--modes: unknown value '{}' (expected latency, "
-                                          "bandwidth, bidirectional)", item));
-    if (std::find(config.plan.modes.begin(), config.plan.modes.end(), *mode) ==
-        config.plan.modes.end())
-      config.plan.modes.push_back(*mode);
-    start = comma + 1;
-  }
+  config.plan.modes =
+      parse_list<LinkMode>(o.modes, "--modes", parse_link_mode, std::span(kLinkModes));
   require(o.pairs_at_once >= 0, "--pairs-at-once must not be negative");
   config.schedule.pairs_at_once = o.pairs_at_once;
   require(!o.rounds || *o.rounds > 0, "--rounds must be positive");

@@ -8,56 +8,12 @@
 
 #include <fmt/format.h>
 
+#include "harness/cli/option_values.h"
 #include "harness/errors.h"
 #include "harness/provenance/clock.h"
 
 namespace collbench {
 namespace {
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    items.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return items;
-}
-
-template <typename Range>
-std::vector<std::string> names_of(const Range& range) {
-  std::vector<std::string> names;
-  for (const auto& value : range) names.emplace_back(name(value));
-  return names;
-}
-
-// Parses "a,b,c" or "all" with `parse`, naming the option and the item on failure.
-template <typename T, typename Parse, typename All>
-std::vector<T> parse_list(const std::string& text, const char* option, Parse parse, All all) {
-  if (text == "all") return {all.begin(), all.end()};
-  std::vector<T> values;
-  for (const auto& item : split_list(text)) {
-    const auto value = parse(item);
-    if (!value)
-      throw UsageError(fmt::format("{}: unknown value '{}' (expected one of {}, or all)", option,
-                                   item, fmt::join(names_of(all), ",")));
-    if (std::find(values.begin(), values.end(), *value) == values.end()) values.push_back(*value);
-  }
-  return values;
-}
-
-std::size_t size_option(const std::string& text, const char* option) {
-  try {
-    return parse_size(text);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(fmt::format("{}: {}", option, error.what()));
-  }
-}
-
-void require(bool ok, const std::string& message) {
-  if (!ok) throw UsageError(message);
-}
 
 bool same_ignoring_case(std::string_view a, std::string_view b) {
   return std::equal(a.begin(), a.end(), b.begin(), b.end(),
