@@ -81,6 +81,12 @@ struct UcpWorker::Impl {
   std::map<int, ucp_ep_h> endpoints;
   std::map<std::string, std::string> settings;
   MessageMemory memory = MessageMemory::host;
+  // A transfer's requests; kept, so that the timed loop allocates nothing once it has grown.
+  struct Posted {
+    ucs_status_ptr_t request;
+    bool receive;
+  };
+  std::vector<Posted> posted;
 
   ucp_ep_h endpoint(int peer, const char* call) const {
     const auto found = endpoints.find(peer);
@@ -157,12 +163,8 @@ void UcpWorker::connect(int peer, std::span<const std::byte> address) {
 void UcpWorker::transfer(int peer, std::span<const std::byte> out, int sends,
                          std::span<std::byte> in, int receives, std::uint64_t tag) {
   const ucp_ep_h endpoint = sends > 0 ? impl_->endpoint(peer, "ucp_tag_send_nbx") : nullptr;
-  struct Posted {
-    ucs_status_ptr_t request;
-    bool receive;
-  };
-  std::vector<Posted> posted;
-  posted.reserve(sends + receives);
+  std::vector<Impl::Posted>& posted = impl_->posted;
+  posted.clear();
   ucs_status_t failed = UCS_OK;
   const char* failed_call = "";
   const auto fail = [&](ucs_status_t status, const char* call) {
@@ -189,7 +191,7 @@ void UcpWorker::transfer(int peer, std::span<const std::byte> out, int sends,
   }
   // Every posted request is waited for, also after an error, so that none is left to complete
   // into a buffer the caller has moved on from.
-  for (const Posted& each : posted) {
+  for (const Impl::Posted& each : posted) {
     ucp_tag_recv_info_t info{};
     const auto status_of = [&] {
       return each.receive ? ucp_tag_recv_request_test(each.request, &info)
