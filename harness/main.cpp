@@ -12,6 +12,7 @@
 #include "harness/cli/compare_command.h"
 #include "harness/cli/fit_command.h"
 #include "harness/cli/links_command.h"
+#include "harness/cli/predict_command.h"
 #include "harness/cli/report_command.h"
 #include "harness/cli/run_command.h"
 #include "harness/cli/plot_command.h"
@@ -79,6 +80,12 @@ int main(int argc, char** argv) {
   add_links_options(*links, links_options);
 
   ReportOptions report_options;
+  PredictCommandOptions predict_options;
+  auto* predict = app.add_subcommand(
+      "predict", "what-if: each collective's time and a step's scaling efficiency at rank counts "
+                 "not measured");
+  add_predict_options(*predict, predict_options);
+
   auto* report = app.add_subcommand("report", "print a stored run again");
   report->add_option("file", report_options.file, "result file (.h5)")->required();
   report->add_option("--format", report_options.format,
@@ -145,6 +152,8 @@ int main(int argc, char** argv) {
   if (plot->parsed()) return plot_command(plot->remaining());
   const std::pair<CLI::App*, std::function<int()>> file_commands[] = {
       {fit, [&] { return fit_command(fit_options); }},
+      {predict,
+       [&] { return predict_command(predict_options, std::vector<std::string>(argv, argv + argc)); }},
       {check, [&] { return check_command(check_options); }},
       {compare, [&] { return compare_command(compare_options); }},
       {trend, [&] { return trend_command(trend_options); }},

@@ -137,52 +137,53 @@ CurveFit fit_curve(const CurveData& data, const FitOptions& options) {
   return curve;
 }
 
-void fit_families(const std::vector<CurveFit>& curves, const std::vector<CurveData>& data,
-                  const FitOptions& options, ModelReport& report) {
-  // A family is a curve key across rank counts: the key with nranks 0, and its curves' indexes.
-  std::vector<std::pair<PointKey, std::vector<std::size_t>>> groups;
-  for (std::size_t i = 0; i < curves.size(); ++i) {
-    PointKey key = curves[i].key;
-    key.nranks = 0;
-    auto found = std::find_if(groups.begin(), groups.end(),
-                              [&](const auto& group) { return group.first == key; });
-    if (found == groups.end()) found = groups.insert(groups.end(), {key, {}});
-    found->second.push_back(i);
-  }
-  for (const auto& [key, members] : groups) {
-    if (members.size() < 2) continue;
-    FamilyReport family;
-    family.key = key;
-    std::vector<RankCurve> rank_curves;
+void fit_families(const std::vector<PointResult>& points, const FitOptions& options,
+                  ModelReport& report) {
+  for (const RankCurves& group : rank_curves(points)) {
+    if (group.curves.size() < 2) continue;
+    FamilyReport family{.key = group.key, .rank_counts = {}, .families = {}};
     double largest_size = 0;
-    for (std::size_t i : members) {
-      RankCurve rank_curve{curves[i].key.nranks, {}, {}};
-      for (const auto* point : data[i].points) {
-        rank_curve.sizes.push_back(static_cast<double>(point->key.size_bytes));
-        rank_curve.times.push_back(point->summary.median);
-        largest_size = std::max(largest_size, rank_curve.sizes.back());
-      }
-      family.rank_counts.push_back(rank_curve.nranks);
-      rank_curves.push_back(std::move(rank_curve));
+    for (const RankCurve& curve : group.curves) {
+      family.rank_counts.push_back(curve.nranks);
+      largest_size = std::max(largest_size, curve.sizes.back());
     }
-    family.families = fit_rank_families(family.key.collective, rank_curves);
+    family.families = fit_rank_families(family.key.collective, group.curves);
     const auto ring = std::find_if(family.families.begin(), family.families.end(),
                                    [](const FamilyFit& f) { return f.family.name == "ring"; });
-    const int max_ranks = *std::max_element(family.rank_counts.begin(), family.rank_counts.end());
     const std::vector<double> sizes = options.crossover_sizes.empty()
                                           ? std::vector<double>{25.0 * (1 << 20), largest_size}
                                           : options.crossover_sizes;
     const std::vector<Interval> intervals = ring_crossover_intervals(
-        family.key.collective, rank_curves, sizes, options.bootstrap_replicates, options.seed);
+        family.key.collective, group.curves, sizes, options.bootstrap_replicates, options.seed);
     for (std::size_t k = 0; k < sizes.size(); ++k)
       report.crossovers.push_back({family.key, *ring, sizes[k],
                                    ring_crossover_ranks(*ring, sizes[k]), intervals[k],
-                                   max_ranks});
+                                   group.max_ranks()});
     report.families.push_back(std::move(family));
   }
 }
 
 }  // namespace
+
+std::vector<RankCurves> rank_curves(const std::vector<PointResult>& points) {
+  std::vector<RankCurves> groups;
+  for (const CurveData& data : group_curves(points)) {
+    PointKey key = data.key;
+    key.nranks = 0;
+    auto group = std::find_if(groups.begin(), groups.end(),
+                              [&](const RankCurves& g) { return g.key == key; });
+    if (group == groups.end()) group = groups.insert(groups.end(), {key, {}});
+    RankCurve curve{data.key.nranks, {}, {}};
+    for (const PointResult* point : data.points) {
+      curve.sizes.push_back(static_cast<double>(point->key.size_bytes));
+      curve.times.push_back(point->summary.median);
+    }
+    group->curves.push_back(std::move(curve));
+  }
+  for (RankCurves& group : groups)
+    std::ranges::sort(group.curves, {}, &RankCurve::nranks);
+  return groups;
+}
 
 PointKey curve_key(const PointKey& point) {
   PointKey key = point;
@@ -220,7 +221,7 @@ ModelReport fit_models(const std::vector<PointResult>& points, const FitOptions&
   ModelReport report;
   const auto data = group_curves(points);
   for (const auto& curve : data) report.curves.push_back(fit_curve(curve, options));
-  fit_families(report.curves, data, options, report);
+  fit_families(points, options, report);
   return report;
 }
 

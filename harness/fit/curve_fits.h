@@ -20,6 +20,15 @@ namespace collbench {
 // mixes tunings.
 PointKey curve_key(const PointKey& point);
 
+// A curve across rank counts: a curve key with nranks 0, and per rank count the per-size
+// medians, ascending size. Files measured apart at one rank count pool into one curve.
+struct RankCurves {
+  PointKey key;
+  std::vector<RankCurve> curves;  // ascending rank count
+  int max_ranks() const { return curves.back().nranks; }
+};
+std::vector<RankCurves> rank_curves(const std::vector<PointResult>& points);
+
 struct SegmentReport {
   std::size_t min_size_bytes = 0;
   std::size_t max_size_bytes = 0;

@@ -48,8 +48,7 @@ AffineFit fit_line(const RankFamily& family, std::span<const RankCurve> curves) 
 }
 
 double predicted_time(const RankFamily& family, const AffineFit& line, double ranks, double size) {
-  return line.alpha_s * family.latency_factor(ranks) +
-         line.beta_s_per_byte * size * family.bandwidth_factor(ranks);
+  return family_time(family, line.alpha_s, line.beta_s_per_byte, ranks, size);
 }
 
 std::size_t point_count(std::span<const RankCurve> curves) {
@@ -107,6 +106,12 @@ bool better(const FamilyFit& a, const FamilyFit& b) {
 
 }  // namespace
 
+double family_time(const RankFamily& family, double alpha_s, double beta_s_per_byte,
+                   double ranks, double size_bytes) {
+  return alpha_s * family.latency_factor(ranks) +
+         beta_s_per_byte * size_bytes * family.bandwidth_factor(ranks);
+}
+
 std::vector<FamilyFit> fit_rank_families(CollectiveKind kind, std::span<const RankCurve> curves) {
   check_curves(curves);
   std::vector<FamilyFit> fits;
@@ -122,14 +127,12 @@ std::optional<double> ring_crossover_ranks(const FamilyFit& ring, double size_by
   return std::max(0.0, size_bytes * ring.beta_s_per_byte / ring.alpha_s);
 }
 
-std::vector<Interval> ring_crossover_intervals(CollectiveKind kind,
-                                               std::span<const RankCurve> curves,
-                                               std::span<const double> sizes, int replicates,
-                                               std::uint64_t seed) {
+std::vector<FamilyCoefficients> bootstrap_family(const RankFamily& family,
+                                                 std::span<const RankCurve> curves,
+                                                 int replicates, std::uint64_t seed) {
   check_curves(curves);
   if (replicates < 1) throw std::invalid_argument("rank families: needs at least one replicate");
-  const RankFamily& ring = describe(kind).families.front();
-  const AffineFit line = fit_line(ring, curves);
+  const AffineFit line = fit_line(family, curves);
   // Each point's relative error as predicted by the fit without it (an in-sample residual is
   // shrunk where the point steers the fit, as the largest sizes steer beta). Relative errors are
   // exchangeable under the model, so every replicate draws each point's error from all of them:
@@ -141,17 +144,17 @@ std::vector<Interval> ring_crossover_intervals(CollectiveKind kind,
     for (std::size_t i = 0; i < curves[c].sizes.size(); ++i) {
       without[c].sizes.erase(without[c].sizes.begin() + static_cast<std::ptrdiff_t>(i));
       without[c].times.erase(without[c].times.begin() + static_cast<std::ptrdiff_t>(i));
-      const AffineFit fit = fit_line(ring, without);
+      const AffineFit fit = fit_line(family, without);
       held_out.push_back(
-          curves[c].times[i] / predicted_time(ring, fit, curves[c].nranks, curves[c].sizes[i]) -
+          curves[c].times[i] / predicted_time(family, fit, curves[c].nranks, curves[c].sizes[i]) -
           1);
       without[c] = curves[c];
     }
   std::vector<RankCurve> modelled(curves.begin(), curves.end());
   for (RankCurve& curve : modelled)
     for (std::size_t i = 0; i < curve.sizes.size(); ++i)
-      curve.times[i] = predicted_time(ring, line, curve.nranks, curve.sizes[i]);
-  std::vector<std::vector<double>> draws(sizes.size());
+      curve.times[i] = predicted_time(family, line, curve.nranks, curve.sizes[i]);
+  std::vector<FamilyCoefficients> coefficients;
   std::vector<RankCurve> replicate = modelled;
   std::mt19937_64 engine(seed);
   for (int r = 0; r < replicates; ++r) {
@@ -160,14 +163,30 @@ std::vector<Interval> ring_crossover_intervals(CollectiveKind kind,
         replicate[c].times[i] =
             modelled[c].times[i] *
             std::max(kSmallestShare, 1 + held_out[uniform_index(engine, held_out.size())]);
-    const AffineFit refit = fit_line(ring, replicate);
-    for (std::size_t k = 0; k < sizes.size(); ++k)
-      draws[k].push_back(refit.alpha_s > 0
-                             ? std::max(0.0, sizes[k] * refit.beta_s_per_byte / refit.alpha_s)
-                             : std::numeric_limits<double>::infinity());
+    const AffineFit refit = fit_line(family, replicate);
+    coefficients.push_back({refit.alpha_s, refit.beta_s_per_byte});
   }
+  return coefficients;
+}
+
+Interval crossover_interval(std::span<const FamilyCoefficients> ring_replicates,
+                           double size_bytes) {
+  std::vector<double> draws;
+  for (const FamilyCoefficients& replicate : ring_replicates)
+    draws.push_back(replicate.alpha_s > 0
+                        ? std::max(0.0, size_bytes * replicate.beta_s_per_byte / replicate.alpha_s)
+                        : std::numeric_limits<double>::infinity());
+  return central_95(std::move(draws));
+}
+
+std::vector<Interval> ring_crossover_intervals(CollectiveKind kind,
+                                               std::span<const RankCurve> curves,
+                                               std::span<const double> sizes, int replicates,
+                                               std::uint64_t seed) {
+  const std::vector<FamilyCoefficients> coefficients =
+      bootstrap_family(describe(kind).families.front(), curves, replicates, seed);
   std::vector<Interval> intervals;
-  for (auto& values : draws) intervals.push_back(central_95(std::move(values)));
+  for (double size : sizes) intervals.push_back(crossover_interval(coefficients, size));
   return intervals;
 }
 

@@ -34,6 +34,13 @@ struct FamilyFit {
   double held_out_rel_error = std::numeric_limits<double>::quiet_NaN();
 };
 
+// A family's time with these coefficients: alpha·latency_factor(p) + beta·n·bandwidth_factor(p).
+double family_time(const RankFamily& family, double alpha_s, double beta_s_per_byte,
+                   double ranks, double size_bytes);
+inline double family_time(const FamilyFit& fit, double ranks, double size_bytes) {
+  return family_time(fit.family, fit.alpha_s, fit.beta_s_per_byte, ranks, size_bytes);
+}
+
 // The families that apply to `kind`, each fitted; the chosen one first.
 // Needs at least two distinct rank counts; throws std::invalid_argument otherwise.
 std::vector<FamilyFit> fit_rank_families(CollectiveKind kind, std::span<const RankCurve> curves);
@@ -43,11 +50,26 @@ std::vector<FamilyFit> fit_rank_families(CollectiveKind kind, std::span<const Ra
 // alpha <= 0.
 std::optional<double> ring_crossover_ranks(const FamilyFit& ring, double size_bytes);
 
-// The 95% interval of that p* for each size: a residual bootstrap over the ring fit's held-out
-// relative errors (each point predicted by the fit without it), the family refitted per
-// replicate, so the family's misfit across rank counts widens it. On synthetic ring data it
-// holds the planted p* in 93% of 1,000 seeds. Replicates whose alpha is 0 have no p*: they count
-// as beyond every rank count.
+struct FamilyCoefficients {
+  double alpha_s = 0;
+  double beta_s_per_byte = 0;
+};
+
+// Replicates of `family`'s coefficients: a residual bootstrap over each point's held-out
+// relative error (the point predicted by the fit without it), drawn from all of them and put
+// back on the fit's time, the family refitted per replicate; so its misfit across rank counts
+// and sizes widens what the replicates spread over.
+std::vector<FamilyCoefficients> bootstrap_family(const RankFamily& family,
+                                                 std::span<const RankCurve> curves,
+                                                 int replicates, std::uint64_t seed);
+
+// The 95% interval of p* at `size_bytes` over the ring's bootstrap replicates. Replicates whose
+// alpha is 0 have no p*: they count as beyond every rank count.
+Interval crossover_interval(std::span<const FamilyCoefficients> ring_replicates,
+                           double size_bytes);
+
+// The 95% interval of that p* for each size, from bootstrap_family of the ring. On synthetic ring data it
+// holds the planted p* in 93% of 1,000 seeds.
 std::vector<Interval> ring_crossover_intervals(CollectiveKind kind,
                                                std::span<const RankCurve> curves,
                                                std::span<const double> sizes, int replicates,

@@ -19,11 +19,6 @@ bool flagged(const SegmentReport& segment, std::string_view parameter) {
   return false;
 }
 
-std::string bytes_text(double bytes) {
-  return bytes >= 1 ? format_size(static_cast<std::size_t>(std::llround(bytes)))
-                    : fmt::format("{:.2g} B", bytes);
-}
-
 std::string alpha_text(const SegmentReport& s) {
   return flagged(s, "alpha") ? "n/a"
                              : fmt::format("{:.3g} [{:.3g}, {:.3g}] us", s.alpha_s * 1e6,
@@ -76,14 +71,6 @@ std::string half_size_words(const Headline& h, const CurveFit& curve) {
 
 
 
-// "[lo, hi]" of a rank count, "beyond every rank count" past the replicates that lost alpha.
-std::string ranks_interval_text(const Interval& ci) {
-  if (std::isnan(ci.low)) return "";
-  if (std::isinf(ci.low)) return " [no latency term in most replicates]";
-  return std::isinf(ci.high) ? fmt::format(" [{:.0f}, unbounded]", ci.low)
-                             : fmt::format(" [{:.0f}, {:.0f}]", ci.low, ci.high);
-}
-
 std::string crossover_line(const CrossoverReport& crossover) {
   const auto& family = crossover.family;
   return fmt::format(
@@ -99,6 +86,18 @@ std::string crossover_line(const CrossoverReport& crossover) {
 }
 
 }  // namespace
+
+std::string bytes_text(double bytes) {
+  return bytes >= 1 ? format_size(static_cast<std::size_t>(std::llround(bytes)))
+                    : fmt::format("{:.2g} B", bytes);
+}
+
+std::string ranks_interval_text(const Interval& ci) {
+  if (std::isnan(ci.low)) return "";
+  if (std::isinf(ci.low)) return " [no latency term in most replicates]";
+  return std::isinf(ci.high) ? fmt::format(" [{:.0f}, unbounded]", ci.low)
+                             : fmt::format(" [{:.0f}, {:.0f}]", ci.low, ci.high);
+}
 
 std::string headline_text(const CurveFit& curve) {
   if (curve.segments.empty()) return "not fitted: " + flags_text(curve.flags);

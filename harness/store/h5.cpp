@@ -113,6 +113,25 @@ Handle create_file(const std::filesystem::path& path, bool truncate) {
       "creating " + path.string());
 }
 
+Handle create_memory_file() {
+  silence_automatic_error_printing();
+  Handle access = own(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate");
+  check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_EARLIEST, H5F_LIBVER_LATEST),
+        "H5Pset_libver_bounds");
+  constexpr std::size_t kGrowBy = 1 << 20;
+  check(H5Pset_fapl_core(access.get(), kGrowBy, false), "H5Pset_fapl_core");
+  return own(H5Fcreate("in-memory", H5F_ACC_TRUNC, H5P_DEFAULT, access.get()),
+             "creating a file in memory");
+}
+
+std::vector<char> file_image(hid_t file) {
+  flush(file);
+  const ssize_t bytes = check(H5Fget_file_image(file, nullptr, 0), "H5Fget_file_image");
+  std::vector<char> image(static_cast<std::size_t>(bytes));
+  check(H5Fget_file_image(file, image.data(), image.size()), "H5Fget_file_image");
+  return image;
+}
+
 Handle open_file_read_only(const std::filesystem::path& path) {
   silence_automatic_error_printing();
   return own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "opening " + path.string());

@@ -49,6 +49,12 @@ inline Handle own(hid_t id, std::string_view what) { return Handle(check(id, wha
 // writer was killed, holding everything flushed; and their object headers carry no checksum, so
 // a header whose rewrite a kill cut short keeps its unchanged bytes readable.
 Handle create_file(const std::filesystem::path& path, bool truncate);
+// A file built in memory (HDF5's core driver, nothing on disk), in the same formats, whose bytes
+// file_image returns: what is written whole or not at all goes through it, so that a full disk
+// meets a plain write of those bytes, not HDF5 half way through its metadata (HDF5 1.10, its
+// flush failed, crashes at exit closing the file).
+Handle create_memory_file();
+std::vector<char> file_image(hid_t file);
 Handle open_file_read_only(const std::filesystem::path& path);
 bool is_hdf5_file(const std::filesystem::path& path);
 void flush(hid_t file);

@@ -35,6 +35,14 @@ inline constexpr const char* kLinkBounds = "link_bounds";
 inline constexpr const char* kLinksFile = "links_file";
 inline constexpr const char* kLinksStartUtc = "links_start_utc";
 
+// A file of `collbench predict` (schema 12).
+inline constexpr const char* kPredictions = "predictions";
+inline constexpr const char* kPredictionChecks = "prediction_checks";
+inline constexpr const char* kPredictedFrom = "predicted_from";
+inline constexpr const char* kInputs = "inputs";
+inline constexpr const char* kComputeMs = "compute_ms";
+inline constexpr const char* kOverlap = "overlap";
+
 inline constexpr const char* kUnits = "units";
 inline constexpr const char* kDims = "dims";
 inline constexpr const char* kPointId = "point_id";

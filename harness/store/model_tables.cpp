@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/store/curve_columns.h"
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
@@ -19,20 +20,6 @@ namespace collbench {
 namespace {
 
 constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
-
-// The curve a row belongs to; rank count 0 means "across rank counts".
-struct CurveColumns {
-  char backend[24];
-  char collective[16];
-  char datatype[16];
-  char redop[16];
-  char placement[16];
-  char algorithm[32];  // schema 3; empty when read from older files
-  char protocol[32];
-  char mode[16];
-  std::int32_t nranks;
-  std::int8_t in_place;
-};
 
 // Alpha, beta and n½ with their intervals: the columns a segment's row and a headline's share.
 struct ParameterColumns {
@@ -90,72 +77,6 @@ struct CrossoverRow {
   std::int32_t max_ranks_measured;
   std::int8_t extrapolated;
 };
-
-class CompoundBuilder {
- public:
-  explicit CompoundBuilder(std::size_t bytes)
-      : type_(h5::own(H5Tcreate(H5T_COMPOUND, bytes), "H5Tcreate")) {}
-  CompoundBuilder& add(const char* name, std::size_t offset, hid_t type) {
-    h5::check(H5Tinsert(type_.get(), name, offset, type), "H5Tinsert");
-    return *this;
-  }
-  CompoundBuilder& text(const char* name, std::size_t offset, std::size_t bytes) {
-    strings_.push_back(h5::fixed_string_type(bytes));
-    return add(name, offset, strings_.back().get());
-  }
-  CompoundBuilder& curve(std::size_t base) {
-    text("backend", base + offsetof(CurveColumns, backend), 24);
-    for (auto [field, offset] : {std::pair{"collective", offsetof(CurveColumns, collective)},
-                                 {"datatype", offsetof(CurveColumns, datatype)},
-                                 {"redop", offsetof(CurveColumns, redop)},
-                                 {"placement", offsetof(CurveColumns, placement)}})
-      text(field, base + offset, 16);
-    text("algorithm", base + offsetof(CurveColumns, algorithm), sizeof(CurveColumns::algorithm));
-    text("protocol", base + offsetof(CurveColumns, protocol), sizeof(CurveColumns::protocol));
-    text("mode", base + offsetof(CurveColumns, mode), 16);
-    add("nranks", base + offsetof(CurveColumns, nranks), H5T_NATIVE_INT32);
-    return add("in_place", base + offsetof(CurveColumns, in_place), H5T_NATIVE_INT8);
-  }
-  CompoundBuilder& parameters(std::size_t base) {
-    for (auto [field, offset] :
-         {std::pair{"alpha_us", offsetof(ParameterColumns, alpha_us)},
-          {"alpha_ci_low_us", offsetof(ParameterColumns, alpha_ci_low_us)},
-          {"alpha_ci_high_us", offsetof(ParameterColumns, alpha_ci_high_us)},
-          {"beta_ns_per_byte", offsetof(ParameterColumns, beta_ns_per_byte)},
-          {"beta_ci_low_ns_per_byte", offsetof(ParameterColumns, beta_ci_low_ns_per_byte)},
-          {"beta_ci_high_ns_per_byte", offsetof(ParameterColumns, beta_ci_high_ns_per_byte)},
-          {"bandwidth_GBps", offsetof(ParameterColumns, bandwidth_GBps)},
-          {"half_size_bytes", offsetof(ParameterColumns, half_size_bytes)},
-          {"half_size_ci_low_bytes", offsetof(ParameterColumns, half_size_ci_low_bytes)},
-          {"half_size_ci_high_bytes", offsetof(ParameterColumns, half_size_ci_high_bytes)}})
-      add(field, base + offset, H5T_NATIVE_DOUBLE);
-    return *this;
-  }
-  CompoundBuilder& doubles(std::initializer_list<std::pair<const char*, std::size_t>> fields) {
-    for (auto [field, offset] : fields) add(field, offset, H5T_NATIVE_DOUBLE);
-    return *this;
-  }
-  hid_t get() const { return type_.get(); }
-
- private:
-  h5::Handle type_;
-  std::vector<h5::Handle> strings_;
-};
-
-CurveColumns curve_columns(const PointKey& key) {
-  CurveColumns columns{};
-  h5::store_fixed_string(key.backend, columns.backend);
-  h5::store_fixed_string(name(key.collective), columns.collective);
-  h5::store_fixed_string(name(key.datatype), columns.datatype);
-  h5::store_fixed_string(redop_label(key), columns.redop);
-  h5::store_fixed_string(name(key.placement), columns.placement);
-  h5::store_fixed_string(key.algorithm, columns.algorithm);
-  h5::store_fixed_string(key.protocol, columns.protocol);
-  h5::store_fixed_string(name(key.mode), columns.mode);
-  columns.nranks = key.nranks;
-  columns.in_place = key.in_place;
-  return columns;
-}
 
 // Flags as one string; split_flags reads them back.
 std::string joined(const std::vector<std::string>& flags) {
@@ -276,6 +197,19 @@ std::vector<CrossoverRow> crossover_rows(const ModelReport& report) {
   return rows;
 }
 
+// The columns of ParameterColumns, each a double.
+const std::initializer_list<std::pair<const char*, std::size_t>> kParameterFields = {
+    {"alpha_us", offsetof(ParameterColumns, alpha_us)},
+    {"alpha_ci_low_us", offsetof(ParameterColumns, alpha_ci_low_us)},
+    {"alpha_ci_high_us", offsetof(ParameterColumns, alpha_ci_high_us)},
+    {"beta_ns_per_byte", offsetof(ParameterColumns, beta_ns_per_byte)},
+    {"beta_ci_low_ns_per_byte", offsetof(ParameterColumns, beta_ci_low_ns_per_byte)},
+    {"beta_ci_high_ns_per_byte", offsetof(ParameterColumns, beta_ci_high_ns_per_byte)},
+    {"bandwidth_GBps", offsetof(ParameterColumns, bandwidth_GBps)},
+    {"half_size_bytes", offsetof(ParameterColumns, half_size_bytes)},
+    {"half_size_ci_low_bytes", offsetof(ParameterColumns, half_size_ci_low_bytes)},
+    {"half_size_ci_high_bytes", offsetof(ParameterColumns, half_size_ci_high_bytes)}};
+
 template <typename Row>
 void replace_table(hid_t file, const char* name, const CompoundBuilder& type,
                    const std::vector<Row>& rows) {
@@ -290,7 +224,7 @@ CompoundBuilder fit_row_type() {
       .add("sizes", offsetof(FitRow, sizes), H5T_NATIVE_UINT64)
       .add("min_size_bytes", offsetof(FitRow, min_size_bytes), H5T_NATIVE_UINT64)
       .add("max_size_bytes", offsetof(FitRow, max_size_bytes), H5T_NATIVE_UINT64)
-      .parameters(offsetof(FitRow, parameters))
+      .doubles(kParameterFields, offsetof(FitRow, parameters))
       .doubles({{"n90_bytes", offsetof(FitRow, n90_bytes)},
                 {"rms_rel_error", offsetof(FitRow, rms_rel_error)},
                 {"max_rel_error", offsetof(FitRow, max_rel_error)},
@@ -307,7 +241,7 @@ CompoundBuilder headline_row_type() {
       .add("sizes", offsetof(HeadlineRow, sizes), H5T_NATIVE_UINT64)
       .add("min_size_bytes", offsetof(HeadlineRow, min_size_bytes), H5T_NATIVE_UINT64)
       .add("max_size_bytes", offsetof(HeadlineRow, max_size_bytes), H5T_NATIVE_UINT64)
-      .parameters(offsetof(HeadlineRow, parameters))
+      .doubles(kParameterFields, offsetof(HeadlineRow, parameters))
       .doubles({{"misfit_median_rel_error", offsetof(HeadlineRow, misfit_median_rel_error)}})
       .add("bandwidth_falls_at_bytes", offsetof(HeadlineRow, bandwidth_falls_at_bytes),
            H5T_NATIVE_UINT64)
@@ -362,22 +296,6 @@ template <typename Row>
 std::vector<Row> read_table(hid_t file, const char* name, const CompoundBuilder& type) {
   if (!h5::link_exists(file, name)) return {};
   return h5::read_rows<Row>(file, name, type.get(), kColumnsAfterSchema2);
-}
-
-PointKey curve_key_of(const CurveColumns& columns) {
-  PointKey key;
-  key.backend = h5::load_fixed_string(columns.backend);
-  const auto text = [](const char* field) { return h5::load_fixed_string(std::span(field, 16)); };
-  key.collective = parse_collective(text(columns.collective)).value_or(CollectiveKind::allreduce);
-  key.datatype = parse_datatype(text(columns.datatype)).value_or(DataType::float32);
-  key.op = parse_reduce_op(text(columns.redop)).value_or(ReduceOp::sum);  // "none": allgather
-  key.placement = parse_placement(text(columns.placement)).value_or(Placement::world);
-  key.algorithm = h5::load_fixed_string(columns.algorithm);
-  key.protocol = h5::load_fixed_string(columns.protocol);
-  key.mode = parse_mode(text(columns.mode)).value_or(Mode::latency);
-  key.nranks = columns.nranks;
-  key.in_place = columns.in_place != 0;
-  return key;
 }
 
 std::vector<std::string> split_flags(const char* field, std::size_t bytes) {

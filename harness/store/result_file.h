@@ -23,10 +23,12 @@ namespace collbench {
 // rank family's coefficients in /families; 8: text in tables variable-length UTF-8, was
 // fixed-length; 9: /samples and /start_lateness float32, contiguous, were float64 and compressed
 // past 16 KiB; 10: /points counts its finished rows (finished_rows); 11: the links of
-// `collbench links` (/links, /link_samples, /link_fits, /slow_hosts). Older versions read, their
-// missing columns as empty strings and zeros.
-inline constexpr int kSchemaVersion = 11;
+// `collbench links` (/links, /link_samples, /link_fits, /slow_hosts); 12: the files of
+// `collbench predict`. Older versions read, their missing columns as empty strings and zeros.
+inline constexpr int kSchemaVersion = 12;
 inline constexpr const char* kSchemaName = "collbench-results";
+// The `schema` of a file of `collbench predict` (harness/store/prediction_file.h).
+inline constexpr const char* kPredictionSchemaName = "collbench-predictions";
 
 // Scalar provenance, stored as attributes on the root group.
 struct Provenance {

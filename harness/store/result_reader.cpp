@@ -21,6 +21,11 @@ namespace collbench {
 namespace {
 
 int read_schema_version(hid_t root) {
+  if (h5::has_attribute(root, layout::kSchema) &&
+      h5::attribute_class(root, layout::kSchema) == H5T_STRING &&
+      h5::read_string_attribute(root, layout::kSchema) == kPredictionSchemaName)
+    throw std::runtime_error(
+        "a file of `collbench predict`, not a run's: `collbench plot` draws it, h5py reads it");
   if (!h5::has_attribute(root, layout::kSchema) ||
       h5::attribute_class(root, layout::kSchema) != H5T_STRING ||
       h5::read_string_attribute(root, layout::kSchema) != kSchemaName)

@@ -9,42 +9,19 @@
 #include <utility>
 #include <vector>
 
-#include "tests/unit/synthetic_curve.h"
+#include "tests/unit/synthetic_ranks.h"
 
 namespace collbench {
 namespace {
 
-constexpr double kAlpha = 5e-6;
-constexpr double kBeta = 1 / 25e9;
+using synthetic::curves_of;
+using synthetic::kAlpha;
+using synthetic::kBeta;
+using synthetic::ring_allgather;
+using synthetic::ring_allreduce;
+using synthetic::TimeModel;
+using synthetic::tree_allreduce;
 const RankFamily& kRing = *find_family(CollectiveKind::allreduce, "ring");
-
-using TimeModel = std::function<double(double size, double ranks)>;
-
-double ring_allreduce(double size, double ranks) {
-  return 2 * (ranks - 1) * kAlpha + 2 * (ranks - 1) / ranks * size * kBeta;
-}
-
-double tree_allreduce(double size, double ranks) {
-  return 2 * std::log2(ranks) * kAlpha + 2 * size * kBeta;
-}
-
-double ring_allgather(double size, double ranks) {
-  return (ranks - 1) * kAlpha + (ranks - 1) / ranks * size * kBeta;
-}
-
-// One curve per rank count over 8 B .. 64 MiB; noise_sigma 0 gives the model's times exactly.
-std::vector<RankCurve> curves_of(const TimeModel& model, std::vector<int> rank_counts,
-                                 double noise_sigma = 0, std::uint64_t seed = 11) {
-  std::vector<RankCurve> curves;
-  synthetic::StandardNormal normal(seed);
-  for (int ranks : rank_counts) {
-    RankCurve curve{.nranks = ranks, .sizes = synthetic::standard_sizes(), .times = {}};
-    for (double size : curve.sizes)
-      curve.times.push_back(model(size, ranks) * std::exp(noise_sigma * normal()));
-    curves.push_back(std::move(curve));
-  }
-  return curves;
-}
 
 void expect_parameters(const FamilyFit& fit, double tolerance) {
   EXPECT_NEAR(fit.alpha_s, kAlpha, tolerance * kAlpha);

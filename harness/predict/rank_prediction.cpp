@@ -1,0 +1,114 @@
+#include "harness/predict/rank_prediction.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "harness/fit/bootstrap.h"
+#include "harness/stats/summary.h"
+
+namespace collbench {
+namespace {
+
+double log_distance(double a, double b) { return std::abs(std::log2(a / b)); }
+
+// The `count` sizes of `curve` nearest `size_bytes`, with their times, ascending size.
+RankCurve window_of(const RankCurve& curve, double size_bytes, std::size_t count) {
+  std::vector<std::size_t> order(curve.sizes.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::ranges::stable_sort(order, {}, [&](std::size_t i) {
+    return log_distance(curve.sizes[i], size_bytes);
+  });
+  order.resize(std::min(count, order.size()));
+  std::ranges::sort(order);
+  RankCurve window{curve.nranks, {}, {}};
+  for (std::size_t i : order) {
+    window.sizes.push_back(curve.sizes[i]);
+    window.times.push_back(curve.times[i]);
+  }
+  return window;
+}
+
+}  // namespace
+
+SizeModel fit_size_model(CollectiveKind kind, std::span<const RankCurve> curves, double size_bytes,
+                         const PredictOptions& options) {
+  std::vector<RankCurve> windows;
+  for (const RankCurve& curve : curves)
+    windows.push_back(window_of(curve, size_bytes, options.window_sizes));
+  SizeModel model;
+  model.size_bytes = size_bytes;
+  model.window = windows.back().sizes;
+  model.families = fit_rank_families(kind, windows);
+  for (const FamilyFit& fit : model.families)
+    model.replicates.push_back(
+        bootstrap_family(fit.family, windows, options.bootstrap_replicates, options.seed));
+  const auto [fewest, most] = std::ranges::minmax(curves, {}, &RankCurve::nranks);
+  model.min_ranks = fewest.nranks;
+  model.max_ranks = most.nranks;
+  return model;
+}
+
+RankPrediction predict_ranks(const SizeModel& model, std::size_t family, double ranks) {
+  const FamilyFit& fit = model.families.at(family);
+  RankPrediction prediction;
+  prediction.ranks = ranks;
+  prediction.size_bytes = model.size_bytes;
+  prediction.latency_s = fit.alpha_s * fit.family.latency_factor(ranks);
+  prediction.bandwidth_s =
+      fit.beta_s_per_byte * model.size_bytes * fit.family.bandwidth_factor(ranks);
+  prediction.time_s = prediction.latency_s + prediction.bandwidth_s;
+  std::vector<double> times;
+  for (const FamilyCoefficients& replicate : model.replicates.at(family))
+    times.push_back(family_time(fit.family, replicate.alpha_s, replicate.beta_s_per_byte, ranks,
+                                model.size_bytes));
+  prediction.time_ci = central_95(std::move(times));
+  if (ranks > model.max_ranks)
+    prediction.doublings_outside = std::log2(ranks / model.max_ranks);
+  else if (ranks < model.min_ranks)
+    prediction.doublings_outside = std::log2(model.min_ranks / ranks);
+  if (!std::isnan(model.error_per_doubling)) {
+    prediction.widening = model.error_per_doubling * prediction.doublings_outside;
+    prediction.time_ci.low /= 1 + prediction.widening;
+    prediction.time_ci.high *= 1 + prediction.widening;
+  }
+  return prediction;
+}
+
+std::vector<OutOfSampleCheck> validate_largest_ranks(CollectiveKind kind,
+                                                     std::span<const RankCurve> curves,
+                                                     const PredictOptions& options) {
+  std::vector<OutOfSampleCheck> checks;
+  if (curves.size() < 3) return checks;
+  const RankCurve& largest = curves.back();
+  const std::span<const RankCurve> smaller = curves.first(curves.size() - 1);
+  for (std::size_t i = 0; i < largest.sizes.size(); ++i) {
+    const SizeModel model = fit_size_model(kind, smaller, largest.sizes[i], options);
+    const RankPrediction prediction = predict_ranks(model, 0, largest.nranks);
+    checks.push_back({.fitted_up_to = model.max_ranks,
+                      .ranks = largest.nranks,
+                      .size_bytes = largest.sizes[i],
+                      .family = std::string(model.families.front().family.name),
+                      .predicted_s = prediction.time_s,
+                      .predicted_ci = prediction.time_ci,
+                      .measured_s = largest.times[i]});
+  }
+  return checks;
+}
+
+double error_per_doubling(std::span<const OutOfSampleCheck> checks, double size_bytes,
+                          const PredictOptions& options) {
+  if (checks.empty()) return kNotValidated;
+  std::vector<const OutOfSampleCheck*> nearest;
+  for (const OutOfSampleCheck& check : checks) nearest.push_back(&check);
+  std::ranges::stable_sort(nearest, {}, [&](const OutOfSampleCheck* check) {
+    return log_distance(check->size_bytes, size_bytes);
+  });
+  nearest.resize(std::min(options.window_sizes, nearest.size()));
+  std::vector<double> errors;
+  for (const OutOfSampleCheck* check : nearest)
+    errors.push_back(std::abs(check->relative_error()) /
+                     std::log2(static_cast<double>(check->ranks) / check->fitted_up_to));
+  return summarize(errors).median;
+}
+
+}  // namespace collbench

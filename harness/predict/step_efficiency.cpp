@@ -1,0 +1,24 @@
+#include "harness/predict/step_efficiency.h"
+
+namespace collbench {
+namespace {
+
+double efficiency_of(double collective_s, const StepShape& step) {
+  return step.compute_s / (step.compute_s + (1 - step.overlap) * collective_s);
+}
+
+}  // namespace
+
+StepEfficiency step_efficiency(const RankPrediction& collective, const StepShape& step) {
+  return {.exposed_s = (1 - step.overlap) * collective.time_s,
+          .efficiency = efficiency_of(collective.time_s, step),
+          .efficiency_ci = {efficiency_of(collective.time_ci.high, step),
+                            efficiency_of(collective.time_ci.low, step)}};
+}
+
+std::string_view fastest_growing_term(const RankPrediction& fewer, const RankPrediction& more) {
+  return more.latency_s - fewer.latency_s >= more.bandwidth_s - fewer.bandwidth_s ? "latency"
+                                                                                  : "bandwidth";
+}
+
+}  // namespace collbench

@@ -1,0 +1,197 @@
+#include "harness/report/prediction_report.h"
+
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <fmt/ranges.h>
+
+#include "harness/plan/point_identity.h"
+#include "harness/report/json_number.h"
+#include "harness/report/model_report.h"
+#include "harness/stats/summary.h"
+
+namespace collbench {
+namespace {
+
+std::string rank_counts_text(const CurvePrediction& curve) {
+  std::vector<int> counts;
+  for (const RankCurve& measured : curve.measured) counts.push_back(measured.nranks);
+  return fmt::format("{}", fmt::join(counts, ", "));
+}
+
+std::string checks_text(const CurvePrediction& curve) {
+  if (curve.checks.empty())
+    return "not validated out of sample (it needs three rank counts: two to fit, one to predict); "
+           "the intervals hold the fit's own uncertainty only";
+  std::vector<double> errors;
+  int inside = 0;
+  for (const OutOfSampleCheck& check : curve.checks) {
+    errors.push_back(std::abs(check.relative_error()));
+    inside += check.inside();
+  }
+  const OutOfSampleCheck& first = curve.checks.front();
+  return fmt::format(
+      "out of sample, fitted up to {} ranks and predicting {}: median error {:.1f}% over {} sizes "
+      "(largest {:.1f}%), {} inside their intervals",
+      first.fitted_up_to, first.ranks, 100 * summarize(errors).median, errors.size(),
+      100 * summarize(errors).max, inside);
+}
+
+std::string extrapolation_text(const SizePrediction& size, const RankPrediction& prediction) {
+  if (prediction.doublings_outside == 0) return "inside";
+  const std::string where = prediction.ranks > size.model.max_ranks
+                                ? fmt::format("past {}", size.model.max_ranks)
+                                : fmt::format("below {}", size.model.min_ranks);
+  return std::isnan(size.model.error_per_doubling)
+             ? fmt::format("{:.1f} doublings {}, not widened", prediction.doublings_outside, where)
+             : fmt::format("{:.1f} doublings {}, widened x{:.2f}", prediction.doublings_outside,
+                           where, 1 + prediction.widening);
+}
+
+std::string size_line(const CurvePrediction& curve, const SizePrediction& size) {
+  const SizeModel& model = size.model;
+  const double largest = curve.measured.back().sizes.back();
+  const double smallest = curve.measured.back().sizes.front();
+  std::string where;
+  if (model.size_bytes > largest)
+    where = fmt::format("; size extrapolated: measured up to {}", bytes_text(largest));
+  else if (model.size_bytes < smallest)
+    where = fmt::format("; size extrapolated: measured from {}", bytes_text(smallest));
+  const FamilyFit& chosen = model.families.front();
+  return fmt::format(
+      "# {}: {} family (alpha {:.3g} us, {:.3g} GB/s) fitted to the sizes {} .. {}{}; "
+      "ring p* = {}{}{}; {}",
+      bytes_text(model.size_bytes), chosen.family.name, chosen.alpha_s * 1e6,
+      1e-9 / chosen.beta_s_per_byte, bytes_text(model.window.front()),
+      bytes_text(model.window.back()), where,
+      size.crossover_ranks ? fmt::format("{:.0f} ranks", *size.crossover_ranks) : "n/a",
+      ranks_interval_text(size.crossover_ci),
+      size.crossover_ranks && *size.crossover_ranks > model.max_ranks
+          ? fmt::format(" (extrapolated: measured up to {})", model.max_ranks)
+          : "",
+      std::isnan(model.error_per_doubling)
+          ? std::string("no extrapolation error known")
+          : fmt::format("{:.1f}% error a doubling of ranks", 100 * model.error_per_doubling));
+}
+
+std::string step_line(const SizePrediction& size, const StepShape& step) {
+  std::vector<std::string> parts;
+  for (const RankPrediction& prediction : size.asked) {
+    const StepEfficiency efficiency = step_efficiency(prediction, step);
+    parts.push_back(fmt::format("{:.1f}% [{:.1f}, {:.1f}] at {:.0f}", 100 * efficiency.efficiency,
+                                100 * efficiency.efficiency_ci.low,
+                                100 * efficiency.efficiency_ci.high, prediction.ranks));
+  }
+  std::string line = fmt::format("# step of {:.3g} ms compute, {:.0f}% of the collective hidden: "
+                                 "efficiency {}",
+                                 step.compute_s * 1e3, 100 * step.overlap, fmt::join(parts, ", "));
+  if (size.asked.size() >= 2) {
+    const RankPrediction& fewer = size.asked.front();
+    const RankPrediction& more = size.asked.back();
+    line += fmt::format(
+        "; from {:.0f} to {:.0f} ranks the {} term grows most (latency {:+.1f} us, bandwidth "
+        "{:+.1f} us)",
+        fewer.ranks, more.ranks, fastest_growing_term(fewer, more),
+        (more.latency_s - fewer.latency_s) * 1e6, (more.bandwidth_s - fewer.bandwidth_s) * 1e6);
+  }
+  return line;
+}
+
+nlohmann::ordered_json prediction_json(const SizePrediction& size, const RankPrediction& prediction,
+                                       const std::optional<StepShape>& step) {
+  nlohmann::ordered_json json{
+      {"ranks", prediction.ranks},
+      {"time_us", prediction.time_s * 1e6},
+      {"time_ci_us", {prediction.time_ci.low * 1e6, prediction.time_ci.high * 1e6}},
+      {"latency_us", prediction.latency_s * 1e6},
+      {"bandwidth_us", prediction.bandwidth_s * 1e6},
+      {"doublings_outside", prediction.doublings_outside},
+      {"widening", finite_or_null(std::isnan(size.model.error_per_doubling)
+                                      ? std::nan("")
+                                      : prediction.widening)}};
+  if (step) {
+    const StepEfficiency efficiency = step_efficiency(prediction, *step);
+    json["exposed_us"] = efficiency.exposed_s * 1e6;
+    json["efficiency"] = efficiency.efficiency;
+    json["efficiency_ci"] = {efficiency.efficiency_ci.low, efficiency.efficiency_ci.high};
+  }
+  return json;
+}
+
+}  // namespace
+
+void print_predictions(std::ostream& out, const Predictions& predictions,
+                       const std::optional<StepShape>& step) {
+  for (const CurvePrediction& curve : predictions.curves) {
+    fmt::print(out, "# {}: measured at {} ranks; {}\n", curve_text(curve.key),
+               rank_counts_text(curve), checks_text(curve));
+    fmt::print(out, "# {:>10} {:>7} {:<7} {:>12} {:>27} {:>12} {:>13}  {}\n", "size", "ranks",
+               "family", "time(us)", "95% interval (us)", "latency(us)", "bandwidth(us)",
+               "extrapolation");
+    for (const SizePrediction& size : curve.sizes) {
+      for (const RankPrediction& prediction : size.asked)
+        fmt::print(out, "  {:>10} {:>7.0f} {:<7} {:>12.1f} {:>27} {:>12.1f} {:>13.1f}  {}\n",
+                   bytes_text(size.model.size_bytes), prediction.ranks,
+                   size.model.families.front().family.name, prediction.time_s * 1e6,
+                   fmt::format("[{:.1f}, {:.1f}]", prediction.time_ci.low * 1e6,
+                               prediction.time_ci.high * 1e6),
+                   prediction.latency_s * 1e6, prediction.bandwidth_s * 1e6,
+                   extrapolation_text(size, prediction));
+      fmt::print(out, "{}\n", size_line(curve, size));
+      if (step) fmt::print(out, "{}\n", step_line(size, *step));
+    }
+  }
+  for (const PointKey& key : predictions.single_rank_count)
+    fmt::print(out, "# {}: measured at one rank count only; nothing to predict from\n",
+               curve_text(key));
+}
+
+nlohmann::ordered_json predictions_json(const Predictions& predictions,
+                                        const std::optional<StepShape>& step) {
+  nlohmann::ordered_json json{{"curves", nlohmann::ordered_json::array()},
+                              {"single_rank_count", nlohmann::ordered_json::array()}};
+  for (const CurvePrediction& curve : predictions.curves) {
+    auto entry = key_json(curve.key, false);
+    entry["measured_ranks"] = nlohmann::ordered_json::array();
+    for (const RankCurve& measured : curve.measured)
+      entry["measured_ranks"].push_back(measured.nranks);
+    entry["checks"] = nlohmann::ordered_json::array();
+    for (const OutOfSampleCheck& check : curve.checks)
+      entry["checks"].push_back({{"fitted_up_to", check.fitted_up_to},
+                                 {"ranks", check.ranks},
+                                 {"size_bytes", check.size_bytes},
+                                 {"family", check.family},
+                                 {"predicted_us", check.predicted_s * 1e6},
+                                 {"predicted_ci_us",
+                                  {check.predicted_ci.low * 1e6, check.predicted_ci.high * 1e6}},
+                                 {"measured_us", check.measured_s * 1e6},
+                                 {"relative_error", check.relative_error()},
+                                 {"inside", check.inside()}});
+    entry["sizes"] = nlohmann::ordered_json::array();
+    for (const SizePrediction& size : curve.sizes) {
+      nlohmann::ordered_json at_size{
+          {"size_bytes", size.model.size_bytes},
+          {"family", size.model.families.front().family.name},
+          {"alpha_us", size.model.families.front().alpha_s * 1e6},
+          {"beta_ns_per_byte", size.model.families.front().beta_s_per_byte * 1e9},
+          {"window_bytes", size.model.window},
+          {"error_per_doubling", finite_or_null(size.model.error_per_doubling)},
+          {"crossover_ranks", size.crossover_ranks ? nlohmann::ordered_json(*size.crossover_ranks)
+                                                   : nullptr},
+          {"crossover_ranks_ci",
+           {finite_or_null(size.crossover_ci.low), finite_or_null(size.crossover_ci.high)}},
+          {"predictions", nlohmann::ordered_json::array()}};
+      for (const RankPrediction& prediction : size.asked)
+        at_size["predictions"].push_back(prediction_json(size, prediction, step));
+      entry["sizes"].push_back(std::move(at_size));
+    }
+    json["curves"].push_back(std::move(entry));
+  }
+  for (const PointKey& key : predictions.single_rank_count)
+    json["single_rank_count"].push_back(key_json(key, false));
+  return json;
+}
+
+}  // namespace collbench

@@ -1,0 +1,217 @@
+#include "harness/store/prediction_file.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "harness/store/curve_columns.h"
+#include "harness/store/h5.h"
+#include "harness/store/h5_table.h"
+#include "harness/store/layout.h"
+#include "harness/store/result_file.h"
+
+namespace collbench {
+namespace {
+
+constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+
+struct PredictionRow {
+  CurveColumns curve;
+  char family[16];
+  double size_bytes;
+  double ranks;
+  std::int8_t asked;  // 1: a rank count asked for; 0: a point of the band between
+  double time_us, time_ci_low_us, time_ci_high_us;
+  double latency_us, bandwidth_us;
+  double doublings_outside, widening, error_per_doubling;
+  double crossover_ranks, crossover_ranks_ci_low, crossover_ranks_ci_high;
+  std::int32_t max_ranks_measured;
+  double efficiency, efficiency_ci_low, efficiency_ci_high;
+};
+
+struct CheckRow {
+  CurveColumns curve;
+  char family[16];
+  std::int32_t fitted_up_to;
+  double size_bytes;
+  double predicted_us, predicted_ci_low_us, predicted_ci_high_us;
+  double measured_us, relative_error;
+  std::int8_t inside;
+};
+
+struct MeasuredRow {
+  CurveColumns curve;  // with its rank count
+  double size_bytes;
+  double time_median_us;
+};
+
+CompoundBuilder prediction_row_type() {
+  CompoundBuilder type(sizeof(PredictionRow));
+  type.curve(offsetof(PredictionRow, curve))
+      .text("family", offsetof(PredictionRow, family), sizeof(PredictionRow::family))
+      .doubles({{"size_bytes", offsetof(PredictionRow, size_bytes)},
+                {"ranks", offsetof(PredictionRow, ranks)}})
+      .add("asked", offsetof(PredictionRow, asked), H5T_NATIVE_INT8)
+      .doubles({{"time_us", offsetof(PredictionRow, time_us)},
+                {"time_ci_low_us", offsetof(PredictionRow, time_ci_low_us)},
+                {"time_ci_high_us", offsetof(PredictionRow, time_ci_high_us)},
+                {"latency_us", offsetof(PredictionRow, latency_us)},
+                {"bandwidth_us", offsetof(PredictionRow, bandwidth_us)},
+                {"doublings_outside", offsetof(PredictionRow, doublings_outside)},
+                {"widening", offsetof(PredictionRow, widening)},
+                {"error_per_doubling", offsetof(PredictionRow, error_per_doubling)},
+                {"crossover_ranks", offsetof(PredictionRow, crossover_ranks)},
+                {"crossover_ranks_ci_low", offsetof(PredictionRow, crossover_ranks_ci_low)},
+                {"crossover_ranks_ci_high", offsetof(PredictionRow, crossover_ranks_ci_high)}})
+      .add("max_ranks_measured", offsetof(PredictionRow, max_ranks_measured), H5T_NATIVE_INT32)
+      .doubles({{"efficiency", offsetof(PredictionRow, efficiency)},
+                {"efficiency_ci_low", offsetof(PredictionRow, efficiency_ci_low)},
+                {"efficiency_ci_high", offsetof(PredictionRow, efficiency_ci_high)}});
+  return type;
+}
+
+CompoundBuilder check_row_type() {
+  CompoundBuilder type(sizeof(CheckRow));
+  type.curve(offsetof(CheckRow, curve))
+      .text("family", offsetof(CheckRow, family), sizeof(CheckRow::family))
+      .add("fitted_up_to", offsetof(CheckRow, fitted_up_to), H5T_NATIVE_INT32)
+      .doubles({{"size_bytes", offsetof(CheckRow, size_bytes)},
+                {"predicted_us", offsetof(CheckRow, predicted_us)},
+                {"predicted_ci_low_us", offsetof(CheckRow, predicted_ci_low_us)},
+                {"predicted_ci_high_us", offsetof(CheckRow, predicted_ci_high_us)},
+                {"measured_us", offsetof(CheckRow, measured_us)},
+                {"relative_error", offsetof(CheckRow, relative_error)}})
+      .add("inside", offsetof(CheckRow, inside), H5T_NATIVE_INT8);
+  return type;
+}
+
+CompoundBuilder measured_row_type() {
+  CompoundBuilder type(sizeof(MeasuredRow));
+  type.curve(offsetof(MeasuredRow, curve))
+      .doubles({{"size_bytes", offsetof(MeasuredRow, size_bytes)},
+                {"time_median_us", offsetof(MeasuredRow, time_median_us)}});
+  return type;
+}
+
+PredictionRow prediction_row(const CurvePrediction& curve, const SizePrediction& size,
+                             const RankPrediction& prediction, bool asked,
+                             const std::optional<StepShape>& step) {
+  PredictionRow row{};
+  row.curve = curve_columns(curve.key);
+  h5::store_fixed_string(size.model.families.front().family.name, row.family);
+  row.size_bytes = size.model.size_bytes;
+  row.ranks = prediction.ranks;
+  row.asked = asked;
+  row.time_us = prediction.time_s * 1e6;
+  row.time_ci_low_us = prediction.time_ci.low * 1e6;
+  row.time_ci_high_us = prediction.time_ci.high * 1e6;
+  row.latency_us = prediction.latency_s * 1e6;
+  row.bandwidth_us = prediction.bandwidth_s * 1e6;
+  row.doublings_outside = prediction.doublings_outside;
+  row.error_per_doubling = size.model.error_per_doubling;
+  row.widening = std::isnan(row.error_per_doubling) ? kNoValue : prediction.widening;
+  row.crossover_ranks = size.crossover_ranks.value_or(kNoValue);
+  row.crossover_ranks_ci_low = size.crossover_ci.low;
+  row.crossover_ranks_ci_high = size.crossover_ci.high;
+  row.max_ranks_measured = size.model.max_ranks;
+  row.efficiency = row.efficiency_ci_low = row.efficiency_ci_high = kNoValue;
+  if (step) {
+    const StepEfficiency efficiency = step_efficiency(prediction, *step);
+    row.efficiency = efficiency.efficiency;
+    row.efficiency_ci_low = efficiency.efficiency_ci.low;
+    row.efficiency_ci_high = efficiency.efficiency_ci.high;
+  }
+  return row;
+}
+
+CheckRow check_row(const CurvePrediction& curve, const OutOfSampleCheck& check) {
+  PointKey key = curve.key;
+  key.nranks = check.ranks;
+  CheckRow row{};
+  row.curve = curve_columns(key);
+  h5::store_fixed_string(check.family, row.family);
+  row.fitted_up_to = check.fitted_up_to;
+  row.size_bytes = check.size_bytes;
+  row.predicted_us = check.predicted_s * 1e6;
+  row.predicted_ci_low_us = check.predicted_ci.low * 1e6;
+  row.predicted_ci_high_us = check.predicted_ci.high * 1e6;
+  row.measured_us = check.measured_s * 1e6;
+  row.relative_error = check.relative_error();
+  row.inside = check.inside();
+  return row;
+}
+
+template <typename Row>
+void write_rows(hid_t file, const char* name, const CompoundBuilder& type,
+                const std::vector<Row>& rows) {
+  h5::write_table(file, name, type.get(), rows.size(), rows.data());
+  const h5::Handle table = h5::open_dataset(file, name);
+  h5::write_string_attribute(table.get(), layout::kUnits,
+                             "per field name: _us microseconds, _bytes bytes");
+}
+
+void write_tables(hid_t file, const Predictions& predictions,
+                  const std::optional<StepShape>& step) {
+  std::vector<PredictionRow> rows;
+  std::vector<CheckRow> checks;
+  std::vector<MeasuredRow> measured;
+  for (const CurvePrediction& curve : predictions.curves) {
+    for (const SizePrediction& size : curve.sizes) {
+      for (const RankPrediction& prediction : size.asked)
+        rows.push_back(prediction_row(curve, size, prediction, true, step));
+      for (const RankPrediction& prediction : size.band)
+        rows.push_back(prediction_row(curve, size, prediction, false, step));
+    }
+    for (const OutOfSampleCheck& check : curve.checks) checks.push_back(check_row(curve, check));
+    for (const RankCurve& rank_curve : curve.measured) {
+      PointKey key = curve.key;
+      key.nranks = rank_curve.nranks;
+      for (std::size_t i = 0; i < rank_curve.sizes.size(); ++i)
+        measured.push_back({curve_columns(key), rank_curve.sizes[i], rank_curve.times[i] * 1e6});
+    }
+  }
+  write_rows(file, layout::kPredictions, prediction_row_type(), rows);
+  write_rows(file, layout::kPredictionChecks, check_row_type(), checks);
+  write_rows(file, layout::kPredictedFrom, measured_row_type(), measured);
+}
+
+}  // namespace
+
+void write_prediction_file(const std::filesystem::path& path, bool overwrite,
+                           const Predictions& predictions, const PredictionRecord& record) {
+  if (!overwrite && std::filesystem::exists(path))
+    throw std::runtime_error(path.string() + " exists (--force replaces it)");
+  std::vector<char> image;
+  {
+    const h5::Handle file = h5::create_memory_file();
+    const hid_t root = file.get();
+    h5::write_string_attribute(root, layout::kSchema, kPredictionSchemaName);
+    h5::write_int_attribute(root, layout::kSchemaVersion, kSchemaVersion);
+    for (const auto& [name, value] : record.provenance)
+      h5::write_string_attribute(root, name, value);
+    h5::write_string_list_attribute(root, layout::kInputs, record.inputs);
+    h5::write_double_attribute(root, layout::kComputeMs,
+                               record.step ? record.step->compute_s * 1e3 : kNoValue);
+    h5::write_double_attribute(root, layout::kOverlap, record.step ? record.step->overlap : kNoValue);
+    write_tables(root, predictions, record.step);
+    image = h5::file_image(root);
+  }
+  std::filesystem::path partial = path;
+  partial += "~";
+  std::ofstream stream(partial, std::ios::binary | std::ios::trunc);
+  stream.write(image.data(), static_cast<std::streamsize>(image.size()));
+  stream.close();
+  if (!stream) {
+    std::filesystem::remove(partial);
+    throw std::runtime_error(fmt::format("{}: {}", partial.string(), std::strerror(errno)));
+  }
+  std::filesystem::rename(partial, path);
+}
+
+}  // namespace collbench

@@ -1,0 +1,194 @@
+"""`collbench predict`: real runs at 2, 3 and 4 ranks predicted at rank counts not measured, the
+largest measured one predicted out of sample, the file it writes read back by h5py, and bad input
+refused with nothing written."""
+import json
+import math
+import subprocess
+
+import h5py
+import numpy as np
+import pytest
+
+from conftest import QUICK, run_mpi, run_plain, text
+
+SWEEP = ["-b", "1K", "-e", "1M", "-f", "4", "--ops", "allreduce", "-d", "float",
+         "--mode", "latency", *QUICK]
+
+
+@pytest.fixture(scope="module")
+def ranks_234(tmp_path_factory):
+    """One run of 4 ranks measuring sub-communicators of 2 and 3 as well: T(p) in one file."""
+    out = tmp_path_factory.mktemp("predict") / "ranks-234.h5"
+    result = run_mpi(4, ["run", *SWEEP, "--ranks", "2,3,4", "--out", str(out)])
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def predict(files, *args, out):
+    return run_plain(["predict", *map(str, files), *args, "--out", str(out)])
+
+
+def rows_of(table, **where):
+    return [row for row in table
+            if all(text(row[field]) == value for field, value in where.items())]
+
+
+def measured_medians(run):
+    """{(nranks, size): median us} of the packed allreduce curves of a run file."""
+    with h5py.File(run, "r") as f:
+        points = f["points"][: f["points"].attrs["finished_rows"]]
+    return {(int(p["nranks"]), float(p["size_bytes"])): float(p["time_median_us"])
+            for p in points if text(p["placement"]) == "packed"}
+
+
+def test_predicts_a_thousand_ranks_and_states_the_extrapolation(ranks_234, tmp_path):
+    out = tmp_path / "predict.h5"
+    result = predict([ranks_234], "--ranks", "512,1024", "--size", "25M", out=out)
+    assert result.returncode == 0, result.stderr
+    assert "measured at 2, 3, 4 ranks" in result.stdout
+    assert "out of sample, fitted up to 3 ranks and predicting 4" in result.stdout
+    assert "7.0 doublings past 4" in result.stdout and "8.0 doublings past 4" in result.stdout
+    assert "size extrapolated: measured up to 1 MiB" in result.stdout
+    with h5py.File(out, "r") as f:
+        assert text(f.attrs["schema"]) == "collbench-predictions"
+        assert f.attrs["schema_version"] == 12
+        assert [text(i) for i in f.attrs["inputs"]] == [str(ranks_234)]
+        asked = f["predictions"][f["predictions"]["asked"] == 1]
+    asked = rows_of(asked, placement="packed")
+    assert sorted(row["ranks"] for row in asked) == [512, 1024]
+    for row in asked:
+        assert row["size_bytes"] == 25 * 2**20
+        assert row["max_ranks_measured"] == 4
+        assert row["doublings_outside"] == pytest.approx(math.log2(row["ranks"] / 4))
+        assert row["time_us"] == pytest.approx(row["latency_us"] + row["bandwidth_us"])
+        assert row["time_ci_low_us"] < row["time_us"] < row["time_ci_high_us"]
+        # Widened by the out-of-sample error of each doubling past the measured rank counts.
+        assert row["widening"] == pytest.approx(row["error_per_doubling"] *
+                                                row["doublings_outside"])
+        assert row["error_per_doubling"] > 0
+        assert math.isnan(row["efficiency"])
+    # More rank counts past the measured ones: a wider interval, relative to the time.
+    spread = {row["ranks"]: row["time_ci_high_us"] / row["time_ci_low_us"] for row in asked}
+    assert spread[1024] > spread[512]
+
+
+def test_the_largest_rank_count_is_predicted_out_of_sample(ranks_234, tmp_path):
+    out = tmp_path / "predict.h5"
+    assert predict([ranks_234], out=out).returncode == 0
+    medians = measured_medians(ranks_234)
+    with h5py.File(out, "r") as f:
+        checks = rows_of(f["prediction_checks"][()], placement="packed")
+        measured = rows_of(f["predicted_from"][()], placement="packed")
+    assert sorted(row["size_bytes"] for row in checks) == sorted(
+        size for ranks, size in medians if ranks == 4)
+    for row in checks:
+        assert row["nranks"] == 4 and row["fitted_up_to"] == 3
+        assert row["measured_us"] == pytest.approx(medians[(4, row["size_bytes"])])
+        assert row["relative_error"] == pytest.approx(row["predicted_us"] / row["measured_us"] - 1)
+        assert row["inside"] == (row["predicted_ci_low_us"] <= row["measured_us"] <=
+                                 row["predicted_ci_high_us"])
+    assert {(int(r["nranks"]), r["size_bytes"]): r["time_median_us"] for r in measured} == \
+        pytest.approx(medians)
+
+
+def test_a_step_efficiency_from_compute_and_overlap(ranks_234, tmp_path):
+    out = tmp_path / "predict.h5"
+    result = predict([ranks_234], "--ranks", "8,64", "--compute-ms", "20", "--overlap", "0.25",
+                     "--format", "json", out=out)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    curve = next(c for c in report["curves"] if c["placement"] == "packed")
+    assert curve["measured_ranks"] == [2, 3, 4]
+    for prediction in curve["sizes"][0]["predictions"]:
+        exposed = 0.75 * prediction["time_us"]
+        assert prediction["exposed_us"] == pytest.approx(exposed)
+        assert prediction["efficiency"] == pytest.approx(20e3 / (20e3 + exposed))
+        low, high = prediction["efficiency_ci"]
+        assert low <= prediction["efficiency"] <= high
+    with h5py.File(out, "r") as f:
+        assert f.attrs["compute_ms"] == 20 and f.attrs["overlap"] == 0.25
+        stored = rows_of(f["predictions"][f["predictions"]["asked"] == 1], placement="packed")
+    assert [row["efficiency"] for row in stored] == pytest.approx(
+        [p["efficiency"] for p in curve["sizes"][0]["predictions"]])
+    table = predict([ranks_234], "--ranks", "8,64", "--compute-ms", "20", "--overlap", "0.25",
+                    out=tmp_path / "table.h5")
+    assert "from 8 to 64 ranks the" in table.stdout and "term grows most" in table.stdout
+
+
+def test_files_of_single_rank_counts_pool_but_two_are_not_validated(tmp_path):
+    files = []
+    for nranks in (2, 3):
+        files.append(tmp_path / f"world-{nranks}.h5")
+        result = run_mpi(nranks, ["run", "-b", "1K", "-e", "64K", "-f", "8", "--ops", "allgather",
+                                  "--mode", "latency", *QUICK, "--out", str(files[-1])])
+        assert result.returncode == 0, result.stderr
+    out = tmp_path / "predict.h5"
+    result = predict(files, "--ranks", "16", out=out)
+    assert result.returncode == 0, result.stderr
+    assert "measured at 2, 3 ranks; not validated out of sample" in result.stdout
+    with h5py.File(out, "r") as f:
+        assert len(f["prediction_checks"]) == 0
+        asked = f["predictions"][f["predictions"]["asked"] == 1]
+    assert len(asked) == 1 and math.isnan(asked[0]["widening"])
+    assert math.isnan(asked[0]["error_per_doubling"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--ranks", "1"], "--ranks: '1' is not a rank count of 2 or more"),
+    (["--ranks", "64x"], "--ranks: '64x' is not a rank count"),
+    (["--size", "12Q"], "--size"),
+    (["--overlap", "0.5"], "--overlap needs --compute-ms"),
+    (["--compute-ms", "10", "--overlap", "1.5"], "--overlap: a fraction from 0 to 1"),
+    (["--compute-ms", "0"], "--compute-ms"),
+    (["--format", "csv"], "--format: unknown format 'csv'"),
+])
+def test_bad_options_exit_2_and_write_nothing(ranks_234, tmp_path, args, message):
+    out = tmp_path / "predict.h5"
+    result = predict([ranks_234], *args, out=out)
+    assert result.returncode == 2, result.stdout
+    assert message in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_files_exit_2_naming_them(ranks_234, tmp_path):
+    single = tmp_path / "single.h5"
+    assert run_mpi(2, ["run", "-b", "1K", "-e", "4K", "--ops", "allreduce", "--mode", "latency",
+                       *QUICK, "--out", str(single)]).returncode == 0
+    out = tmp_path / "predict.h5"
+    result = predict([single], out=out)
+    assert result.returncode == 2
+    assert f"no curve of {single} was measured at two rank counts or more" in result.stderr
+    assert predict([tmp_path / "missing.h5"], out=out).returncode == 2
+    assert not out.exists()
+    assert predict([ranks_234], out=out).returncode == 0
+    again = predict([ranks_234], out=out)
+    assert again.returncode == 2 and "exists (--force replaces it)" in again.stderr
+    # A predictions file is not a run's: predict, report and fit refuse it by name.
+    for command in (["predict", str(out), "--out", str(tmp_path / "p2.h5")],
+                    ["report", str(out)], ["fit", str(out)]):
+        refused = run_plain(command)
+        assert refused.returncode == 2
+        assert "a file of `collbench predict`, not a run's" in refused.stderr
+    assert np.all([p.name in ("single.h5", "predict.h5") for p in tmp_path.iterdir()])
+
+
+def test_an_out_directory_that_is_missing_is_bad_input(ranks_234, tmp_path):
+    result = predict([ranks_234], out=tmp_path / "missing" / "predict.h5")
+    assert result.returncode == 2
+    assert f"--out: {tmp_path / 'missing'} is not a directory" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_exits_3_and_leaves_nothing(ranks_234, tmp_path):
+    """A 16 KiB tmpfs holds no predictions file (its objects start on 4 KiB pages)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(disk)]).returncode:
+        pytest.skip("mounting a tmpfs needs root")
+    try:
+        result = predict([ranks_234], out=disk / "predict.h5")
+        assert result.returncode == 3, result.stderr
+        assert f"writing {disk / 'predict.h5'} failed, nothing written" in result.stderr
+        assert list(disk.iterdir()) == []
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)
