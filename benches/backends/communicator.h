@@ -158,6 +158,9 @@ class Communicator {
   virtual std::unique_ptr<Communicator> split_node() = 0;
 
  protected:
+  // A composed communicator runs its control plane on the group it wraps, unchecked there: the
+  // checks are its own.
+  friend class HierarchicalCommunicator;
   // The library's own operations behind the control plane, unchecked.
   virtual void broadcast_bytes(std::span<std::byte> data, int root) = 0;
   virtual void gather_bytes(std::span<const std::byte> mine, std::span<std::byte> all,

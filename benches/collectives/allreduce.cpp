@@ -1,21 +1,7 @@
 // allreduce: every rank ends with the reduction of every rank's whole buffer.
-#include "benches/collectives/collective.h"
+#include "benches/collectives/allreduce_families.h"
 
 namespace collbench {
-namespace {
-// Ring: reduce-scatter then allgather, 2(p−1) steps of n/p. Tree: a reduce up and a broadcast
-// down a binary tree, 2·log2(p) steps of the whole buffer.
-constexpr RankFamily kFamilies[] = {
-    {.name = "ring", .latency_per_peer = 2, .bandwidth_per_share = 2},
-    {.name = "tree", .latency_per_doubling = 2, .bandwidth_whole = 2},
-};
-// Recursive doubling: log2(p) exchanges of the whole buffer. Rabenseifner: a reduce-scatter by
-// recursive halving then an allgather by recursive doubling, the ring's traffic in 2·log2(p) steps.
-constexpr RankFamily kLogDepth[] = {
-    {.name = "recursive_doubling", .latency_per_doubling = 1, .bandwidth_per_doubling = 1},
-    {.name = "rabenseifner", .latency_per_doubling = 2, .bandwidth_per_share = 2},
-};
-}  // namespace
 
 extern constinit const Collective kAllreduce{
     .kind = CollectiveKind::allreduce,
@@ -24,8 +10,8 @@ extern constinit const Collective kAllreduce{
     .send = Extent::buffer,
     .recv = Extent::buffer,
     .reduces = true,
-    .families = kFamilies,
-    .log_depth = kLogDepth,
+    .families = kAllreduceFamilies,
+    .log_depth = kAllreduceLogDepth,
 };
 
 }  // namespace collbench

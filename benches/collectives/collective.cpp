@@ -9,15 +9,17 @@ namespace collbench {
 extern const Collective kAllreduce;
 extern const Collective kAllgather;
 extern const Collective kReduceScatter;
+extern const Collective kAllreduceHier;
 
 namespace {
 
 constexpr std::array kCollectives{CollectiveKind::allreduce, CollectiveKind::allgather,
-                                  CollectiveKind::reduce_scatter};
+                                  CollectiveKind::reduce_scatter, CollectiveKind::allreduce_hier};
 
-// How many shares the buffer is cut into: p when either side holds one rank's share, else 1.
+// How many shares the buffer is cut into: p when either side holds one rank's share or the
+// collective cuts it inside, else 1.
 std::size_t shares_of(const Collective& c, int nranks) {
-  const bool split = c.send == Extent::share || c.recv == Extent::share;
+  const bool split = c.send == Extent::share || c.recv == Extent::share || c.cut_into_shares;
   return split ? static_cast<std::size_t>(nranks) : 1;
 }
 
@@ -41,6 +43,7 @@ const Collective& describe(CollectiveKind kind) {
     case CollectiveKind::allreduce: return kAllreduce;
     case CollectiveKind::allgather: return kAllgather;
     case CollectiveKind::reduce_scatter: return kReduceScatter;
+    case CollectiveKind::allreduce_hier: return kAllreduceHier;
   }
   return kAllreduce;
 }
@@ -75,6 +78,12 @@ Shape shape_for(CollectiveKind kind, std::size_t requested_bytes, std::size_t el
   const Collective& c = describe(kind);
   const std::size_t shares = shares_of(c, nranks);
   Shape shape;
+  if (c.cut_into_shares) {  // every rank holds the whole buffer, its count the shares'
+    shape.count = requested_bytes / (element_bytes * shares) * shares;
+    shape.send_count = shape.recv_count = shape.count;
+    shape.size_bytes = shape.count * element_bytes;
+    return shape;
+  }
   shape.count = requested_bytes / (element_bytes * shares);
   shape.send_count = c.send == Extent::buffer ? shape.count * shares : shape.count;
   shape.recv_count = c.recv == Extent::buffer ? shape.count * shares : shape.count;

@@ -48,6 +48,9 @@ struct Collective {
   // With `families`, what links predict the collective from (harness/links/link_bounds.h); the
   // rank-count fit leaves them out, as over a few rank counts log2(p) and p−1 look alike.
   std::span<const RankFamily> log_depth;
+  // Cut into one share per rank inside, though each rank holds the whole buffer (a composed
+  // allreduce): its count is a multiple of the rank count.
+  bool cut_into_shares = false;
 };
 
 // The families and the log-depth algorithms: every algorithm the collective may run.

@@ -5,7 +5,8 @@
 
 namespace collbench {
 
-enum class CollectiveKind { allreduce, allgather, reduce_scatter };
+// allreduce_hier: the allreduce composed from sub-communicators (allreduce_hier.cpp).
+enum class CollectiveKind { allreduce, allgather, reduce_scatter, allreduce_hier };
 
 std::span<const CollectiveKind> all_collectives();
 std::string_view name(CollectiveKind kind);

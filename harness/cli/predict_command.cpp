@@ -8,9 +8,11 @@
 #include "harness/cli/option_values.h"
 #include "harness/errors.h"
 #include "harness/predict/curve_predictions.h"
+#include "harness/predict/hierarchy_against_flat.h"
 #include "harness/provenance/clock.h"
 #include "harness/provenance/provenance.h"
 #include "harness/provenance/version.h"
+#include "harness/report/hierarchy_report.h"
 #include "harness/report/prediction_report.h"
 #include "harness/store/prediction_file.h"
 #include "harness/store/result_file.h"
@@ -98,7 +100,9 @@ int predict_command(const PredictCommandOptions& o, const std::vector<std::strin
                                                              ? std::filesystem::path(".")
                                                              : out.parent_path()),
           fmt::format("--out: {} is not a directory", out.parent_path().string()));
-  const Predictions predictions = predict_curves(points_of(o.files), request);
+  const std::vector<PointResult> points = points_of(o.files);
+  const Predictions predictions = predict_curves(points, request);
+  const std::vector<HierarchyAgainstFlat> hierarchy = hierarchy_against_flat(points);
   if (predictions.curves.empty())
     throw UsageError(fmt::format(
         "no curve of {} was measured at two rank counts or more: measure T(p) with `run --ranks "
@@ -118,10 +122,14 @@ int predict_command(const PredictCommandOptions& o, const std::vector<std::strin
                error.what());
     return kExitFault;
   }
-  if (o.format == "json")
-    std::cout << predictions_json(predictions, step).dump(2) << '\n';
-  else
+  if (o.format == "json") {
+    auto json = predictions_json(predictions, step);
+    json["hierarchy_against_flat"] = hierarchy_json(hierarchy);
+    std::cout << json.dump(2) << '\n';
+  } else {
     print_predictions(std::cout, predictions, step);
+    for (const std::string& line : hierarchy_lines(hierarchy)) fmt::print("{}\n", line);
+  }
   return kExitOk;
 }
 

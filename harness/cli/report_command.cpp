@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "harness/errors.h"
+#include "harness/predict/hierarchy_against_flat.h"
+#include "harness/report/hierarchy_report.h"
 #include "harness/report/link_bound_report.h"
 #include "harness/report/link_report.h"
 #include "harness/report/model_report.h"
@@ -67,6 +69,9 @@ int report_command(const ReportOptions& options) {
   reporter->end();
   if (file.models && options.format == "table")
     for (const auto& line : model_footer_lines(*file.models)) fmt::print("{}\n", line);
+  if (options.format == "table")
+    for (const auto& line : hierarchy_lines(hierarchy_against_flat(points)))
+      fmt::print("{}\n", line);
   if (file.link_bounds && options.format == "table")
     print_link_bounds(std::cout, *file.link_bounds, points);
   if (!file.complete)

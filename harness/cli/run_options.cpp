@@ -104,7 +104,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                              kCappedSamples))
       ->capture_default_str();
   run.add_option("--ops", o.collectives,
-                 fmt::format("collectives: a list of {}, or all",
+                 fmt::format("collectives: a list of {}, or all (allreduce_hier: the allreduce "
+                             "composed inside and across nodes)",
                              fmt::join(names_of(all_collectives()), ",")))
       ->capture_default_str();
   run.add_option("--backend", o.backend, "nccl or mpi (default: nccl where a GPU is usable)");

@@ -25,7 +25,7 @@ struct RunOptions {
   std::optional<double> timeout_s;
   std::string sync = "window";
   std::string keep_samples = "capped";
-  std::string collectives = "all";
+  std::string collectives = "allreduce,allgather,reduce_scatter";
   std::string backend;
   std::string mode = "both";
   std::string placement;  // empty: world, unless --ranks is given

@@ -13,6 +13,8 @@
 #include "harness/measure/fault_guard.h"
 #include "harness/plan/sizes.h"
 #include "harness/provenance/clock.h"
+#include "harness/predict/hierarchy_against_flat.h"
+#include "harness/report/hierarchy_report.h"
 #include "harness/report/model_report.h"
 
 namespace collbench {
@@ -110,6 +112,9 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
   if (!config_.quiet) reporter_->end();
   if (models && !config_.quiet)
     for (const auto& line : model_footer_lines(*models)) fmt::print("{}\n", line);
+  if (config_.fit && !config_.quiet)
+    for (const auto& line : hierarchy_lines(hierarchy_against_flat(measured_)))
+      fmt::print("{}\n", line);
   for (const auto& note : notes) fmt::print("# note: {}\n", note);
   std::error_code ignored;
   const auto bytes = std::filesystem::file_size(config_.out, ignored);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "benches/backends/hierarchical_communicator.h"
 #include "benches/backends/tuning.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/measure/point_rounds.h"
@@ -43,6 +44,8 @@ std::vector<PlannedRow> rows_for(const SweepPlan& plan, const Backend& backend,
   for (const PlannedRow& row : plan.rows) {
     if (backend.supports(row.collective, tuning))
       rows.push_back(row);
+    else if (tuning == Tuning{})
+      add_note(notes, fmt::format("{} runs no {}; skipped", backend.name(), name(row.collective)));
     else
       add_note(notes, fmt::format("{} has no {}; skipped with it", describe(tuning),
                                   name(row.collective)));
@@ -176,14 +179,43 @@ std::vector<SweepPass> plan_passes(const RunConfig& config, const Backend& backe
   return passes;
 }
 
+// The group wrapped so that it composes the hierarchical allreduce, when the pass has one;
+// nullptr, and the rows without it, where the group's nodes hold different numbers of its ranks.
+// Every rank learns which, ranks outside the group too.
+std::unique_ptr<HierarchicalCommunicator> compose_hierarchy(Communicator& world,
+                                                            Communicator* group,
+                                                            SweepPass& pass,
+                                                            std::vector<std::string>& notes) {
+  const auto composed = [](const PlannedRow& row) {
+    return row.collective == CollectiveKind::allreduce_hier;
+  };
+  if (std::ranges::none_of(pass.rows, composed)) return nullptr;
+  std::unique_ptr<HierarchicalCommunicator> hierarchy;
+  std::string refusal;
+  if (group) try {
+      CommunicationWait wait("creating the hierarchical allreduce's node and rail communicators");
+      hierarchy = std::make_unique<HierarchicalCommunicator>(*group);
+    } catch (const std::invalid_argument& error) {
+      refusal = error.what();
+    }
+  CommunicationWait wait("agreeing whether the hierarchical allreduce runs");
+  if (world.sum_over_ranks(!refusal.empty()) == 0) return hierarchy;
+  add_note(notes, fmt::format("allreduce_hier over {} groups of {} ranks: {}; skipped",
+                              name(pass.layout.placement), pass.layout.group_size,
+                              refusal.empty() ? "refused on another rank" : refusal));
+  std::erase_if(pass.rows, composed);
+  return nullptr;
+}
+
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
                 RunBuffers& buffers, const TimeLeft& time_left, const RowDone& row_done,
                 std::vector<std::string>& notes) {
   // The control plane (barriers, sample times, decisions) always runs on the untuned world: a
   // pinned algorithm may lack what it needs (NCCL's Tree has no broadcast or allgather).
   Communicator& world = backend.world();
-  for (const SweepPass& pass : passes) {
-    const std::uint64_t order_seed = kRoundOrderSeed + static_cast<std::uint64_t>(&pass - passes.data());
+  for (std::size_t index = 0; index < passes.size(); ++index) {
+    SweepPass pass = passes[index];  // a copy: the rows a node layout cannot compose leave it
+    const std::uint64_t order_seed = kRoundOrderSeed + index;
     const bool tuned = !(pass.tuning == Tuning{});
     const bool whole_world =
         pass.layout.groups.size() == 1 && pass.layout.group_size == world.size();
@@ -198,6 +230,9 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
                     : world.split(joined, world.rank());
       group = split.get();
     }
+    const auto hierarchy = compose_hierarchy(world, group, pass, notes);
+    if (hierarchy) group = hierarchy.get();
+    if (pass.rows.empty()) continue;
     const GroupRun run{&world, group, pass.layout.group_size, members_of(pass.layout)};
     std::unique_ptr<RowRunner> runner;
     std::string failure;

@@ -131,10 +131,25 @@ TEST(BusbwFactor, OneRankMovesNothing) {
   for (auto kind : all_collectives()) EXPECT_EQ(busbw_factor(kind, 1), 0.0) << name(kind);
 }
 
+// The composed allreduce holds the whole buffer on every rank, cut into one share a rank inside:
+// its count is the buffer's, rounded down to whole shares.
+TEST(ShapeFor, HierarchicalAllreduceRoundsDownToWholeShares) {
+  const Shape shape = shape_for(CollectiveKind::allreduce_hier, 1024, kFloat, 3);
+  EXPECT_EQ(shape.count, 255u);
+  EXPECT_EQ(shape.send_count, 255u);
+  EXPECT_EQ(shape.recv_count, 255u);
+  EXPECT_EQ(shape.size_bytes, 1020u);
+  EXPECT_EQ(shape_for(CollectiveKind::allreduce_hier, 1024, kFloat, 4).count, 256u);
+  EXPECT_EQ(busbw_factor(CollectiveKind::allreduce_hier, 4),
+            busbw_factor(CollectiveKind::allreduce, 4));
+  EXPECT_EQ(in_place_recv_offset(CollectiveKind::allreduce_hier, 2, shape), 0u);
+}
+
 TEST(UsesReduceOp, OnlyAllgatherReducesNothing) {
   EXPECT_TRUE(uses_reduce_op(CollectiveKind::allreduce));
   EXPECT_FALSE(uses_reduce_op(CollectiveKind::allgather));
   EXPECT_TRUE(uses_reduce_op(CollectiveKind::reduce_scatter));
+  EXPECT_TRUE(uses_reduce_op(CollectiveKind::allreduce_hier));
 }
 
 TEST(InPlaceOffsets, AllreduceUsesTheWholeBufferAtZero) {
@@ -171,7 +186,8 @@ TEST(InPlaceOffsets, ReduceScatterWritesItsResultAtRankTimesShare) {
 
 TEST(CollectiveKindNames, RoundTripAndAliases) {
   for (auto kind : all_collectives()) EXPECT_EQ(parse_collective(name(kind)), kind);
-  EXPECT_EQ(all_collectives().size(), 3u);
+  EXPECT_EQ(all_collectives().size(), 4u);
+  EXPECT_EQ(parse_collective("hier"), CollectiveKind::allreduce_hier);
   EXPECT_EQ(parse_collective("reduce-scatter"), CollectiveKind::reduce_scatter);
   EXPECT_EQ(parse_collective("reducescatter"), CollectiveKind::reduce_scatter);
   EXPECT_FALSE(parse_collective("alltoall").has_value());
@@ -191,7 +207,7 @@ TEST(CollectiveDescriptors, EachDescribesItsOwnKind) {
     EXPECT_EQ(find_family(kind, "butterfly"), nullptr);
     // The smallest size gives exactly one element per rank.
     const std::size_t smallest = smallest_size(kind, kFloat, 3);
-    EXPECT_EQ(shape_for(kind, smallest, kFloat, 3).count, 1u);
+    EXPECT_EQ(shape_for(kind, smallest, kFloat, 3).count, c.cut_into_shares ? 3u : 1u);
     EXPECT_EQ(shape_for(kind, smallest - 1, kFloat, 3).count, 0u);
   }
 }

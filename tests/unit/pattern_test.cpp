@@ -98,6 +98,7 @@ std::vector<T> expected_result(CollectiveKind kind, ReduceOp op, int r, int p, c
         result[i] = inputs[i / share][i % share];
         break;
       case CollectiveKind::allreduce:
+      case CollectiveKind::allreduce_hier:
       case CollectiveKind::reduce_scatter: {
         const std::size_t g =
             kind == CollectiveKind::reduce_scatter ? static_cast<std::size_t>(r) * share + i : i;

@@ -101,7 +101,10 @@ void MpiCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& r
                                      count_arg(shape.count), type, op, comm_),
             "MPI_Reduce_scatter_block");
       return;
+    case CollectiveKind::allreduce_hier:
+      break;
   }
+  throw std::invalid_argument("allreduce_hier is composed by HierarchicalCommunicator");
 }
 
 // MPI writes every in-place result from the buffer's start (reduce-scatter's share too).

@@ -188,7 +188,10 @@ void NcclCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& 
       check(ncclReduceScatter(input, output, shape.count, type, op_of(call.op), comm_, stream_),
             "ncclReduceScatter");
       return;
+    case CollectiveKind::allreduce_hier:
+      break;
   }
+  throw std::invalid_argument("NCCL composes no hierarchical allreduce (Backend::supports)");
 }
 
 // Every launch above passes shape.count to NCCL and sends from inside `send`.
