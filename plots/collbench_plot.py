@@ -49,13 +49,24 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
+# Files that are not runs have one figure of their own, and none of a run's: name -> whose.
+SOLE_FIGURES = {"links": "`collbench links`", "predict": "`collbench predict`"}
+
+
+def sole_figure(result):
+    """The one figure of a links or predictions file; None for a run's file."""
+    return "links" if result.is_links else "predict" if result.is_predictions else None
+
+
 def plan(args, result):
-    """(figure names, explicitly asked?) after checking every name. A links file has no points:
-    its one figure is 'links', and what a run's figures take does not apply to it."""
+    """(figure names, explicitly asked?) after checking every name. A links or predictions file
+    has no points: its one figure is its own, and what a run's figures take does not apply to
+    it."""
+    sole = sole_figure(result)
     if args.figures is None:
         explicit = False
-        names = ["links"] if result.is_links else [
-            n for n in FIGURES if n != "links" and (n != "compare" or args.baseline) and
+        names = [sole] if sole else [
+            n for n in FIGURES if n not in SOLE_FIGURES and (n != "compare" or args.baseline) and
             (n != "trend" or args.trend)]
     else:
         explicit = True
@@ -63,12 +74,15 @@ def plan(args, result):
         unknown = [n for n in names if n not in FIGURES]
         if unknown:
             raise UsageError(f"unknown figure {', '.join(unknown)}; known: {', '.join(FIGURES)}")
-    if result.is_links:
-        foreign = [f"figure '{n}'" for n in names if n != "links"]
+    if sole:
+        foreign = [f"figure '{n}'" for n in names if n != sole]
         foreign += [f"--{o}" for o in ("spec", "baseline", "trend") if getattr(args, o)]
         if foreign:
-            raise UsageError(f"{args.file} is a file of `collbench links`, whose one figure is "
-                             f"'links': {', '.join(foreign)} needs a run's points")
+            raise UsageError(f"{args.file} is a file of {SOLE_FIGURES[sole]}, whose one figure is "
+                             f"'{sole}': {', '.join(foreign)} needs a run's points")
+    if result.is_predictions and args.report:
+        raise UsageError(f"{args.file} is a file of `collbench predict`, which has no report: "
+                         "`collbench predict` prints its table")
     return names, explicit
 
 

@@ -1,4 +1,4 @@
-"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-11)."""
+"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-12)."""
 import dataclasses
 import pathlib
 
@@ -6,7 +6,8 @@ import h5py
 import numpy as np
 
 SCHEMA = "collbench-results"
-SCHEMA_VERSION = 11
+PREDICTIONS_SCHEMA = "collbench-predictions"
+SCHEMA_VERSION = 12
 
 # The columns that name a curve: every size of one of these is one line in a figure and one fit.
 CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorithm", "protocol",
@@ -24,6 +25,14 @@ class LinkTables:
     fits: dict = dataclasses.field(default_factory=dict)     # /link_fits: written at the end
     slow_hosts: dict = dataclasses.field(default_factory=dict)
     shortfall: float | None = None   # the fraction below its peers that named a link or host
+
+
+@dataclasses.dataclass
+class PredictionTables:
+    """What `collbench predict` writes (schema 12), in a file of its own; empty in a run's."""
+    predictions: dict = dataclasses.field(default_factory=dict)  # /predictions: nranks 0
+    checks: dict = dataclasses.field(default_factory=dict)       # /prediction_checks
+    measured: dict = dataclasses.field(default_factory=dict)     # /predicted_from
 
 
 @dataclasses.dataclass
@@ -50,6 +59,8 @@ class ResultFile:
     is_links: bool = False   # a file of `collbench links`: its /points is empty
     links: LinkTables = dataclasses.field(default_factory=LinkTables)
     link_bounds: LinkBounds = dataclasses.field(default_factory=LinkBounds)
+    is_predictions: bool = False   # a file of `collbench predict`: no points, no topology
+    predictions: PredictionTables = dataclasses.field(default_factory=PredictionTables)
 
     def samples(self, point_id):
         """(times [sample, column] in us as float64, world ranks of the columns), or None when not
@@ -138,6 +149,20 @@ def _link_bounds(f):
                       links_start_utc=_attr(table.attrs.get("links_start_utc", "")))
 
 
+def _nonempty_table(f, name):
+    return _table(f[name]) if name in f and len(f[name]) else {}
+
+
+def _predictions(path, attrs, f):
+    """A file of `collbench predict` as a ResultFile whose run tables are empty."""
+    return ResultFile(
+        path=path, attrs=attrs, points={}, topology={}, rank_median_us=np.empty((0, 0)),
+        fits={}, headlines={}, families={}, crossovers={}, environment={}, is_predictions=True,
+        predictions=PredictionTables(predictions=_nonempty_table(f, "predictions"),
+                                     checks=_nonempty_table(f, "prediction_checks"),
+                                     measured=_nonempty_table(f, "predicted_from")))
+
+
 def load(path):
     path = pathlib.Path(path)
     if not path.is_file():
@@ -148,13 +173,15 @@ def load(path):
         raise ResultFileError(f"{path}: not a readable HDF5 file ({error})") from None
     with f:
         attrs = {k: _attr(v) for k, v in f.attrs.items()}
-        if attrs.get("schema") != SCHEMA:
+        if attrs.get("schema") not in (SCHEMA, PREDICTIONS_SCHEMA):
             raise ResultFileError(f"{path}: not a collbench result file "
                                   f"(schema attribute is {attrs.get('schema')!r}, "
                                   f"expected {SCHEMA!r})")
         if int(attrs.get("schema_version", 0)) > SCHEMA_VERSION:
             raise ResultFileError(f"{path}: schema_version {attrs['schema_version']} is newer "
                                   f"than this plotter knows ({SCHEMA_VERSION})")
+        if attrs["schema"] == PREDICTIONS_SCHEMA:
+            return _predictions(path, attrs, f)
         if "points" not in f:
             raise ResultFileError(f"{path}: holds no /points table")
         rows = _finished_rows(f)

@@ -1,5 +1,6 @@
 """One module per figure; FIGURES maps the CLI's names to them, in the order they are drawn."""
-from plots.figures import busbw, compare, distribution, heatmap, latency, links, ranks, trend
+from plots.figures import (busbw, compare, distribution, heatmap, latency, links, predict, ranks,
+                           trend)
 
 FIGURES = {
     "busbw": busbw.draw,
@@ -10,4 +11,5 @@ FIGURES = {
     "compare": compare.draw,
     "trend": trend.draw,
     "links": links.draw,   # a file of `collbench links` has this figure alone
+    "predict": predict.draw,   # a file of `collbench predict` has this figure alone
 }

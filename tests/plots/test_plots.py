@@ -32,8 +32,9 @@ def test_every_figure_png_and_report(files, tmp_path):
                 "--spec", ROOT / "ci" / "acceptance" / "mpi-local.toml")
     assert done.returncode == 0, done.stderr
     # 'trend' needs a history with a change: tests/integration/test_trend.py draws it from one;
-    # 'links' a file of `collbench links`: test_links.py draws it.
-    drawn = [name for name in FIGURES if name not in ("trend", "links")]
+    # 'links' a file of `collbench links`: test_links.py draws it; 'predict' a file of
+    # `collbench predict`: test_predict.py.
+    drawn = [name for name in FIGURES if name not in ("trend", "links", "predict")]
     for name in drawn:
         image = tmp_path / f"ranks-{name}.png"
         assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
