@@ -1,4 +1,4 @@
-"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-11)."""
+"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-12)."""
 import dataclasses
 import pathlib
 
@@ -6,7 +6,7 @@ import h5py
 import numpy as np
 
 SCHEMA = "collbench-results"
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 # The columns that name a curve: every size of one of these is one line in a figure and one fit.
 CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorithm", "protocol",

@@ -14,6 +14,7 @@
 #include "harness/plan/sizes.h"
 #include "harness/provenance/clock.h"
 #include "harness/report/model_report.h"
+#include "harness/report/straggler_report.h"
 
 namespace collbench {
 namespace {
@@ -62,6 +63,7 @@ void RunOutput::begin(const Provenance& provenance, const JobTopology& topology,
     writer_->write_provenance(provenance);
     writer_->write_topology(topology.ranks);
   }
+  stragglers_.emplace(topology.ranks);
   if (config_.quiet) return;
   reporter_->begin(run);
   // What the sweep will take, before it takes it: each point stops at --max-time at the latest.
@@ -79,6 +81,7 @@ void RunOutput::add_row(const std::vector<PointResult>& points, const PlannedRow
     writer_->append_point(point);
     if (point.wrong > 0) wrong_ = true;
     ++stops_[static_cast<std::size_t>(point.stop_reason)];
+    stragglers_->add(point);
   }
   if (config_.fit) measured_.insert(measured_.end(), points.begin(), points.end());
   done_ += points.size();
@@ -103,13 +106,17 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
     FileWriteSection section;
     writer_->write_models(*models);
   }
+  const StragglerRecord stragglers = stragglers_->record();
   {
     FileWriteSection section;
+    writer_->write_stragglers(stragglers);
     writer_->finish(utc_now_iso8601());
   }
   if (!config_.quiet) reporter_->end();
   if (models && !config_.quiet)
     for (const auto& line : model_footer_lines(*models)) fmt::print("{}\n", line);
+  // Named even in a quiet run, as its notes are: a finding, not progress.
+  for (const auto& line : straggler_footer_lines(stragglers)) fmt::print("{}\n", line);
   for (const auto& note : notes) fmt::print("# note: {}\n", note);
   std::error_code ignored;
   const auto bytes = std::filesystem::file_size(config_.out, ignored);

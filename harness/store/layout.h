@@ -35,6 +35,13 @@ inline constexpr const char* kLinkBounds = "link_bounds";
 inline constexpr const char* kLinksFile = "links_file";
 inline constexpr const char* kLinksStartUtc = "links_start_utc";
 
+// Ranks and hosts that came last more often than chance, and how they were judged (schema 12).
+inline constexpr const char* kStragglers = "stragglers";
+inline constexpr const char* kStragglerPoints = "points";
+inline constexpr const char* kStragglerAlpha = "alpha";
+inline constexpr const char* kStragglerLagShare = "lag_share";
+inline constexpr const char* kStragglerLagFloor = "lag_floor_us";
+
 inline constexpr const char* kUnits = "units";
 inline constexpr const char* kDims = "dims";
 inline constexpr const char* kPointId = "point_id";
