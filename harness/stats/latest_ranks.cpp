@@ -29,8 +29,10 @@ std::optional<std::size_t> sole_latest(std::span<const double> row) {
 
 std::string_view name(StragglerKind kind) {
   switch (kind) {
-    case StragglerKind::finishes_last: return "finishes_last";
-    case StragglerKind::starts_late: return "starts_late";
+    case StragglerKind::finishes_last:
+      return "finishes_last";
+    case StragglerKind::starts_late:
+      return "starts_late";
   }
   return "?";
 }
@@ -45,7 +47,8 @@ PointEvidence point_evidence(std::span<const double> values, std::size_t columns
                              StragglerKind kind, double median_s, double clock_error_s,
                              const LagMargin& margin) {
   if (columns < 2 || values.size() % columns != 0)
-    throw std::invalid_argument("point_evidence: a [sample x column] matrix of two columns or more");
+    throw std::invalid_argument(
+        "point_evidence: a [sample x column] matrix of two columns or more");
   // Two clocks cannot order ends closer than their error.
   const double floor_s =
       std::isfinite(clock_error_s) ? std::max(margin.floor_s, clock_error_s) : margin.floor_s;
@@ -57,12 +60,16 @@ PointEvidence point_evidence(std::span<const double> values, std::size_t columns
   std::vector<double> sorted(columns);
   for (std::size_t sample = 0; sample < evidence.samples; ++sample) {
     const auto row = values.subspan(sample * columns, columns);
+    // Ranks that wait for t0 start within their spin's jitter (0.01 us here): which of them
+    // started latest says nothing until one is late by the floor.
     if (const auto latest = sole_latest(row))
       if (kind == StragglerKind::finishes_last || row[*latest] > floor_s)
         ++evidence.times_last[*latest];
     std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return row[a] < row[b]; });
-    for (std::size_t position = 0; position < columns; ++position) sorted[position] = row[order[position]];
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return row[a] < row[b]; });
+    for (std::size_t position = 0; position < columns; ++position)
+      sorted[position] = row[order[position]];
     for (std::size_t position = 0; position < columns; ++position)
       lags[order[position]][sample] = sorted[position] - median_without(sorted, position);
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 
 #include "harness/stats/sampling_distributions.h"
@@ -40,6 +41,22 @@ double median_lag(const std::vector<std::vector<double>>& lags_s,
   return median_by_selection(latest);
 }
 
+// The host of a point's typical latest: every column tied for latest most often is on it, and
+// one of them is behind by the margin. Were ties broken at random the host would get the point,
+// so with ranks alike its chance stays at most its share of the ranks.
+std::optional<std::size_t> typical_last_host(const PointEvidence& evidence,
+                                             const std::vector<std::size_t>& host_of) {
+  const auto& tied = evidence.latest_most_often;
+  if (tied.empty()) return std::nullopt;
+  const std::size_t host = host_of[tied.front()];
+  const bool one_host = std::all_of(tied.begin(), tied.end(),
+                                    [&](std::size_t column) { return host_of[column] == host; });
+  const bool behind = std::any_of(tied.begin(), tied.end(),
+                                  [&](std::size_t column) { return evidence.behind(column); });
+  if (one_host && behind) return host;
+  return std::nullopt;
+}
+
 }  // namespace
 
 StragglerSearch::Columns::Columns(StragglerKind kind, std::span<const int> world_ranks,
@@ -57,8 +74,13 @@ StragglerSearch::Columns::Columns(StragglerKind kind, std::span<const int> world
 }
 
 Straggler StragglerSearch::Columns::row(int rank, const std::string& host, double chance) const {
-  return {.rank = rank, .host = host, .kind = kind, .ranks = size(), .points = points(),
-          .samples = samples, .chance = chance};
+  return {.rank = rank,
+          .host = host,
+          .kind = kind,
+          .ranks = size(),
+          .points = points(),
+          .samples = samples,
+          .chance = chance};
 }
 
 StragglerSearch::StragglerSearch(StragglerThresholds thresholds) : thresholds_(thresholds) {}
@@ -68,26 +90,21 @@ void StragglerSearch::add(StragglerKind kind, std::span<const int> world_ranks,
                           double median_s, double clock_error_s) {
   if (hosts.size() != world_ranks.size())
     throw std::invalid_argument("StragglerSearch::add: one host per column expected");
-  const PointEvidence evidence = point_evidence(values, world_ranks.size(), kind, median_s,
-                                                clock_error_s, thresholds_.margin);
+  const PointEvidence evidence =
+      point_evidence(values, world_ranks.size(), kind, median_s, clock_error_s, thresholds_.margin);
   auto found = std::find_if(columns_.begin(), columns_.end(), [&](const Columns& columns) {
     return columns.kind == kind && std::ranges::equal(columns.world_ranks, world_ranks);
   });
-  if (found == columns_.end()) found = columns_.insert(columns_.end(), Columns(kind, world_ranks, hosts));
+  if (found == columns_.end())
+    found = columns_.insert(columns_.end(), Columns(kind, world_ranks, hosts));
   Columns& columns = *found;
   columns.samples += evidence.samples;
   for (std::size_t column = 0; column < world_ranks.size(); ++column) {
     columns.times_last[column] += evidence.times_last[column];
     if (evidence.typical_last(column)) ++columns.points_last[column];
   }
-  // Ranks of one host tied for latest give the point to their host: with ties broken at random
-  // the host would get it, so its chance stays at most its share of the ranks.
-  const auto& tied = evidence.latest_most_often;
-  if (!tied.empty() &&
-      std::all_of(tied.begin(), tied.end(),
-                  [&](std::size_t column) { return columns.host_of[column] == columns.host_of[tied[0]]; }) &&
-      std::any_of(tied.begin(), tied.end(), [&](std::size_t column) { return evidence.behind(column); }))
-    ++columns.host_points_last[columns.host_of[tied[0]]];
+  if (const auto host = typical_last_host(evidence, columns.host_of))
+    ++columns.host_points_last[*host];
   columns.lags_s.push_back(evidence.lag_s);
 }
 
@@ -95,8 +112,8 @@ void StragglerSearch::name_ranks(const Columns& columns, std::vector<Straggler>&
   std::vector<Straggler> candidates;
   const double chance = 1.0 / columns.size();
   for (std::size_t column = 0; column < columns.world_ranks.size(); ++column) {
-    Straggler rank = columns.row(columns.world_ranks[column],
-                                 columns.hosts[columns.host_of[column]], chance);
+    Straggler rank =
+        columns.row(columns.world_ranks[column], columns.hosts[columns.host_of[column]], chance);
     rank.points_last = columns.points_last[column];
     rank.times_last = columns.times_last[column];
     rank.p_value = binomial_upper_tail(rank.points_last, rank.points, chance);

@@ -1,10 +1,10 @@
 #include "harness/store/straggler_table.h"
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "harness/plan/point.h"
 #include "harness/store/h5_table.h"
@@ -113,7 +113,8 @@ std::optional<StragglerRecord> read_straggler_table(hid_t file) {
   const h5::Handle table = h5::open_dataset(file, layout::kStragglers);
   record.points = static_cast<int>(h5::read_int_attribute(table.get(), layout::kStragglerPoints));
   record.thresholds.alpha = h5::read_double_attribute(table.get(), layout::kStragglerAlpha);
-  record.thresholds.margin.share = h5::read_double_attribute(table.get(), layout::kStragglerLagShare);
+  record.thresholds.margin.share =
+      h5::read_double_attribute(table.get(), layout::kStragglerLagShare);
   record.thresholds.margin.floor_s =
       h5::read_double_attribute(table.get(), layout::kStragglerLagFloor) / kMicrosecondsPerSecond;
   return record;

@@ -71,8 +71,13 @@ int seeds_where(const char* what, const SyntheticRun& run,
 bool nobody(const std::vector<Straggler>& named) { return named.empty(); }
 
 TEST(BinomialUpperTail, MatchesTheSumOfItsTerms) {
-  for (const auto& [k, n, p] : {std::tuple{0, 10, 0.3}, {3, 10, 0.3}, {10, 10, 0.25},
-                                {7, 16, 1.0 / 3}, {16, 16, 0.5}, {1, 1, 0.5}, {5, 4, 0.5}}) {
+  for (const auto& [k, n, p] : {std::tuple{0, 10, 0.3},
+                                {3, 10, 0.3},
+                                {10, 10, 0.25},
+                                {7, 16, 1.0 / 3},
+                                {16, 16, 0.5},
+                                {1, 1, 0.5},
+                                {5, 4, 0.5}}) {
     double sum = 0;
     for (int j = k; j <= n; ++j)
       sum += std::tgamma(n + 1) / std::tgamma(j + 1) / std::tgamma(n - j + 1) * std::pow(p, j) *
@@ -85,7 +90,8 @@ TEST(BinomialUpperTail, MatchesTheSumOfItsTerms) {
 
 TEST(Stragglers, RanksAlikeNameNobodyInAtLeast95PercentOfSeeds) {
   EXPECT_GE(seeds_where("4 ranks alike on one host, nobody named", {}, nobody), 950);
-  EXPECT_GE(seeds_where("3 ranks alike on 3 hosts, nobody named", {.ranks = 3, .hosts = {"h1", "h2", "h3"}}, nobody),
+  EXPECT_GE(seeds_where("3 ranks alike on 3 hosts, nobody named",
+                        {.ranks = 3, .hosts = {"h1", "h2", "h3"}}, nobody),
             950);
 }
 
@@ -93,11 +99,13 @@ TEST(Stragglers, APlantedLateRankIsNamedWithItsHostInAtLeast95PercentOfSeeds) {
   // Rank 3 ends 30% of the median late, on the second of two hosts.
   const SyntheticRun run{.hosts = {"h1", "h1", "h2", "h2"},
                          .ends = [](int, int rank) { return rank == 3 ? 0.3 : 0.0; }};
-  const int named = seeds_where("rank 3 30% late, it and its host named", run, [](const std::vector<Straggler>& named) {
-    return named.size() == 2 && named[0].rank == 3 && named[0].host == "h2" &&
-           named[0].kind == StragglerKind::finishes_last && named[1].rank == Straggler::kHostRow &&
-           named[1].host == "h2" && named[1].kind == StragglerKind::finishes_last;
-  });
+  const int named = seeds_where(
+      "rank 3 30% late, it and its host named", run, [](const std::vector<Straggler>& named) {
+        return named.size() == 2 && named[0].rank == 3 && named[0].host == "h2" &&
+               named[0].kind == StragglerKind::finishes_last &&
+               named[1].rank == Straggler::kHostRow && named[1].host == "h2" &&
+               named[1].kind == StragglerKind::finishes_last;
+      });
   EXPECT_GE(named, 950);
   const Straggler rank = stragglers_of(run, 1).at(0);
   EXPECT_EQ(rank.points, kPoints);
@@ -141,7 +149,7 @@ std::vector<Straggler> two_ranks_apart(double median, double lag, double clock_e
 }
 
 TEST(Stragglers, ALagUnderAMicrosecondOrTheClocksErrorIsNotNamed) {
-  EXPECT_TRUE(two_ranks_apart(2e-6, 0.6e-6, 0).empty());  // 30% of the median, under 1 us
+  EXPECT_TRUE(two_ranks_apart(2e-6, 0.6e-6, 0).empty());   // 30% of the median, under 1 us
   EXPECT_EQ(two_ranks_apart(4e-6, 1.2e-6, 0).size(), 2u);  // rank 1 and host b
   // Clocks good to 8 us cannot order ends 5 us apart.
   EXPECT_TRUE(two_ranks_apart(15e-6, 5e-6, 8e-6).empty());
