@@ -5,12 +5,15 @@
 #include <fmt/format.h>
 
 #include "harness/errors.h"
+#include "harness/plan/run_stragglers.h"
 #include "harness/plan/sizes.h"
 #include "harness/report/link_bound_report.h"
 #include "harness/report/model_report.h"
+#include "harness/report/straggler_report.h"
 #include "harness/store/link_bound_table.h"
 #include "harness/store/model_tables.h"
 #include "harness/store/result_file.h"
+#include "harness/store/straggler_table.h"
 
 namespace collbench {
 namespace {
@@ -65,15 +68,22 @@ int fit_command(const FitCommandOptions& options) {
   std::optional<LinkBoundRecord> bounds;
   if (!options.links.empty()) bounds = bound_by_links_file(file, options.file, options.links);
   const ModelReport report = fit_models(file.points, fit);
+  // Named again from the samples, as the run named them: a run killed before its end gets them.
+  RunStragglers search(file.topology);
+  for (const PointResult& point : file.points) search.add(point);
+  const StragglerRecord stragglers = search.record();
   store_models(options.file, report);
+  store_stragglers(options.file, stragglers);
   if (bounds) store_link_bounds(options.file, *bounds);
   if (options.format == "json") {
     auto json = model_json(report);
     if (bounds) json["link_bounds"] = link_bounds_json(*bounds, file.points);
+    json["stragglers"] = stragglers_json(stragglers);
     std::cout << json.dump(2) << '\n';
   } else {
     print_model_table(std::cout, report, options.segments);
     if (bounds) print_link_bounds(std::cout, *bounds, file.points);
+    for (const auto& line : straggler_footer_lines(stragglers)) std::cout << line << '\n';
   }
   return kExitOk;
 }

@@ -11,6 +11,7 @@
 #include "harness/report/link_report.h"
 #include "harness/report/model_report.h"
 #include "harness/report/reporter.h"
+#include "harness/report/straggler_report.h"
 #include "harness/store/result_file.h"
 
 namespace collbench {
@@ -66,12 +67,15 @@ int report_command(const ReportOptions& options) {
     reporter->row(std::span(points).subspan(first, last - first));
     first = last;
   }
+  if (file.stragglers) reporter->stragglers(*file.stragglers);
   reporter->end();
   if (file.models && options.format == "table")
     for (const auto& line : model_footer_lines(*file.models)) fmt::print("{}\n", line);
   if (options.format == "table")
     for (const auto& line : hierarchy_lines(hierarchy_against_flat(points)))
       fmt::print("{}\n", line);
+  if (file.stragglers && options.format == "table")
+    for (const auto& line : straggler_footer_lines(*file.stragglers)) fmt::print("{}\n", line);
   if (file.link_bounds && options.format == "table")
     print_link_bounds(std::cout, *file.link_bounds, points);
   if (!file.complete)

@@ -16,6 +16,7 @@
 #include "harness/predict/hierarchy_against_flat.h"
 #include "harness/report/hierarchy_report.h"
 #include "harness/report/model_report.h"
+#include "harness/report/straggler_report.h"
 
 namespace collbench {
 namespace {
@@ -64,6 +65,7 @@ void RunOutput::begin(const Provenance& provenance, const JobTopology& topology,
     writer_->write_provenance(provenance);
     writer_->write_topology(topology.ranks);
   }
+  stragglers_.emplace(topology.ranks);
   if (config_.quiet) return;
   reporter_->begin(run);
   // What the sweep will take, before it takes it: each point stops at --max-time at the latest.
@@ -81,6 +83,7 @@ void RunOutput::add_row(const std::vector<PointResult>& points, const PlannedRow
     writer_->append_point(point);
     if (point.wrong > 0) wrong_ = true;
     ++stops_[static_cast<std::size_t>(point.stop_reason)];
+    stragglers_->add(point);
   }
   if (config_.fit) measured_.insert(measured_.end(), points.begin(), points.end());
   done_ += points.size();
@@ -105,8 +108,10 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
     FileWriteSection section;
     writer_->write_models(*models);
   }
+  const StragglerRecord stragglers = stragglers_->record();
   {
     FileWriteSection section;
+    writer_->write_stragglers(stragglers);
     writer_->finish(utc_now_iso8601());
   }
   if (!config_.quiet) reporter_->end();
@@ -115,6 +120,8 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
   if (config_.fit && !config_.quiet)
     for (const auto& line : hierarchy_lines(hierarchy_against_flat(measured_)))
       fmt::print("{}\n", line);
+  // Named even in a quiet run, as its notes are: a finding, not progress.
+  for (const auto& line : straggler_footer_lines(stragglers)) fmt::print("{}\n", line);
   for (const auto& note : notes) fmt::print("# note: {}\n", note);
   std::error_code ignored;
   const auto bytes = std::filesystem::file_size(config_.out, ignored);

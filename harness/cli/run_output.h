@@ -4,11 +4,13 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/cli/run_options.h"
 #include "harness/plan/point.h"
+#include "harness/plan/run_stragglers.h"
 #include "harness/plan/sweep_plan.h"
 #include "harness/report/progress.h"
 #include "harness/report/reporter.h"
@@ -24,7 +26,8 @@ class RunOutput {
 
   void begin(const Provenance& provenance, const JobTopology& topology, const RunDescription& run);
   void add_row(const std::vector<PointResult>& points, const PlannedRow& row);
-  // Fits the curves, closes the file and prints the footer, the notes and the file's name.
+  // Fits the curves, names the stragglers, closes the file and prints the footer, the notes and
+  // the file's name.
   void finish(const std::vector<std::string>& notes, double seconds);
 
   bool wrong() const { return wrong_; }
@@ -39,6 +42,7 @@ class RunOutput {
   bool wrong_ = false;
   std::array<std::size_t, kStopReasons> stops_{};  // points per stop reason
   std::vector<PointResult> measured_;  // kept for the fits at the end
+  std::optional<RunStragglers> stragglers_;  // once the topology is known
 };
 
 }  // namespace collbench

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/plan/point.h"
+#include "harness/stats/stragglers.h"
 
 namespace collbench {
 
@@ -30,6 +31,10 @@ class Reporter {
   // The points of one row: one collective, datatype, op, placement, rank count and size, in
   // every mode and in-place variant measured.
   virtual void row(std::span<const PointResult> points) = 0;
+  // The run's named stragglers, before end(), where the file holds the search's result. Only
+  // the JSON document keeps them: the table's footer lines follow its fits (straggler_report.h),
+  // and csv and jsonl hold one record per point.
+  virtual void stragglers(const StragglerRecord& record) { (void)record; }
   virtual void end() {}
 };
 

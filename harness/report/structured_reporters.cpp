@@ -6,6 +6,7 @@
 #include "benches/backends/tuning.h"
 #include "harness/report/convergence_mark.h"
 #include "harness/report/point_fields.h"
+#include "harness/report/straggler_report.h"
 
 namespace collbench {
 namespace {
@@ -49,6 +50,10 @@ void JsonReporter::begin(const RunDescription& run) {
 
 void JsonReporter::row(std::span<const PointResult> points) {
   for (const auto& point : points) document_["points"].push_back(point_fields(point));
+}
+
+void JsonReporter::stragglers(const StragglerRecord& record) {
+  document_["stragglers"] = stragglers_json(record);
 }
 
 void JsonReporter::end() { out_ << document_.dump(2) << '\n'; }

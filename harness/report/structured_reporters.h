@@ -31,6 +31,7 @@ class JsonReporter final : public Reporter {
   explicit JsonReporter(std::ostream& out) : out_(out) {}
   void begin(const RunDescription& run) override;
   void row(std::span<const PointResult> points) override;
+  void stragglers(const StragglerRecord& record) override;
   void end() override;
 
  private:

@@ -91,4 +91,11 @@ double chi_squared_quantile(double p, double df) {
   return inverse_of([df](double x) { return chi_squared_cdf(x, df); }, p);
 }
 
+double binomial_upper_tail(std::size_t k, std::size_t n, double p) {
+  if (!(p >= 0 && p <= 1)) throw std::invalid_argument("binomial_upper_tail: p must lie in [0, 1]");
+  if (k == 0) return 1;
+  if (k > n) return 0;
+  return regularised_incomplete_beta(static_cast<double>(k), static_cast<double>(n - k + 1), p);
+}
+
 }  // namespace collbench

@@ -43,6 +43,13 @@ inline constexpr const char* kInputs = "inputs";
 inline constexpr const char* kComputeMs = "compute_ms";
 inline constexpr const char* kOverlap = "overlap";
 
+// Ranks and hosts that came last more often than chance, and how they were judged (schema 12).
+inline constexpr const char* kStragglers = "stragglers";
+inline constexpr const char* kStragglerPoints = "points";
+inline constexpr const char* kStragglerAlpha = "alpha";
+inline constexpr const char* kStragglerLagShare = "lag_share";
+inline constexpr const char* kStragglerLagFloor = "lag_floor_us";
+
 inline constexpr const char* kUnits = "units";
 inline constexpr const char* kDims = "dims";
 inline constexpr const char* kPointId = "point_id";

@@ -13,6 +13,7 @@
 #include "harness/links/link_fits.h"
 #include "harness/plan/point.h"
 #include "harness/plan/sample_retention.h"
+#include "harness/stats/stragglers.h"
 #include "topo/rank_topology.h"
 
 namespace collbench {
@@ -23,8 +24,9 @@ namespace collbench {
 // rank family's coefficients in /families; 8: text in tables variable-length UTF-8, was
 // fixed-length; 9: /samples and /start_lateness float32, contiguous, were float64 and compressed
 // past 16 KiB; 10: /points counts its finished rows (finished_rows); 11: the links of
-// `collbench links` (/links, /link_samples, /link_fits, /slow_hosts); 12: the files of
-// `collbench predict`. Older versions read, their missing columns as empty strings and zeros.
+// `collbench links` (/links, /link_samples, /link_fits, /slow_hosts); 12: /stragglers, and the
+// files of `collbench predict`. Older versions read, their missing columns as empty strings and
+// zeros.
 inline constexpr int kSchemaVersion = 12;
 inline constexpr const char* kSchemaName = "collbench-results";
 // The `schema` of a file of `collbench predict` (harness/store/prediction_file.h).
@@ -63,6 +65,8 @@ class ResultWriter {
   void write_link_analysis(const LinkAnalysis& analysis, double shortfall);
   // Replaces the fitted models (harness/store/model_tables.h); flushed before it returns.
   void write_models(const ModelReport& report);
+  // Replaces /stragglers (harness/store/straggler_table.h); flushed before it returns.
+  void write_stragglers(const StragglerRecord& record);
   // Sets end_utc and complete = 1, then closes.
   void finish(const std::string& end_utc);
 
@@ -80,6 +84,7 @@ struct ResultFile {
   std::optional<ModelReport> models;  // when the run was fitted
   std::optional<LinkRecord> links;     // a file of `collbench links`
   std::optional<LinkBoundRecord> link_bounds;  // a run judged against links (fit --links)
+  std::optional<StragglerRecord> stragglers;   // once the run ended, or was fitted
 };
 
 // Throws InvalidResultFile (a std::runtime_error) naming the problem when the file cannot be

@@ -15,6 +15,7 @@
 #include "harness/store/link_tables.h"
 #include "harness/store/model_tables.h"
 #include "harness/store/point_record.h"
+#include "harness/store/straggler_table.h"
 #include "harness/store/topology_record.h"
 
 namespace collbench {
@@ -224,6 +225,7 @@ ResultFile read_result_file(const std::filesystem::path& path, bool with_samples
     result.models = read_model_tables(root);
     result.links = read_link_tables(root, with_samples);
     result.link_bounds = read_link_bounds(root);
+    result.stragglers = read_straggler_table(root);
     return result;
   } catch (const std::runtime_error& error) {
     throw InvalidResultFile(fmt::format("{}: {}", path.string(), error.what()));

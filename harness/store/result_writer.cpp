@@ -13,6 +13,7 @@
 #include "harness/store/link_tables.h"
 #include "harness/store/model_tables.h"
 #include "harness/store/point_record.h"
+#include "harness/store/straggler_table.h"
 #include "harness/store/topology_record.h"
 
 namespace collbench {
@@ -255,6 +256,11 @@ void ResultWriter::write_link_analysis(const LinkAnalysis& analysis, double shor
 void ResultWriter::write_models(const ModelReport& report) {
   if (!impl_) throw std::logic_error("ResultWriter::write_models called after finish");
   write_model_tables(impl_->file.get(), report);
+}
+
+void ResultWriter::write_stragglers(const StragglerRecord& record) {
+  if (!impl_) throw std::logic_error("ResultWriter::write_stragglers called after finish");
+  write_straggler_table(impl_->file.get(), record);
 }
 
 void ResultWriter::finish(const std::string& end_utc) {

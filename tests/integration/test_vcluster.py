@@ -169,6 +169,32 @@ def test_rank_0_plays_ping_pong_with_one_rank_a_host(tmp_path, interposer):
         assert talks(rank) == expected, (rank, host)
 
 
+@needs_root
+def test_a_delayed_rank_names_itself_and_its_host(tmp_path, interposer):
+    """A rank slowed by a 5 ms sleep after each collective, on the second of two hosts: it and
+    its host are named, nobody else. Its host's two ranks are half the job's, so the host needs
+    more points than the rank (p = 2 x 2^-16 after Holm's correction, of 16 points)."""
+    out = tmp_path / "straggler.h5"
+    preload = ["-x", f"LD_PRELOAD={interposer('delay_collectives')}",
+               "-x", "COLLBENCH_TEST_DELAY_RANK=3", "-x", "COLLBENCH_TEST_DELAY_US=5000",
+               "-x", "COLLBENCH_TEST_DELAY_WHAT=data"]
+    result, name = vcluster_run(
+        ["--hosts", "2", "--slots", "2"],
+        ["mpirun", "-np", "4", *preload, str(BINARY), "run", "--backend", "mpi", "--mode",
+         "latency", "-b", "8", "-e", "256K", "-f", "8", *QUICK, "--out", str(out)])
+    assert result.returncode == 0, result.stdout + result.stderr
+    slow_host = f"{name}-h2"
+    with h5py.File(out, "r") as f:
+        assert {int(r["rank"]): text(r["host"]) for r in f["topology"][()]}[3] == slow_host
+        named = {(int(r["rank"]), text(r["host"]), text(r["kind"])) for r in f["stragglers"][()]}
+        assert f["stragglers"].attrs["points"] == 16
+    assert named == {(3, slow_host, "finishes_last"), (-1, slow_host, "finishes_last")}
+    lines = [line for line in result.stdout.splitlines() if line.startswith("# Straggler:")]
+    assert len(lines) == 2, result.stdout
+    assert lines[0].startswith(f"# Straggler: rank 3 on host {slow_host} finished last")
+    assert lines[1].startswith(f"# Straggler: host {slow_host} (2 of 4 ranks) finished last")
+
+
 def test_vcluster_refuses_without_root():
     if shutil.which("setpriv") is None or os.geteuid() != 0:
         pytest.skip("needs root and setpriv to become an unprivileged user")

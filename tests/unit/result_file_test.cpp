@@ -23,6 +23,7 @@
 #include "harness/store/h5_table.h"
 #include "harness/store/link_bound_table.h"
 #include "harness/store/point_record.h"
+#include "harness/store/straggler_table.h"
 #include "harness/store/model_tables.h"
 
 namespace collbench {
@@ -1191,6 +1192,55 @@ TEST_F(ResultFileTest, LinkBoundsReadBackAndTheNextReplacesThem) {
   const fs::path plain = file("plain.h5");
   write_example(plain);
   EXPECT_FALSE(read_result_file(plain, false).link_bounds.has_value());
+}
+
+TEST_F(ResultFileTest, StragglersReadBackWithTheirThresholdsAndFitReplacesThem) {
+  const fs::path path = file("stragglers.h5");
+  const Straggler rank{.rank = 2, .host = "node1", .kind = StragglerKind::starts_late,
+                       .ranks = 4, .points = 9, .points_last = 8, .samples = 1800,
+                       .times_last = 1500, .chance = 0.25, .p_value = 1.2e-4,
+                       .median_lag_s = 310e-6};
+  Straggler host = rank;
+  host.rank = Straggler::kHostRow;
+  host.kind = StragglerKind::finishes_last;
+  host.chance = 0.5;
+  {
+    ResultWriter writer(path, false);
+    writer.write_topology(example_topology());
+    writer.write_stragglers({.named = {rank, host}, .points = 9,
+                             .thresholds = {.alpha = 0.02, .margin = {.share = 0.3, .floor_s = 2e-6}}});
+    writer.finish("2025-01-02T04:00:00Z");
+  }
+  const ResultFile result = read_result_file(path, false);
+  ASSERT_TRUE(result.stragglers.has_value());
+  EXPECT_EQ(result.stragglers->points, 9);
+  EXPECT_DOUBLE_EQ(result.stragglers->thresholds.alpha, 0.02);
+  EXPECT_DOUBLE_EQ(result.stragglers->thresholds.margin.share, 0.3);
+  EXPECT_DOUBLE_EQ(result.stragglers->thresholds.margin.floor_s, 2e-6);
+  ASSERT_EQ(result.stragglers->named.size(), 2u);
+  const Straggler& read = result.stragglers->named[0];
+  EXPECT_EQ(read.rank, 2);
+  EXPECT_EQ(read.host, "node1");
+  EXPECT_EQ(read.kind, StragglerKind::starts_late);
+  EXPECT_EQ(read.ranks, 4);
+  EXPECT_EQ(read.points, 9);
+  EXPECT_EQ(read.points_last, 8);
+  EXPECT_EQ(read.samples, 1800u);
+  EXPECT_EQ(read.times_last, 1500u);
+  EXPECT_DOUBLE_EQ(read.chance, 0.25);
+  EXPECT_DOUBLE_EQ(read.p_value, 1.2e-4);
+  EXPECT_NEAR(read.median_lag_s, 310e-6, 1e-15);
+  EXPECT_EQ(result.stragglers->named[1].rank, Straggler::kHostRow);
+  EXPECT_EQ(result.stragglers->named[1].kind, StragglerKind::finishes_last);
+
+  store_stragglers(path, {.named = {}, .points = 9, .thresholds = {}});
+  const ResultFile fitted = read_result_file(path, false);
+  ASSERT_TRUE(fitted.stragglers.has_value());
+  EXPECT_TRUE(fitted.stragglers->named.empty());
+
+  const fs::path plain = file("plain.h5");
+  write_example(plain);
+  EXPECT_FALSE(read_result_file(plain, false).stragglers.has_value());
 }
 
 TEST_F(ResultFileTest, ALinksRunKilledBeforeItsAnalysisKeepsItsFinishedPoints) {
