@@ -32,15 +32,16 @@ LagDistribution::LagDistribution(std::vector<double> sorted_lags, std::size_t ex
   scale_ = 2 * mean * weighted / spread;
 }
 
-double LagDistribution::upper_quantile(double survival) const {
+double LagDistribution::upper_quantile(double survival, TailShape shape) const {
   if (survival > tail_share_) {
     const auto count = static_cast<double>(sorted_.size());
     const auto index = static_cast<std::size_t>(count * (1 - survival));
     return sorted_[std::min(index, sorted_.size() - 1)];
   }
   const double relative = survival / tail_share_;  // the survival past the threshold
-  if (std::abs(shape_) < 1e-9) return threshold_ - scale_ * std::log(relative);
-  return threshold_ + scale_ * std::expm1(-shape_ * std::log(relative)) / shape_;
+  const double xi = shape == TailShape::unbounded ? std::max(shape_, 0.0) : shape_;
+  if (std::abs(xi) < 1e-9) return threshold_ - scale_ * std::log(relative);
+  return threshold_ + scale_ * std::expm1(-xi * std::log(relative)) / xi;
 }
 
 }  // namespace collbench

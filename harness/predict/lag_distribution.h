@@ -11,6 +11,12 @@
 
 namespace collbench {
 
+// Which shape the tail takes past the threshold: the fitted one, or that shape raised to 0 where
+// it fell below, a tail without an upper bound. Lags have none (a rank can always be descheduled
+// once more), yet a hundred exceedances fit the shape only to about ±0.1 (one standard
+// deviation, planted lognormal lags), so an unbounded tail often fits as a bounded one.
+enum class TailShape { fitted, unbounded };
+
 class LagDistribution {
  public:
   // `sorted_lags` ascending, at least two; `exceedances` of the largest (at least one, fewer
@@ -19,7 +25,7 @@ class LagDistribution {
   LagDistribution(std::vector<double> sorted_lags, std::size_t exceedances);
 
   // The lag exceeded with probability `survival`, in (0, 1].
-  double upper_quantile(double survival) const;
+  double upper_quantile(double survival, TailShape shape = TailShape::fitted) const;
 
   double pareto_shape() const { return shape_; }
 

@@ -16,14 +16,8 @@
 namespace collbench {
 
 struct TailOptions {
-  int bootstrap_replicates = 200;
+  int bootstrap_replicates = 200;  // 0: point estimates only, NaN intervals
   std::uint64_t seed = 1;
-  // EXPERIMENT KNOBS
-  int common = 0;  // 0 min, 1 median, 2 mean
-  double exceedance_share = 0.05;
-  int draws_per_sample = 8;
-  double jitter = 0;  // share re-chosen per replicate: share * exp2(U(-j, j))
-  bool direct_one_rank = true;
 };
 
 // The slowest of `ranks` ranks, predicted; intervals 95%, from a bootstrap over samples.
@@ -39,7 +33,8 @@ struct TailPrediction {
   Interval tail_ci;
 };
 
-// Whether `samples` hold what the model needs: two rank columns or more and enough samples.
+// Whether `samples` hold what the model needs: two rank columns or more, and samples enough for
+// the lags' tail to be fitted.
 bool tail_predictable(const RawSamples& samples);
 
 // At each of `ranks`, the slowest of that many ranks. `samples` tail_predictable.

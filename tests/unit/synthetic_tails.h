@@ -57,12 +57,13 @@ struct PlantedTail {
     std::mt19937_64 engine(seed + 0x9e3779b97f4a7c15ULL);
     RawSamples raw;
     raw.nranks = ranks;
+    // Uniform in (0, 1), for the exponential's inverse.
+    const auto uniform = [&] { return (static_cast<double>(engine() >> 11) + 0.5) * 0x1p-53; };
     for (std::size_t s = 0; s < count; ++s) {
       const double common = common_median_s * std::exp(common_sigma * normal());
       for (int r = 0; r < ranks; ++r) {
-        const double lag = lognormal_lag
-                               ? lag_scale_s * std::exp(lag_sigma * normal())
-                               : -lag_scale_s * std::log((static_cast<double>(engine() >> 11) + 0.5) * 0x1p-53);
+        const double lag = lognormal_lag ? lag_scale_s * std::exp(lag_sigma * normal())
+                                         : -lag_scale_s * std::log(uniform());
         raw.per_rank_seconds.push_back(common + lag);
       }
     }
