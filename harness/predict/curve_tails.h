@@ -1,9 +1,9 @@
 #pragma once
 // The slowest-of-p tail of one curve (tail_amplification.h) for `collbench predict`: at a size
 // asked, from the point of the largest rank count measured nearest that size, the tail term and
-// p99/median at each rank count asked; and, out of sample, the largest rank count's p99/median
-// predicted from the second largest's point. Only latency points timed on the common clock
-// (window starts) whose per-rank samples were read qualify. The tail is not added into the
+// p99/median at each rank count asked; and, out of sample, the largest rank count's median and
+// p99/median predicted from the second largest's point. Only latency points timed on the common
+// clock (window starts) whose per-rank samples were read qualify. The tail is not added into the
 // predicted time: the families are fitted to measured times that already hold it.
 #include <optional>
 #include <span>
@@ -36,6 +36,10 @@ struct TailCheck {
   double predicted_p99_over_median = 0;
   double measured_median_s = 0;
   double measured_p99_over_median = 0;
+  double median_error() const { return predicted_median_s / measured_median_s - 1; }
+  double p99_over_median_error() const {
+    return predicted_p99_over_median / measured_p99_over_median - 1;
+  }
 };
 
 // A curve's points (one curve key, any rank count) that qualify.

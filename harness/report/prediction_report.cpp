@@ -62,7 +62,10 @@ std::string tail_cell(const SizePrediction& size, std::size_t asked) {
                      tail.tail_ci.high * 1e6);
 }
 
-std::string tail_line(const SizeTail& tail) {
+std::string tail_line(const std::optional<SizeTail>& maybe_tail) {
+  if (!maybe_tail)
+    return "# tail: no per-rank samples on the common clock (latency, window starts): no tail";
+  const SizeTail& tail = *maybe_tail;
   std::vector<std::string> measured;
   for (const MeasuredTailRatio& point : tail.measured)
     measured.push_back(fmt::format("{:.2f} at {} ({})", point.p99_over_median, point.ranks,
@@ -81,13 +84,17 @@ std::string tail_line(const SizeTail& tail) {
 
 std::string tail_checks_text(const CurvePrediction& curve) {
   if (curve.tail_checks.empty()) return "";
-  std::vector<double> errors;
-  for (const TailCheck& check : curve.tail_checks)
-    errors.push_back(std::abs(check.predicted_p99_over_median / check.measured_p99_over_median - 1));
+  std::vector<double> median_errors;
+  std::vector<double> ratio_errors;
+  for (const TailCheck& check : curve.tail_checks) {
+    median_errors.push_back(std::abs(check.median_error()));
+    ratio_errors.push_back(std::abs(check.p99_over_median_error()));
+  }
   const TailCheck& first = curve.tail_checks.front();
-  return fmt::format("; tail out of sample, from {} ranks predicting {}: p99/median median error "
-                     "{:.1f}% over {} sizes",
-                     first.from_ranks, first.ranks, 100 * summarize(errors).median, errors.size());
+  return fmt::format("; tail out of sample, from {} ranks predicting {}: median error {:.1f}%, "
+                     "p99/median error {:.1f}% (medians over {} sizes)",
+                     first.from_ranks, first.ranks, 100 * summarize(median_errors).median,
+                     100 * summarize(ratio_errors).median, ratio_errors.size());
 }
 
 std::string size_line(const CurvePrediction& curve, const SizePrediction& size) {
@@ -141,7 +148,11 @@ std::string step_line(const SizePrediction& size, const StepShape& step) {
 }
 
 nlohmann::ordered_json tail_json(const SizePrediction& size, std::size_t asked) {
-  if (!size.tail) return {{"tail_us", nullptr}};
+  if (!size.tail)
+    return {{"tail_us", nullptr},
+            {"tail_ci_us", nullptr},
+            {"p99_over_median", nullptr},
+            {"p99_over_median_ci", nullptr}};
   const TailPrediction& tail = size.tail->asked[asked];
   return {{"tail_us", tail.tail_s * 1e6},
           {"tail_ci_us", {tail.tail_ci.low * 1e6, tail.tail_ci.high * 1e6}},
@@ -204,7 +215,7 @@ void print_predictions(std::ostream& out, const Predictions& predictions,
                    extrapolation_text(size, prediction));
       }
       fmt::print(out, "{}\n", size_line(curve, size));
-      if (size.tail) fmt::print(out, "{}\n", tail_line(*size.tail));
+      fmt::print(out, "{}\n", tail_line(size.tail));
       if (step) fmt::print(out, "{}\n", step_line(size, *step));
     }
   }
@@ -243,7 +254,9 @@ nlohmann::ordered_json predictions_json(const Predictions& predictions,
            {"predicted_median_us", check.predicted_median_s * 1e6},
            {"predicted_p99_over_median", check.predicted_p99_over_median},
            {"measured_median_us", check.measured_median_s * 1e6},
-           {"measured_p99_over_median", check.measured_p99_over_median}});
+           {"measured_p99_over_median", check.measured_p99_over_median},
+           {"median_error", check.median_error()},
+           {"p99_over_median_error", check.p99_over_median_error()}});
     entry["sizes"] = nlohmann::ordered_json::array();
     for (const SizePrediction& size : curve.sizes) {
       nlohmann::ordered_json at_size{

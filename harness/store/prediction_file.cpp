@@ -46,7 +46,7 @@ struct CheckRow {
   double predicted_us, predicted_ci_low_us, predicted_ci_high_us;
   double measured_us, relative_error;
   std::int8_t inside;
-  double predicted_p99_over_median, measured_p99_over_median;
+  double predicted_slowest_us, predicted_p99_over_median, measured_p99_over_median;
 };
 
 struct MeasuredRow {
@@ -98,7 +98,8 @@ CompoundBuilder check_row_type() {
                 {"measured_us", offsetof(CheckRow, measured_us)},
                 {"relative_error", offsetof(CheckRow, relative_error)}})
       .add("inside", offsetof(CheckRow, inside), H5T_NATIVE_INT8)
-      .doubles({{"predicted_p99_over_median", offsetof(CheckRow, predicted_p99_over_median)},
+      .doubles({{"predicted_slowest_us", offsetof(CheckRow, predicted_slowest_us)},
+                {"predicted_p99_over_median", offsetof(CheckRow, predicted_p99_over_median)},
                 {"measured_p99_over_median", offsetof(CheckRow, measured_p99_over_median)}});
   return type;
 }
@@ -169,6 +170,7 @@ CheckRow check_row(const CurvePrediction& curve, const OutOfSampleCheck& check) 
   row.measured_us = check.measured_s * 1e6;
   row.relative_error = check.relative_error();
   row.inside = check.inside();
+  row.predicted_slowest_us = with_tail ? tail->predicted_median_s * 1e6 : kNoValue;
   row.predicted_p99_over_median = with_tail ? tail->predicted_p99_over_median : kNoValue;
   row.measured_p99_over_median = with_tail ? tail->measured_p99_over_median : kNoValue;
   return row;

@@ -126,8 +126,27 @@ def test_the_tail_of_the_latency_curves(ranks_234, tmp_path):
     assert checks
     for row in checks:
         assert math.isfinite(row["predicted_p99_over_median"])
+        assert row["predicted_slowest_us"] > 0
         assert row["measured_p99_over_median"] == pytest.approx(
             ratios[(4, row["size_bytes"])])
+    table = predict([ranks_234], "--ranks", "8,64", "--size", "4K", out=tmp_path / "table.h5")
+    assert "# tail: p99/median measured" in table.stdout
+    assert "tail out of sample, from 3 ranks predicting 4: median error" in table.stdout
+
+
+def test_bandwidth_curves_have_no_tail(tmp_path):
+    """A bandwidth loop's samples are no single operation's per-rank times: no tail."""
+    run = tmp_path / "bandwidth.h5"
+    result = run_mpi(3, ["run", "-b", "1K", "-e", "16K", "-f", "4", "--ops", "allreduce",
+                         "--mode", "bandwidth", "--ranks", "2,3", *QUICK, "--out", str(run)])
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "predict.h5"
+    result = predict([run], "--ranks", "16", out=out)
+    assert result.returncode == 0, result.stderr
+    assert "# tail: no per-rank samples on the common clock" in result.stdout
+    with h5py.File(out, "r") as f:
+        assert all(math.isnan(row["tail_us"]) and math.isnan(row["p99_over_median"])
+                   for row in f["predictions"])
 
 
 def test_a_step_efficiency_from_compute_and_overlap(ranks_234, tmp_path):
