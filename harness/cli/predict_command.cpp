@@ -59,7 +59,8 @@ std::optional<StepShape> step_of(const PredictCommandOptions& o) {
 std::vector<PointResult> points_of(const std::vector<std::string>& files) {
   std::vector<PointResult> points;
   for (const std::string& path : files) {
-    ResultFile file = read_result_file(path, false);
+    // The per-rank samples feed the tail (curve_tails.h).
+    ResultFile file = read_result_file(path, true);
     if (file.links)
       throw UsageError(fmt::format("{} is a file of `collbench links`; predict reads the files "
                                    "of `collbench run`",

@@ -40,15 +40,22 @@ Predictions predict_curves(const std::vector<PointResult>& points, const Predict
     CurvePrediction curve{.key = group.key,
                           .measured = std::move(group.curves),
                           .checks = {},
+                          .tail_checks = {},
                           .sizes = {}};
     const CollectiveKind kind = curve.key.collective;
     curve.checks = validate_largest_ranks(kind, curve.measured, request.options);
+    const std::vector<const PointResult*> with_samples = tail_points(points, curve.key);
+    const TailOptions tail_options{.bootstrap_replicates = request.options.bootstrap_replicates,
+                                   .seed = request.options.seed};
+    curve.tail_checks = validate_largest_tail(with_samples, tail_options);
     for (double size : request.sizes_bytes) {
       SizePrediction at_size{.model = fit_size_model(kind, curve.measured, size, request.options),
                              .asked = {},
                              .band = {},
                              .crossover_ranks = std::nullopt,
-                             .crossover_ci = {}};
+                             .crossover_ci = {},
+                             .tail = predict_size_tail(with_samples, size, request.ranks,
+                                                       tail_options)};
       at_size.model.error_per_doubling = error_per_doubling(curve.checks, size, request.options);
       for (double ranks : request.ranks)
         at_size.asked.push_back(predict_ranks(at_size.model, 0, ranks));

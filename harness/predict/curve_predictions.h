@@ -1,11 +1,13 @@
 #pragma once
 // `collbench predict`'s analysis of a set of points: every curve measured at two rank counts or
 // more, predicted at the rank counts and sizes asked for (rank_prediction.h), with the
-// out-of-sample check of its largest rank count and the ring's crossover p*.
+// out-of-sample check of its largest rank count and the ring's crossover p*; and, where the
+// points hold per-rank samples, its slowest-of-p tail (curve_tails.h).
 #include <optional>
 #include <vector>
 
 #include "harness/fit/curve_fits.h"
+#include "harness/predict/curve_tails.h"
 #include "harness/predict/rank_prediction.h"
 
 namespace collbench {
@@ -25,12 +27,14 @@ struct SizePrediction {
   // The ring's p* = n·beta/alpha for this size, and its 95% interval (its replicates').
   std::optional<double> crossover_ranks;
   Interval crossover_ci;
+  std::optional<SizeTail> tail;  // nullopt without per-rank samples
 };
 
 struct CurvePrediction {
   PointKey key;  // nranks 0
   std::vector<RankCurve> measured;
   std::vector<OutOfSampleCheck> checks;  // validate_largest_ranks
+  std::vector<TailCheck> tail_checks;    // validate_largest_tail
   std::vector<SizePrediction> sizes;     // per size asked for
 };
 

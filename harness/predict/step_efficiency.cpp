@@ -16,9 +16,13 @@ StepEfficiency step_efficiency(const RankPrediction& collective, const StepShape
                             efficiency_of(collective.time_ci.low, step)}};
 }
 
-std::string_view fastest_growing_term(const RankPrediction& fewer, const RankPrediction& more) {
-  return more.latency_s - fewer.latency_s >= more.bandwidth_s - fewer.bandwidth_s ? "latency"
-                                                                                  : "bandwidth";
+std::string_view fastest_growing_term(const RankPrediction& fewer, const RankPrediction& more,
+                                      double tail_growth_s) {
+  const double latency = more.latency_s - fewer.latency_s;
+  const double bandwidth = more.bandwidth_s - fewer.bandwidth_s;
+  // NaN compares false: an unknown tail never grows most.
+  if (tail_growth_s > latency && tail_growth_s > bandwidth) return "tail";
+  return latency >= bandwidth ? "latency" : "bandwidth";
 }
 
 }  // namespace collbench

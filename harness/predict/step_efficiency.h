@@ -22,7 +22,10 @@ struct StepEfficiency {
 StepEfficiency step_efficiency(const RankPrediction& collective, const StepShape& step);
 
 // Of the terms of the collective's time, the one that grows most from `fewer` to `more` ranks:
-// "latency" or "bandwidth".
-std::string_view fastest_growing_term(const RankPrediction& fewer, const RankPrediction& more);
+// "latency", "bandwidth" or "tail". `tail_growth_s`: how much the slowest-of-p tail term grows
+// between them (curve_tails.h), NaN where unknown. The families' terms hold the tail measured
+// at the rank counts fitted, so a tail that grows most is one the families spread over them.
+std::string_view fastest_growing_term(const RankPrediction& fewer, const RankPrediction& more,
+                                      double tail_growth_s);
 
 }  // namespace collbench

@@ -50,6 +50,53 @@ std::string extrapolation_text(const SizePrediction& size, const RankPrediction&
                            where, 1 + prediction.widening);
 }
 
+double tail_growth(const SizePrediction& size) {
+  if (!size.tail) return std::nan("");
+  return size.tail->asked.back().tail_s - size.tail->asked.front().tail_s;
+}
+
+std::string tail_cell(const SizePrediction& size, std::size_t asked) {
+  if (!size.tail) return "-";
+  const TailPrediction& tail = size.tail->asked[asked];
+  return fmt::format("{:.1f} [{:.1f}, {:.1f}]", tail.tail_s * 1e6, tail.tail_ci.low * 1e6,
+                     tail.tail_ci.high * 1e6);
+}
+
+std::string tail_line(const std::optional<SizeTail>& maybe_tail) {
+  if (!maybe_tail)
+    return "# tail: no per-rank samples on the common clock (latency, window starts): no tail";
+  const SizeTail& tail = *maybe_tail;
+  std::vector<std::string> measured;
+  for (const MeasuredTailRatio& point : tail.measured)
+    measured.push_back(fmt::format("{:.2f} at {} ({})", point.p99_over_median, point.ranks,
+                                   bytes_text(point.size_bytes)));
+  std::vector<std::string> predicted;
+  for (const TailPrediction& at : tail.asked)
+    predicted.push_back(fmt::format("{:.2f} [{:.2f}, {:.2f}] at {:.0f}", at.p99_over_median,
+                                    at.p99_over_median_ci.low, at.p99_over_median_ci.high,
+                                    at.ranks));
+  return fmt::format(
+      "# tail: p99/median measured {}; predicted from the {}-rank point of {}: {}; the tail is "
+      "not added into time(us), whose families are fitted to times that hold it",
+      fmt::join(measured, ", "), tail.from_ranks, bytes_text(tail.from_bytes),
+      fmt::join(predicted, ", "));
+}
+
+std::string tail_checks_text(const CurvePrediction& curve) {
+  if (curve.tail_checks.empty()) return "";
+  std::vector<double> median_errors;
+  std::vector<double> ratio_errors;
+  for (const TailCheck& check : curve.tail_checks) {
+    median_errors.push_back(std::abs(check.median_error()));
+    ratio_errors.push_back(std::abs(check.p99_over_median_error()));
+  }
+  const TailCheck& first = curve.tail_checks.front();
+  return fmt::format("; tail out of sample, from {} ranks predicting {}: median error {:.1f}%, "
+                     "p99/median error {:.1f}% (medians over {} sizes)",
+                     first.from_ranks, first.ranks, 100 * summarize(median_errors).median,
+                     100 * summarize(ratio_errors).median, ratio_errors.size());
+}
+
 std::string size_line(const CurvePrediction& curve, const SizePrediction& size) {
   const SizeModel& model = size.model;
   const double largest = curve.measured.back().sizes.back();
@@ -93,10 +140,36 @@ std::string step_line(const SizePrediction& size, const StepShape& step) {
     line += fmt::format(
         "; from {:.0f} to {:.0f} ranks the {} term grows most (latency {:+.1f} us, bandwidth "
         "{:+.1f} us)",
-        fewer.ranks, more.ranks, fastest_growing_term(fewer, more),
+        fewer.ranks, more.ranks, fastest_growing_term(fewer, more, tail_growth(size)),
         (more.latency_s - fewer.latency_s) * 1e6, (more.bandwidth_s - fewer.bandwidth_s) * 1e6);
+    if (size.tail) line += fmt::format(", tail {:+.1f} us", tail_growth(size) * 1e6);
   }
   return line;
+}
+
+nlohmann::ordered_json tail_json(const SizePrediction& size, std::size_t asked) {
+  if (!size.tail)
+    return {{"tail_us", nullptr},
+            {"tail_ci_us", nullptr},
+            {"p99_over_median", nullptr},
+            {"p99_over_median_ci", nullptr}};
+  const TailPrediction& tail = size.tail->asked[asked];
+  return {{"tail_us", tail.tail_s * 1e6},
+          {"tail_ci_us", {tail.tail_ci.low * 1e6, tail.tail_ci.high * 1e6}},
+          {"p99_over_median", tail.p99_over_median},
+          {"p99_over_median_ci", {tail.p99_over_median_ci.low, tail.p99_over_median_ci.high}}};
+}
+
+nlohmann::ordered_json measured_tail_json(const SizePrediction& size) {
+  if (!size.tail) return nullptr;
+  nlohmann::ordered_json json{{"from_ranks", size.tail->from_ranks},
+                              {"from_bytes", size.tail->from_bytes},
+                              {"measured", nlohmann::ordered_json::array()}};
+  for (const MeasuredTailRatio& point : size.tail->measured)
+    json["measured"].push_back({{"ranks", point.ranks},
+                                {"size_bytes", point.size_bytes},
+                                {"p99_over_median", point.p99_over_median}});
+  return json;
 }
 
 nlohmann::ordered_json prediction_json(const SizePrediction& size, const RankPrediction& prediction,
@@ -125,21 +198,24 @@ nlohmann::ordered_json prediction_json(const SizePrediction& size, const RankPre
 void print_predictions(std::ostream& out, const Predictions& predictions,
                        const std::optional<StepShape>& step) {
   for (const CurvePrediction& curve : predictions.curves) {
-    fmt::print(out, "# {}: measured at {} ranks; {}\n", curve_text(curve.key),
-               rank_counts_text(curve), checks_text(curve));
-    fmt::print(out, "# {:>10} {:>7} {:<7} {:>12} {:>27} {:>12} {:>13}  {}\n", "size", "ranks",
-               "family", "time(us)", "95% interval (us)", "latency(us)", "bandwidth(us)",
-               "extrapolation");
+    fmt::print(out, "# {}: measured at {} ranks; {}{}\n", curve_text(curve.key),
+               rank_counts_text(curve), checks_text(curve), tail_checks_text(curve));
+    fmt::print(out, "# {:>10} {:>7} {:<7} {:>12} {:>27} {:>12} {:>13} {:>24}  {}\n", "size",
+               "ranks", "family", "time(us)", "95% interval (us)", "latency(us)", "bandwidth(us)",
+               "tail(us)", "extrapolation");
     for (const SizePrediction& size : curve.sizes) {
-      for (const RankPrediction& prediction : size.asked)
-        fmt::print(out, "  {:>10} {:>7.0f} {:<7} {:>12.1f} {:>27} {:>12.1f} {:>13.1f}  {}\n",
+      for (std::size_t i = 0; i < size.asked.size(); ++i) {
+        const RankPrediction& prediction = size.asked[i];
+        fmt::print(out, "  {:>10} {:>7.0f} {:<7} {:>12.1f} {:>27} {:>12.1f} {:>13.1f} {:>24}  {}\n",
                    bytes_text(size.model.size_bytes), prediction.ranks,
                    size.model.families.front().family.name, prediction.time_s * 1e6,
                    fmt::format("[{:.1f}, {:.1f}]", prediction.time_ci.low * 1e6,
                                prediction.time_ci.high * 1e6),
-                   prediction.latency_s * 1e6, prediction.bandwidth_s * 1e6,
+                   prediction.latency_s * 1e6, prediction.bandwidth_s * 1e6, tail_cell(size, i),
                    extrapolation_text(size, prediction));
+      }
       fmt::print(out, "{}\n", size_line(curve, size));
+      fmt::print(out, "{}\n", tail_line(size.tail));
       if (step) fmt::print(out, "{}\n", step_line(size, *step));
     }
   }
@@ -169,6 +245,18 @@ nlohmann::ordered_json predictions_json(const Predictions& predictions,
                                  {"measured_us", check.measured_s * 1e6},
                                  {"relative_error", check.relative_error()},
                                  {"inside", check.inside()}});
+    entry["tail_checks"] = nlohmann::ordered_json::array();
+    for (const TailCheck& check : curve.tail_checks)
+      entry["tail_checks"].push_back(
+          {{"from_ranks", check.from_ranks},
+           {"ranks", check.ranks},
+           {"size_bytes", check.size_bytes},
+           {"predicted_median_us", check.predicted_median_s * 1e6},
+           {"predicted_p99_over_median", check.predicted_p99_over_median},
+           {"measured_median_us", check.measured_median_s * 1e6},
+           {"measured_p99_over_median", check.measured_p99_over_median},
+           {"median_error", check.median_error()},
+           {"p99_over_median_error", check.p99_over_median_error()}});
     entry["sizes"] = nlohmann::ordered_json::array();
     for (const SizePrediction& size : curve.sizes) {
       nlohmann::ordered_json at_size{
@@ -182,9 +270,13 @@ nlohmann::ordered_json predictions_json(const Predictions& predictions,
                                                    : nullptr},
           {"crossover_ranks_ci",
            {finite_or_null(size.crossover_ci.low), finite_or_null(size.crossover_ci.high)}},
+          {"tail", measured_tail_json(size)},
           {"predictions", nlohmann::ordered_json::array()}};
-      for (const RankPrediction& prediction : size.asked)
-        at_size["predictions"].push_back(prediction_json(size, prediction, step));
+      for (std::size_t i = 0; i < size.asked.size(); ++i) {
+        nlohmann::ordered_json prediction = prediction_json(size, size.asked[i], step);
+        prediction.update(tail_json(size, i));
+        at_size["predictions"].push_back(std::move(prediction));
+      }
       entry["sizes"].push_back(std::move(at_size));
     }
     json["curves"].push_back(std::move(entry));

@@ -92,9 +92,11 @@ double percentile_of_sorted(std::span<const double> sorted, double q) {
   return lerp_like_numpy(sorted[below_index], sorted[above_index], position - below);
 }
 
-double median_by_selection(std::span<double> values) {
+double median_by_selection(std::span<double> values) { return percentile_by_selection(values, 50); }
+
+double percentile_by_selection(std::span<double> values, double q) {
   if (values.empty()) return 0;
-  const double position = 0.5 * static_cast<double>(values.size() - 1);
+  const double position = q / 100 * static_cast<double>(values.size() - 1);
   const auto below = static_cast<std::size_t>(std::floor(position));
   const auto nth = values.begin() + static_cast<std::ptrdiff_t>(below);
   std::nth_element(values.begin(), nth, values.end());

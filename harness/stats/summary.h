@@ -27,6 +27,8 @@ double percentile_of_sorted(std::span<const double> sorted, double q);
 // The median as percentile_of_sorted gives it (summarize(values).median), found by selection in
 // linear time instead of a sort; reorders `values`.
 double median_by_selection(std::span<double> values);
+// Percentile q likewise.
+double percentile_by_selection(std::span<double> values, double q);
 
 struct MedianInterval {
   double low = 0;

@@ -1,5 +1,6 @@
 #include "harness/store/prediction_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -33,6 +34,8 @@ struct PredictionRow {
   double crossover_ranks, crossover_ranks_ci_low, crossover_ranks_ci_high;
   std::int32_t max_ranks_measured;
   double efficiency, efficiency_ci_low, efficiency_ci_high;
+  double tail_us, tail_ci_low_us, tail_ci_high_us;
+  double p99_over_median, p99_over_median_ci_low, p99_over_median_ci_high;
 };
 
 struct CheckRow {
@@ -43,6 +46,7 @@ struct CheckRow {
   double predicted_us, predicted_ci_low_us, predicted_ci_high_us;
   double measured_us, relative_error;
   std::int8_t inside;
+  double predicted_slowest_us, predicted_p99_over_median, measured_p99_over_median;
 };
 
 struct MeasuredRow {
@@ -72,7 +76,13 @@ CompoundBuilder prediction_row_type() {
       .add("max_ranks_measured", offsetof(PredictionRow, max_ranks_measured), H5T_NATIVE_INT32)
       .doubles({{"efficiency", offsetof(PredictionRow, efficiency)},
                 {"efficiency_ci_low", offsetof(PredictionRow, efficiency_ci_low)},
-                {"efficiency_ci_high", offsetof(PredictionRow, efficiency_ci_high)}});
+                {"efficiency_ci_high", offsetof(PredictionRow, efficiency_ci_high)},
+                {"tail_us", offsetof(PredictionRow, tail_us)},
+                {"tail_ci_low_us", offsetof(PredictionRow, tail_ci_low_us)},
+                {"tail_ci_high_us", offsetof(PredictionRow, tail_ci_high_us)},
+                {"p99_over_median", offsetof(PredictionRow, p99_over_median)},
+                {"p99_over_median_ci_low", offsetof(PredictionRow, p99_over_median_ci_low)},
+                {"p99_over_median_ci_high", offsetof(PredictionRow, p99_over_median_ci_high)}});
   return type;
 }
 
@@ -87,7 +97,10 @@ CompoundBuilder check_row_type() {
                 {"predicted_ci_high_us", offsetof(CheckRow, predicted_ci_high_us)},
                 {"measured_us", offsetof(CheckRow, measured_us)},
                 {"relative_error", offsetof(CheckRow, relative_error)}})
-      .add("inside", offsetof(CheckRow, inside), H5T_NATIVE_INT8);
+      .add("inside", offsetof(CheckRow, inside), H5T_NATIVE_INT8)
+      .doubles({{"predicted_slowest_us", offsetof(CheckRow, predicted_slowest_us)},
+                {"predicted_p99_over_median", offsetof(CheckRow, predicted_p99_over_median)},
+                {"measured_p99_over_median", offsetof(CheckRow, measured_p99_over_median)}});
   return type;
 }
 
@@ -99,9 +112,11 @@ CompoundBuilder measured_row_type() {
   return type;
 }
 
+// `tail`: the tail at this row's rank count; null on the band's rows, which it is not predicted
+// at, and without per-rank samples.
 PredictionRow prediction_row(const CurvePrediction& curve, const SizePrediction& size,
                              const RankPrediction& prediction, bool asked,
-                             const std::optional<StepShape>& step) {
+                             const TailPrediction* tail, const std::optional<StepShape>& step) {
   PredictionRow row{};
   row.curve = curve_columns(curve.key);
   h5::store_fixed_string(size.model.families.front().family.name, row.family);
@@ -127,10 +142,21 @@ PredictionRow prediction_row(const CurvePrediction& curve, const SizePrediction&
     row.efficiency_ci_low = efficiency.efficiency_ci.low;
     row.efficiency_ci_high = efficiency.efficiency_ci.high;
   }
+  row.tail_us = tail ? tail->tail_s * 1e6 : kNoValue;
+  row.tail_ci_low_us = tail ? tail->tail_ci.low * 1e6 : kNoValue;
+  row.tail_ci_high_us = tail ? tail->tail_ci.high * 1e6 : kNoValue;
+  row.p99_over_median = tail ? tail->p99_over_median : kNoValue;
+  row.p99_over_median_ci_low = tail ? tail->p99_over_median_ci.low : kNoValue;
+  row.p99_over_median_ci_high = tail ? tail->p99_over_median_ci.high : kNoValue;
   return row;
 }
 
 CheckRow check_row(const CurvePrediction& curve, const OutOfSampleCheck& check) {
+  // The tail's check of the same point, where the points held per-rank samples.
+  const auto tail = std::ranges::find_if(curve.tail_checks, [&](const TailCheck& tail_check) {
+    return tail_check.ranks == check.ranks && tail_check.size_bytes == check.size_bytes;
+  });
+  const bool with_tail = tail != curve.tail_checks.end();
   PointKey key = curve.key;
   key.nranks = check.ranks;
   CheckRow row{};
@@ -144,6 +170,9 @@ CheckRow check_row(const CurvePrediction& curve, const OutOfSampleCheck& check) 
   row.measured_us = check.measured_s * 1e6;
   row.relative_error = check.relative_error();
   row.inside = check.inside();
+  row.predicted_slowest_us = with_tail ? tail->predicted_median_s * 1e6 : kNoValue;
+  row.predicted_p99_over_median = with_tail ? tail->predicted_p99_over_median : kNoValue;
+  row.measured_p99_over_median = with_tail ? tail->measured_p99_over_median : kNoValue;
   return row;
 }
 
@@ -163,10 +192,11 @@ void write_tables(hid_t file, const Predictions& predictions,
   std::vector<MeasuredRow> measured;
   for (const CurvePrediction& curve : predictions.curves) {
     for (const SizePrediction& size : curve.sizes) {
-      for (const RankPrediction& prediction : size.asked)
-        rows.push_back(prediction_row(curve, size, prediction, true, step));
+      for (std::size_t i = 0; i < size.asked.size(); ++i)
+        rows.push_back(prediction_row(curve, size, size.asked[i], true,
+                                      size.tail ? &size.tail->asked[i] : nullptr, step));
       for (const RankPrediction& prediction : size.band)
-        rows.push_back(prediction_row(curve, size, prediction, false, step));
+        rows.push_back(prediction_row(curve, size, prediction, false, nullptr, step));
     }
     for (const OutOfSampleCheck& check : curve.checks) checks.push_back(check_row(curve, check));
     for (const RankCurve& rank_curve : curve.measured) {

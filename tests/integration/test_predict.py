@@ -91,6 +91,64 @@ def test_the_largest_rank_count_is_predicted_out_of_sample(ranks_234, tmp_path):
         pytest.approx(medians)
 
 
+def measured_p99_over_median(run):
+    """{(nranks, size): time_p99_us / time_median_us} of the packed curves of a run file."""
+    with h5py.File(run, "r") as f:
+        points = f["points"][: f["points"].attrs["finished_rows"]]
+    return {(int(p["nranks"]), float(p["size_bytes"])): p["time_p99_us"] / p["time_median_us"]
+            for p in points if text(p["placement"]) == "packed"}
+
+
+def test_the_tail_of_the_latency_curves(ranks_234, tmp_path):
+    out = tmp_path / "predict.h5"
+    result = predict([ranks_234], "--ranks", "8,64", "--size", "4K", "--format", "json",
+                     out=out)
+    assert result.returncode == 0, result.stderr
+    ratios = measured_p99_over_median(ranks_234)
+    curve = next(c for c in json.loads(result.stdout)["curves"] if c["placement"] == "packed")
+    tail = curve["sizes"][0]["tail"]
+    assert tail["from_ranks"] == 4 and tail["from_bytes"] == 4096
+    assert [m["ranks"] for m in tail["measured"]] == [2, 3, 4]
+    for m in tail["measured"]:
+        assert m["p99_over_median"] == pytest.approx(ratios[(m["ranks"], m["size_bytes"])])
+    with h5py.File(out, "r") as f:
+        asked = rows_of(f["predictions"][f["predictions"]["asked"] == 1], placement="packed")
+        band = rows_of(f["predictions"][f["predictions"]["asked"] == 0], placement="packed")
+        checks = rows_of(f["prediction_checks"][()], placement="packed")
+    columns = ["tail_us", "tail_ci_low_us", "tail_ci_high_us", "p99_over_median",
+               "p99_over_median_ci_low", "p99_over_median_ci_high"]
+    for row in asked:
+        assert all(math.isfinite(row[column]) for column in columns)
+        assert row["tail_ci_low_us"] <= row["tail_ci_high_us"]
+        # Not added into the time: the families' times hold the measured tail.
+        assert row["time_us"] == pytest.approx(row["latency_us"] + row["bandwidth_us"])
+    assert all(math.isnan(row["tail_us"]) for row in band)
+    assert checks
+    for row in checks:
+        assert math.isfinite(row["predicted_p99_over_median"])
+        assert row["predicted_slowest_us"] > 0
+        assert row["measured_p99_over_median"] == pytest.approx(
+            ratios[(4, row["size_bytes"])])
+    table = predict([ranks_234], "--ranks", "8,64", "--size", "4K", out=tmp_path / "table.h5")
+    assert "# tail: p99/median measured" in table.stdout
+    assert "tail out of sample, from 3 ranks predicting 4: median error" in table.stdout
+
+
+def test_bandwidth_curves_have_no_tail(tmp_path):
+    """A bandwidth loop's samples are no single operation's per-rank times: no tail."""
+    run = tmp_path / "bandwidth.h5"
+    result = run_mpi(3, ["run", "-b", "1K", "-e", "16K", "-f", "4", "--ops", "allreduce",
+                         "--mode", "bandwidth", "--ranks", "2,3", *QUICK, "--out", str(run)])
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "predict.h5"
+    result = predict([run], "--ranks", "16", out=out)
+    assert result.returncode == 0, result.stderr
+    assert "# tail: no per-rank samples on the common clock" in result.stdout
+    with h5py.File(out, "r") as f:
+        assert all(math.isnan(row["tail_us"]) and math.isnan(row["p99_over_median"])
+                   for row in f["predictions"])
+
+
 def test_a_step_efficiency_from_compute_and_overlap(ranks_234, tmp_path):
     out = tmp_path / "predict.h5"
     result = predict([ranks_234], "--ranks", "8,64", "--compute-ms", "20", "--overlap", "0.25",

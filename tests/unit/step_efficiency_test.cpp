@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace collbench {
 namespace {
 
@@ -33,8 +35,10 @@ TEST(StepEfficiency, AFullyHiddenCollectiveCostsNothing) {
 
 TEST(FastestGrowingTerm, NamesTheTermThatGrewMost) {
   const RankPrediction fewer = collective(0.010, 0.030, {});
-  EXPECT_EQ(fastest_growing_term(fewer, collective(0.020, 0.031, {})), "latency");
-  EXPECT_EQ(fastest_growing_term(fewer, collective(0.011, 0.040, {})), "bandwidth");
+  EXPECT_EQ(fastest_growing_term(fewer, collective(0.020, 0.031, {}), std::nan("")), "latency");
+  EXPECT_EQ(fastest_growing_term(fewer, collective(0.011, 0.040, {}), std::nan("")), "bandwidth");
+  EXPECT_EQ(fastest_growing_term(fewer, collective(0.011, 0.040, {}), 0.05), "tail");
+  EXPECT_EQ(fastest_growing_term(fewer, collective(0.011, 0.040, {}), 0.001), "bandwidth");
 }
 
 }  // namespace

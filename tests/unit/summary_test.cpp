@@ -65,7 +65,8 @@ TEST(PercentileOfSorted, OneElementIsEveryPercentile) {
 }
 
 // P(B(10) < 2) = 11/1024 = 0.0107 <= 0.025 < P(B(10) < 3) = 56/1024 = 0.0547.
-// Over odd and even counts, ties and heavy tails: bit for bit the median summarize gives.
+// Over odd and even counts, ties and heavy tails: bit for bit the median summarize gives, and
+// the p99 (any percentile likewise).
 TEST(MedianBySelection, IsSummarizesMedian) {
   std::mt19937 engine(7);
   std::lognormal_distribution<double> heavy(0, 2);
@@ -74,8 +75,9 @@ TEST(MedianBySelection, IsSummarizesMedian) {
     for (int draw = 0; draw < 20; ++draw) {
       std::vector<double> values(n);
       for (double& v : values) v = draw % 2 ? heavy(engine) : few_values(engine);
-      const double expected = summarize(values).median;
-      EXPECT_EQ(median_by_selection(values), expected) << n << " values, draw " << draw;
+      const Summary expected = summarize(values);
+      EXPECT_EQ(median_by_selection(values), expected.median) << n << " values, draw " << draw;
+      EXPECT_EQ(percentile_by_selection(values, 99), expected.p99) << n << " values, " << draw;
     }
   }
   EXPECT_EQ(median_by_selection(std::span<double>{}), 0);
