@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "benches/backends/control_integrity.h"
+#include "benches/backends/host_memory_load.h"
 #include "benches/collectives/pattern.h"
 
 namespace collbench {
@@ -33,6 +34,12 @@ class LaunchLoop final : public Batch {
 std::unique_ptr<Batch> Communicator::prepare(const CollectiveCall& call, Buffer& send,
                                              Buffer& recv, int count) {
   return std::make_unique<LaunchLoop>(*this, call, send, recv, count);
+}
+
+std::unique_ptr<OverlapLoad> Communicator::make_load(LoadKind kind, const LoadSite& site) {
+  if (kind != LoadKind::memory)
+    throw BackendUnavailable(fmt::format("the {} overlap load runs on GPUs only", name(kind)));
+  return make_host_memory_load(site);
 }
 
 // A fresh staging vector of 16 MiB costs thousands of first-touch page faults each time; host

@@ -13,6 +13,7 @@
 
 #include "benches/collectives/collective.h"
 #include "benches/backends/library_choice.h"
+#include "benches/backends/overlap_load.h"
 #include "benches/backends/tuning.h"
 #include "benches/collectives/pattern_rule.h"
 #include "benches/datatype.h"
@@ -110,6 +111,10 @@ class Communicator {
   // own account (the most frequent choice); empty where the library does not say.
   virtual LibraryChoice library_choice(const CollectiveCall&, Buffer&) { return {}; }
 
+  // A load to run beside this communicator's operations, where they run (Backend::supports
+  // says which kinds). The default, for host backends: the host's memory-bound thread.
+  virtual std::unique_ptr<OverlapLoad> make_load(LoadKind kind, const LoadSite& site);
+
   // Control plane, on host memory, never timed. Every message carries a checksum and every sum
   // a twin (backends/control_integrity.h): a damaged one throws ControlCorruption.
   virtual void barrier() = 0;
@@ -190,6 +195,7 @@ class Backend {
   virtual bool supports(ReduceOp op) const { return op != ReduceOp::avg; }
   // Whether a pinned algorithm implements this collective (NCCL's Tree reduces, never gathers).
   virtual bool supports(CollectiveKind, const Tuning&) const { return true; }
+  virtual bool supports(LoadKind kind) const { return kind == LoadKind::memory; }
   // Library, runtime and driver versions beyond version(), as provenance attributes.
   virtual std::map<std::string, std::string> provenance() const { return {}; }
   // Empty for host backends.

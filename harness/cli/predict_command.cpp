@@ -51,9 +51,22 @@ std::optional<StepShape> step_of(const PredictCommandOptions& o) {
           "--overlap needs --compute-ms: the overlap is a share of the step's compute");
   if (!o.compute_ms) return std::nullopt;
   require(*o.compute_ms > 0, "--compute-ms: the compute time must be more than 0");
-  const double overlap = o.overlap.value_or(0);
-  require(overlap >= 0 && overlap <= 1, "--overlap: a fraction from 0 to 1");
-  return StepShape{.compute_s = *o.compute_ms * 1e-3, .overlap = overlap};
+  StepShape step{.compute_s = *o.compute_ms * 1e-3};
+  const std::string overlap = o.overlap.value_or("0");
+  if (overlap == "measured") {
+    step.measured_overlap = true;
+    return step;
+  }
+  std::size_t used = 0;
+  try {
+    step.overlap = std::stod(overlap, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  require(used == overlap.size() && step.overlap >= 0 && step.overlap <= 1,
+          fmt::format("--overlap: '{}' is neither a fraction from 0 to 1 nor 'measured'",
+                      overlap));
+  return step;
 }
 
 std::vector<PointResult> points_of(const std::vector<std::string>& files) {
@@ -80,7 +93,8 @@ void add_predict_options(CLI::App& app, PredictCommandOptions& o) {
   app.add_option("--compute-ms", o.compute_ms,
                  "a data-parallel step's compute time (ms): print its scaling efficiency");
   app.add_option("--overlap", o.overlap,
-                 "the fraction of the collective hidden behind that compute (0 to 1; default 0)");
+                 "the fraction of the collective hidden behind that compute (0 to 1; default 0), "
+                 "or 'measured': as measured beside a load (run --overlap-load)");
   app.add_option("--format", o.format, "table or json")->capture_default_str();
   app.add_option("--bootstrap", o.bootstrap_replicates, "bootstrap replicates")
       ->capture_default_str();

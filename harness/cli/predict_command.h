@@ -12,7 +12,7 @@ struct PredictCommandOptions {
   std::string ranks = "512,1024";
   std::string sizes = "25M";
   std::optional<double> compute_ms;
-  std::optional<double> overlap;
+  std::optional<std::string> overlap;  // a fraction, or "measured"
   std::string format = "table";
   int bootstrap_replicates = 200;
   std::string out;

@@ -132,7 +132,8 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
   const RowDone row_done = [&](const std::vector<PointResult>& points, const PlannedRow& row) {
     if (output) output->add_row(points, row);
   };
-  run_passes(backend, passes, config, buffers, time_left, row_done, notes);
+  const LoadSite load_site{topology.self.local_rank, topology.ranks_on_my_node};
+  run_passes(backend, passes, config, load_site, buffers, time_left, row_done, notes);
   if (!root) return kExitOk;
   output->finish(notes, elapsed());
   return output->wrong() ? kExitWrongOrFailed : kExitOk;
@@ -156,6 +157,9 @@ std::vector<std::string> fit_to_backend(RunConfig& config, const Backend& backen
   };
   keep(config.datatypes, config.every_datatype, "-d/--datatype");
   keep(config.reduce_ops, config.every_reduce_op, "-o/--op");
+  if (config.overlap_load && !backend.supports(*config.overlap_load))
+    throw UsageError(fmt::format("--overlap-load: the {} backend runs no {} load (a GPU's)",
+                                 backend.name(), name(*config.overlap_load)));
   return notes;
 }
 

@@ -97,6 +97,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "how latency samples start: window (every rank at one moment of synchronised "
                  "clocks) or barrier (when a barrier releases it, as OSU)")
       ->capture_default_str();
+  run.add_option("--overlap-load", o.overlap_load,
+                 "after each latency point, time it beside a compute load and the load beside it: "
+                 "memory (a memory-bound loop: a GPU kernel, or a thread on a spare core) or gemm "
+                 "(a matrix multiply, GPUs)");
   run.add_option("--keep-samples", o.keep_samples,
                  fmt::format("raw samples the file keeps per point: all, capped (at most {} per "
                              "rank, evenly spaced) or summary (none; the statistics always use "
@@ -239,6 +243,13 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   require(start.has_value(),
           fmt::format("--sync: unknown value '{}' (window or barrier)", o.sync));
   config.latency_start = *start;
+  if (!o.overlap_load.empty()) {
+    config.overlap_load = parse_load_kind(o.overlap_load);
+    require(config.overlap_load.has_value(),
+            fmt::format("--overlap-load: unknown load '{}' (memory or gemm)", o.overlap_load));
+    require(std::ranges::find(config.modes, Mode::latency) != config.modes.end(),
+            "--overlap-load measures beside latency points: it needs --mode latency or both");
+  }
   const auto keep = parse_keep_samples(o.keep_samples);
   require(keep.has_value(), fmt::format("--keep-samples: unknown value '{}' (all, capped or summary)",
                                         o.keep_samples));

@@ -24,6 +24,7 @@ struct RunOptions {
   int cuda_graph_launches = 0;
   std::optional<double> timeout_s;
   std::string sync = "window";
+  std::string overlap_load;  // empty: none
   std::string keep_samples = "capped";
   std::string collectives = "allreduce,allgather,reduce_scatter";
   std::string backend;

@@ -16,6 +16,7 @@
 #include "harness/predict/hierarchy_against_flat.h"
 #include "harness/report/hierarchy_report.h"
 #include "harness/report/model_report.h"
+#include "harness/report/overlap_report.h"
 #include "harness/report/straggler_report.h"
 
 namespace collbench {
@@ -84,6 +85,12 @@ void RunOutput::add_row(const std::vector<PointResult>& points, const PlannedRow
     if (point.wrong > 0) wrong_ = true;
     ++stops_[static_cast<std::size_t>(point.stop_reason)];
     stragglers_->add(point);
+    if (point.overlap.measured()) {
+      PointResult kept;
+      kept.key = point.key;
+      kept.overlap = point.overlap;
+      overlaps_.push_back(std::move(kept));
+    }
   }
   if (config_.fit) measured_.insert(measured_.end(), points.begin(), points.end());
   done_ += points.size();
@@ -119,6 +126,9 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
     for (const auto& line : model_footer_lines(*models)) fmt::print("{}\n", line);
   if (config_.fit && !config_.quiet)
     for (const auto& line : hierarchy_lines(hierarchy_against_flat(measured_)))
+      fmt::print("{}\n", line);
+  if (config_.overlap_load && !config_.quiet)
+    for (const auto& line : overlap_lines(overlaps_, *config_.overlap_load))
       fmt::print("{}\n", line);
   // Named even in a quiet run, as its notes are: a finding, not progress.
   for (const auto& line : straggler_footer_lines(stragglers)) fmt::print("{}\n", line);

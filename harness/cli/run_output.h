@@ -42,6 +42,7 @@ class RunOutput {
   bool wrong_ = false;
   std::array<std::size_t, kStopReasons> stops_{};  // points per stop reason
   std::vector<PointResult> measured_;  // kept for the fits at the end
+  std::vector<PointResult> overlaps_;  // keys and overlaps of points measured beside a load
   std::optional<RunStragglers> stragglers_;  // once the topology is known
 };
 

@@ -13,6 +13,7 @@
 #include "harness/measure/host_clock.h"
 #include "harness/measure/point_rounds.h"
 #include "harness/plan/sizes.h"
+#include "harness/stats/summary.h"
 
 namespace collbench {
 namespace {
@@ -65,6 +66,7 @@ RowRunner::RowRunner(const GroupRun& run, const MeasureSettings& settings, RunBu
                              shape_for(first_collective, sizeof(float) * p, sizeof(float), p),
                              false};
   timer_ = group_->make_timer();
+  if (settings.overlap_load) load_ = group_->make_load(*settings.overlap_load, settings.load_site);
   CommunicationWait wait("the first collective on the communicator");
   run_timed(*group_->prepare(first, *send_, *recv_, 1));
 }
@@ -368,6 +370,14 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       Sampled sampled = sample(call, mode, left,
                                index < earlier_rounds.size() ? &earlier_rounds[index] : nullptr);
       const LibraryChoice chosen = library_choice(call);
+      // Once per point: the load's cost needs no rounds against drift, being a ratio of
+      // samples taken side by side.
+      OverlapMeasure overlap;
+      if (settings_.overlap_load && mode == Mode::latency && first_round &&
+          sampled.reason != StopReason::time_limit) {
+        std::vector<double> alone = sampled.slowest;  // rank 0's; empty elsewhere
+        overlap = sample_overlap(call, alone.empty() ? 0 : median_by_selection(alone));
+      }
 
       PointResult point;
       point.key = PointKey{settings_.backend, row.collective, row.datatype, row.op,
@@ -382,6 +392,7 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       point.window_margin_s = sampled.margin_s;
       point.clock_error_s = sampled.clock_error_s;
       point.chosen = chosen;
+      point.overlap = overlap;
       point.own_seconds = std::move(sampled.own);
       if (all_.rank() == kRoot) {
         point.slowest.seconds = std::move(sampled.slowest);

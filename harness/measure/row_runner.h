@@ -33,6 +33,8 @@ struct MeasureSettings {
   SampleStart latency_start = SampleStart::window;
   LoopSizing loop;
   std::optional<std::size_t> rows_per_round;  // sample rows sent to rank 0 (none: all)
+  std::optional<LoadKind> overlap_load;  // --overlap-load: measured beside latency points
+  LoadSite load_site;                    // this rank's, for a host load's core
 };
 
 // The communicators of one placement: every group runs its operations at once, on its own
@@ -66,6 +68,9 @@ class RowRunner {
   std::vector<PointResult> measure(const PlannedRow& row, std::optional<double> time_left_s,
                                    std::span<const PointResult> earlier_rounds);
 
+  // How this rank's --overlap-load runs (OverlapLoad::placement); empty without one.
+  std::string_view load_placement() const { return load_ ? load_->placement() : ""; }
+
  private:
   struct Sampled;
   struct Order;
@@ -79,6 +84,9 @@ class RowRunner {
                  const PointResult* earlier);
   Sampled sample_from_barrier(const CollectiveCall& call, Mode mode, StoppingState& stopping);
   Sampled sample_in_windows(const CollectiveCall& call, StoppingState& stopping);
+  // The load and the collective alone and together (overlap_sampling.cpp); `alone_s` is the
+  // point's median, known on rank 0, that the load is sized to.
+  OverlapMeasure sample_overlap(const CollectiveCall& call, double alone_s);
   int size_loop(Batch* once);
   // Synchronises the clocks; the first time, also sizes the windows' margin.
   void synchronise_clocks();
@@ -101,6 +109,7 @@ class RowRunner {
   Buffer* send_;
   Buffer* recv_;
   std::unique_ptr<Timer> timer_;
+  std::unique_ptr<OverlapLoad> load_;  // with --overlap-load, on the groups' ranks
   ClockSync clocks_;
   std::optional<MarginController> margin_;  // once the clocks were first synchronised
   SyncOutcome last_sync_;                   // rank 0

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "benches/backends/overlap_load.h"
 #include "benches/backends/tuning.h"
 #include "benches/collectives/collective_kind.h"
 #include "benches/datatype.h"
@@ -48,6 +49,7 @@ struct RunConfig {
   int check_iters = 1;
   Watchdog watchdog;
   SampleStart latency_start = SampleStart::window;
+  std::optional<LoadKind> overlap_load;  // --overlap-load
   // Interleaved rounds per point (DESIGN.md, "Stopping"); `stopping` is the whole point's rule.
   int rounds = kDefaultRounds;
   StoppingRule stopping;

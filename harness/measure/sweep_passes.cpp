@@ -66,7 +66,8 @@ void collect_rank_medians(Communicator& world, PointResult& point) {
   for (int rank : point.samples.world_ranks) point.rank_median_seconds.push_back(medians[rank]);
 }
 
-MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass) {
+MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass,
+                                 const LoadSite& site) {
   MeasureSettings settings;
   settings.backend = config.backend;
   settings.placement = pass.layout.placement;
@@ -78,6 +79,8 @@ MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass)
   settings.stopping = round_share(config.stopping, config.rounds);
   settings.latency_start = config.latency_start;
   settings.rows_per_round = rows_per_round(config.keep_samples, config.rounds);
+  settings.overlap_load = config.overlap_load;
+  settings.load_site = site;
   return settings;
 }
 
@@ -208,7 +211,7 @@ std::unique_ptr<HierarchicalCommunicator> compose_hierarchy(Communicator& world,
 }
 
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
-                RunBuffers& buffers, const TimeLeft& time_left, const RowDone& row_done,
+                const LoadSite& site, RunBuffers& buffers, const TimeLeft& time_left, const RowDone& row_done,
                 std::vector<std::string>& notes) {
   // The control plane (barriers, sample times, decisions) always runs on the untuned world: a
   // pinned algorithm may lack what it needs (NCCL's Tree has no broadcast or allgather).
@@ -237,7 +240,7 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
     std::unique_ptr<RowRunner> runner;
     std::string failure;
     try {  // the first call tells whether the library can run this tuning here
-      runner = std::make_unique<RowRunner>(run, measure_settings(config, pass), buffers,
+      runner = std::make_unique<RowRunner>(run, measure_settings(config, pass, site), buffers,
                                            pass.rows.front().collective);
     } catch (const CommunicationFault& error) {
       if (!tuned) throw;
@@ -251,6 +254,9 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
         continue;
       }
     }
+    if (world.rank() == kRoot && !runner->load_placement().empty())
+      add_note(notes, fmt::format("the {} overlap load of rank 0 runs as {}",
+                                  name(*config.overlap_load), runner->load_placement()));
     if (!sweep(*runner, world, pass, config, order_seed, time_left, row_done, notes)) return;
   }
 }

@@ -36,9 +36,10 @@ using RowDone = std::function<void(const std::vector<PointResult>&, const Planne
 using TimeLeft = std::function<std::optional<double>()>;
 
 // Runs the passes in order, in `buffers` (which fit buffers_for of every pass's plan).
-// Collective over the world; notes say what was skipped or cut short.
+// Collective over the world; notes say what was skipped or cut short. `site`: this rank's place
+// on its node, for --overlap-load.
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
-                RunBuffers& buffers, const TimeLeft& time_left, const RowDone& row_done,
+                const LoadSite& site, RunBuffers& buffers, const TimeLeft& time_left, const RowDone& row_done,
                 std::vector<std::string>& notes);
 
 }  // namespace collbench

@@ -11,6 +11,7 @@
 #include "benches/backends/library_choice.h"
 #include "benches/collectives/collective_kind.h"
 #include "benches/datatype.h"
+#include "harness/stats/overlap.h"
 #include "harness/stats/stop_reason.h"
 #include "harness/stats/summary.h"
 #include "topo/placement.h"
@@ -102,6 +103,7 @@ struct PointResult {
   double window_margin_s = kNotApplicable;  // window: rank 0's lead on t0 at the last sample
   double clock_error_s = kNotApplicable;    // window: the clocks' residual error after the point
   LibraryChoice chosen;  // what the library chose, by its own account; empty where it did not say
+  OverlapMeasure overlap;  // latency points of runs with --overlap-load, from their first round
   std::vector<double> rank_median_seconds;  // per column of `samples`
   // Rank 0: the slowest rank's time in every sample, what the Summary is built from, while
   // `samples` may keep only some rows (--keep-samples). Every rank: its own time in every valid

@@ -55,7 +55,8 @@ Predictions predict_curves(const std::vector<PointResult>& points, const Predict
                              .crossover_ranks = std::nullopt,
                              .crossover_ci = {},
                              .tail = predict_size_tail(with_samples, size, request.ranks,
-                                                       tail_options)};
+                                                       tail_options),
+                             .overlap = measured_overlap(points, curve.key, size)};
       at_size.model.error_per_doubling = error_per_doubling(curve.checks, size, request.options);
       for (double ranks : request.ranks)
         at_size.asked.push_back(predict_ranks(at_size.model, 0, ranks));

@@ -8,6 +8,7 @@
 
 #include "harness/fit/curve_fits.h"
 #include "harness/predict/curve_tails.h"
+#include "harness/predict/measured_overlap.h"
 #include "harness/predict/rank_prediction.h"
 
 namespace collbench {
@@ -28,6 +29,7 @@ struct SizePrediction {
   std::optional<double> crossover_ranks;
   Interval crossover_ci;
   std::optional<SizeTail> tail;  // nullopt without per-rank samples
+  std::optional<MeasuredOverlap> overlap;  // nullopt where no point was run beside a load
 };
 
 struct CurvePrediction {

@@ -3,17 +3,19 @@
 namespace collbench {
 namespace {
 
-double efficiency_of(double collective_s, const StepShape& step) {
-  return step.compute_s / (step.compute_s + (1 - step.overlap) * collective_s);
+double efficiency_of(double collective_s, double overlap, const StepShape& step) {
+  return step.compute_s / (step.compute_s + (1 - overlap) * collective_s);
 }
 
 }  // namespace
 
 StepEfficiency step_efficiency(const RankPrediction& collective, const StepShape& step) {
+  const Interval overlap =
+      step.measured_overlap ? step.overlap_ci : Interval{step.overlap, step.overlap};
   return {.exposed_s = (1 - step.overlap) * collective.time_s,
-          .efficiency = efficiency_of(collective.time_s, step),
-          .efficiency_ci = {efficiency_of(collective.time_ci.high, step),
-                            efficiency_of(collective.time_ci.low, step)}};
+          .efficiency = efficiency_of(collective.time_s, step.overlap, step),
+          .efficiency_ci = {efficiency_of(collective.time_ci.high, overlap.low, step),
+                            efficiency_of(collective.time_ci.low, overlap.high, step)}};
 }
 
 std::string_view fastest_growing_term(const RankPrediction& fewer, const RankPrediction& more,

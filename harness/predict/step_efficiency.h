@@ -11,12 +11,16 @@ namespace collbench {
 struct StepShape {
   double compute_s = 0;
   double overlap = 0;  // 0: nothing hidden; 1: all of it
+  // --overlap measured: each size takes the overlap measured beside its curve's points, and its
+  // 95% interval (measured_overlap.h's step_at).
+  bool measured_overlap = false;
+  Interval overlap_ci;
 };
 
 struct StepEfficiency {
   double exposed_s = 0;
   double efficiency = 0;
-  Interval efficiency_ci;  // from the prediction's interval
+  Interval efficiency_ci;  // from the prediction's interval and the overlap's
 };
 
 StepEfficiency step_efficiency(const RankPrediction& collective, const StepShape& step);

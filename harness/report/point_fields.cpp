@@ -1,6 +1,7 @@
 #include "point_fields.h"
 
 #include "harness/plan/point_identity.h"
+#include "harness/report/json_number.h"
 #include "harness/report/reporter.h"
 
 namespace collbench {
@@ -41,6 +42,12 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
   fields["algbw_GBps"] = p.algbw_gbps;
   fields["busbw_GBps"] = p.busbw_gbps;
   fields["wrong"] = p.wrong;
+  // null without --overlap-load
+  fields["overlap_collective_slowdown"] = finite_or_null(p.overlap.collective_slowdown);
+  fields["overlap_load_slowdown"] = finite_or_null(p.overlap.load_slowdown);
+  fields["overlap_hidden"] = finite_or_null(p.overlap.hidden);
+  fields["overlap_hidden_ci_low"] = finite_or_null(p.overlap.hidden_ci.low);
+  fields["overlap_hidden_ci_high"] = finite_or_null(p.overlap.hidden_ci.high);
   return fields;
 }
 

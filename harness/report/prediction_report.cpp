@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "harness/plan/point_identity.h"
+#include "harness/plan/sizes.h"
 #include "harness/report/json_number.h"
 #include "harness/report/model_report.h"
 #include "harness/stats/summary.h"
@@ -123,7 +124,20 @@ std::string size_line(const CurvePrediction& curve, const SizePrediction& size) 
           : fmt::format("{:.1f}% error a doubling of ranks", 100 * model.error_per_doubling));
 }
 
-std::string step_line(const SizePrediction& size, const StepShape& step) {
+std::string overlap_words(const SizePrediction& size, const StepShape& step) {
+  if (!step.measured_overlap) return fmt::format("{:.0f}% of the collective hidden", 100 * step.overlap);
+  if (!size.overlap) return "no overlap measured for this curve (run --overlap-load)";
+  const OverlapMeasure& measured = size.overlap->measure;
+  return fmt::format("{:.0f}% [{:.0f}, {:.0f}] of the collective hidden as measured at {} ranks, {} "
+                     "(beside the load: the collective x{:.2f}, the load x{:.2f})",
+                     100 * measured.hidden, 100 * measured.hidden_ci.low,
+                     100 * measured.hidden_ci.high, size.overlap->ranks,
+                     format_size(static_cast<std::size_t>(size.overlap->size_bytes)),
+                     measured.collective_slowdown, measured.load_slowdown);
+}
+
+std::string step_line(const SizePrediction& size, const StepShape& asked_step) {
+  const StepShape step = step_at(asked_step, size.overlap);
   std::vector<std::string> parts;
   for (const RankPrediction& prediction : size.asked) {
     const StepEfficiency efficiency = step_efficiency(prediction, step);
@@ -131,9 +145,9 @@ std::string step_line(const SizePrediction& size, const StepShape& step) {
                                 100 * efficiency.efficiency_ci.low,
                                 100 * efficiency.efficiency_ci.high, prediction.ranks));
   }
-  std::string line = fmt::format("# step of {:.3g} ms compute, {:.0f}% of the collective hidden: "
-                                 "efficiency {}",
-                                 step.compute_s * 1e3, 100 * step.overlap, fmt::join(parts, ", "));
+  std::string line = fmt::format("# step of {:.3g} ms compute, {}: efficiency {}",
+                                 step.compute_s * 1e3, overlap_words(size, asked_step),
+                                 fmt::join(parts, ", "));
   if (size.asked.size() >= 2) {
     const RankPrediction& fewer = size.asked.front();
     const RankPrediction& more = size.asked.back();
@@ -172,6 +186,17 @@ nlohmann::ordered_json measured_tail_json(const SizePrediction& size) {
   return json;
 }
 
+nlohmann::ordered_json measured_overlap_json(const SizePrediction& size) {
+  if (!size.overlap) return nullptr;
+  const OverlapMeasure& measured = size.overlap->measure;
+  return {{"ranks", size.overlap->ranks},
+          {"size_bytes", size.overlap->size_bytes},
+          {"hidden", measured.hidden},
+          {"hidden_ci", {measured.hidden_ci.low, measured.hidden_ci.high}},
+          {"collective_slowdown", measured.collective_slowdown},
+          {"load_slowdown", measured.load_slowdown}};
+}
+
 nlohmann::ordered_json prediction_json(const SizePrediction& size, const RankPrediction& prediction,
                                        const std::optional<StepShape>& step) {
   nlohmann::ordered_json json{
@@ -185,10 +210,11 @@ nlohmann::ordered_json prediction_json(const SizePrediction& size, const RankPre
                                       ? std::nan("")
                                       : prediction.widening)}};
   if (step) {
-    const StepEfficiency efficiency = step_efficiency(prediction, *step);
-    json["exposed_us"] = efficiency.exposed_s * 1e6;
-    json["efficiency"] = efficiency.efficiency;
-    json["efficiency_ci"] = {efficiency.efficiency_ci.low, efficiency.efficiency_ci.high};
+    const StepEfficiency efficiency = step_efficiency(prediction, step_at(*step, size.overlap));
+    json["exposed_us"] = finite_or_null(efficiency.exposed_s * 1e6);
+    json["efficiency"] = finite_or_null(efficiency.efficiency);
+    json["efficiency_ci"] = {finite_or_null(efficiency.efficiency_ci.low),
+                             finite_or_null(efficiency.efficiency_ci.high)};
   }
   return json;
 }
@@ -271,6 +297,7 @@ nlohmann::ordered_json predictions_json(const Predictions& predictions,
           {"crossover_ranks_ci",
            {finite_or_null(size.crossover_ci.low), finite_or_null(size.crossover_ci.high)}},
           {"tail", measured_tail_json(size)},
+          {"overlap", measured_overlap_json(size)},
           {"predictions", nlohmann::ordered_json::array()}};
       for (std::size_t i = 0; i < size.asked.size(); ++i) {
         nlohmann::ordered_json prediction = prediction_json(size, size.asked[i], step);

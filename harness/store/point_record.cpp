@@ -76,6 +76,13 @@ h5::Handle build_point_row_type() {
   insert("algbw_GBps", offsetof(PointRow, algbw_GBps), H5T_NATIVE_DOUBLE);
   insert("busbw_GBps", offsetof(PointRow, busbw_GBps), H5T_NATIVE_DOUBLE);
   insert("wrong", offsetof(PointRow, wrong), H5T_NATIVE_INT64);
+  insert("overlap_collective_slowdown", offsetof(PointRow, overlap_collective_slowdown),
+         H5T_NATIVE_DOUBLE);
+  insert("overlap_load_slowdown", offsetof(PointRow, overlap_load_slowdown), H5T_NATIVE_DOUBLE);
+  insert("overlap_hidden", offsetof(PointRow, overlap_hidden), H5T_NATIVE_DOUBLE);
+  insert("overlap_hidden_ci_low", offsetof(PointRow, overlap_hidden_ci_low), H5T_NATIVE_DOUBLE);
+  insert("overlap_hidden_ci_high", offsetof(PointRow, overlap_hidden_ci_high),
+         H5T_NATIVE_DOUBLE);
   return type;
 }
 
@@ -122,6 +129,11 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   row.algbw_GBps = point.algbw_gbps;
   row.busbw_GBps = point.busbw_gbps;
   row.wrong = point.wrong;
+  row.overlap_collective_slowdown = point.overlap.collective_slowdown;
+  row.overlap_load_slowdown = point.overlap.load_slowdown;
+  row.overlap_hidden = point.overlap.hidden;
+  row.overlap_hidden_ci_low = point.overlap.hidden_ci.low;
+  row.overlap_hidden_ci_high = point.overlap.hidden_ci.high;
   return row;
 }
 
@@ -168,6 +180,11 @@ PointResult from_point_row(const PointRow& row) {
   point.algbw_gbps = row.algbw_GBps;
   point.busbw_gbps = row.busbw_GBps;
   point.wrong = row.wrong;
+  if (row.overlap_collective_slowdown > 0)  // not 0, as files before schema 13 read, nor NaN
+    point.overlap = {.collective_slowdown = row.overlap_collective_slowdown,
+                     .load_slowdown = row.overlap_load_slowdown,
+                     .hidden = row.overlap_hidden,
+                     .hidden_ci = {row.overlap_hidden_ci_low, row.overlap_hidden_ci_high}};
   return point;
 }
 

@@ -47,6 +47,13 @@ struct PointRow {
   double algbw_GBps;
   double busbw_GBps;
   std::int64_t wrong;  // kNotChecked (-1) when not validated
+  // Schema 13, --overlap-load (stats/overlap.h): NaN at points measured without a load; 0 in
+  // older files, where a slowdown of 0 says it was not measured.
+  double overlap_collective_slowdown;
+  double overlap_load_slowdown;
+  double overlap_hidden;
+  double overlap_hidden_ci_low;
+  double overlap_hidden_ci_high;
 };
 
 // The point_id of a row appended but not yet finished, so that a reader who meets it (the last
@@ -64,10 +71,12 @@ hid_t point_row_type();
 
 // Columns of /points that files of an older schema version lack (read as zeros: empty strings):
 // algorithm and protocol since schema 3, sync to clock_error_us since 4, the chosen_ ones since 5,
-// rounds since 6.
+// rounds since 6, the overlap_ ones since 13.
 inline constexpr std::string_view kPointColumnsAddedAfterSchema2[] = {
     "algorithm",       "protocol",         "sync",           "invalid_samples",
     "window_margin_us", "clock_error_us",  "chosen_algorithm", "chosen_protocol",
-    "chosen_channels", "rounds"};
+    "chosen_channels", "rounds",           "overlap_collective_slowdown",
+    "overlap_load_slowdown", "overlap_hidden", "overlap_hidden_ci_low",
+    "overlap_hidden_ci_high"};
 
 }  // namespace collbench

@@ -33,6 +33,7 @@ struct PredictionRow {
   double doublings_outside, widening, error_per_doubling;
   double crossover_ranks, crossover_ranks_ci_low, crossover_ranks_ci_high;
   std::int32_t max_ranks_measured;
+  double overlap;  // the step's share hidden: given, or measured (schema 13)
   double efficiency, efficiency_ci_low, efficiency_ci_high;
   double tail_us, tail_ci_low_us, tail_ci_high_us;
   double p99_over_median, p99_over_median_ci_low, p99_over_median_ci_high;
@@ -74,7 +75,8 @@ CompoundBuilder prediction_row_type() {
                 {"crossover_ranks_ci_low", offsetof(PredictionRow, crossover_ranks_ci_low)},
                 {"crossover_ranks_ci_high", offsetof(PredictionRow, crossover_ranks_ci_high)}})
       .add("max_ranks_measured", offsetof(PredictionRow, max_ranks_measured), H5T_NATIVE_INT32)
-      .doubles({{"efficiency", offsetof(PredictionRow, efficiency)},
+      .doubles({{"overlap", offsetof(PredictionRow, overlap)},
+                {"efficiency", offsetof(PredictionRow, efficiency)},
                 {"efficiency_ci_low", offsetof(PredictionRow, efficiency_ci_low)},
                 {"efficiency_ci_high", offsetof(PredictionRow, efficiency_ci_high)},
                 {"tail_us", offsetof(PredictionRow, tail_us)},
@@ -135,9 +137,11 @@ PredictionRow prediction_row(const CurvePrediction& curve, const SizePrediction&
   row.crossover_ranks_ci_low = size.crossover_ci.low;
   row.crossover_ranks_ci_high = size.crossover_ci.high;
   row.max_ranks_measured = size.model.max_ranks;
-  row.efficiency = row.efficiency_ci_low = row.efficiency_ci_high = kNoValue;
+  row.overlap = row.efficiency = row.efficiency_ci_low = row.efficiency_ci_high = kNoValue;
   if (step) {
-    const StepEfficiency efficiency = step_efficiency(prediction, *step);
+    const StepShape at = step_at(*step, size.overlap);
+    row.overlap = at.overlap;
+    const StepEfficiency efficiency = step_efficiency(prediction, at);
     row.efficiency = efficiency.efficiency;
     row.efficiency_ci_low = efficiency.efficiency_ci.low;
     row.efficiency_ci_high = efficiency.efficiency_ci.high;
@@ -228,7 +232,10 @@ void write_prediction_file(const std::filesystem::path& path, bool overwrite,
     h5::write_string_list_attribute(root, layout::kInputs, record.inputs);
     h5::write_double_attribute(root, layout::kComputeMs,
                                record.step ? record.step->compute_s * 1e3 : kNoValue);
-    h5::write_double_attribute(root, layout::kOverlap, record.step ? record.step->overlap : kNoValue);
+    // NaN with --overlap measured: each row holds its own.
+    h5::write_double_attribute(root, layout::kOverlap,
+                               record.step && !record.step->measured_overlap ? record.step->overlap
+                                                                            : kNoValue);
     write_tables(root, predictions, record.step);
     image = h5::file_image(root);
   }

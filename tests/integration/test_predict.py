@@ -51,7 +51,7 @@ def test_predicts_a_thousand_ranks_and_states_the_extrapolation(ranks_234, tmp_p
     assert "size extrapolated: measured up to 1 MiB" in result.stdout
     with h5py.File(out, "r") as f:
         assert text(f.attrs["schema"]) == "collbench-predictions"
-        assert f.attrs["schema_version"] == 12
+        assert f.attrs["schema_version"] == 13
         assert [text(i) for i in f.attrs["inputs"]] == [str(ranks_234)]
         asked = f["predictions"][f["predictions"]["asked"] == 1]
     asked = rows_of(asked, placement="packed")
@@ -196,7 +196,8 @@ def test_files_of_single_rank_counts_pool_but_two_are_not_validated(tmp_path):
     (["--ranks", "64x"], "--ranks: '64x' is not a rank count"),
     (["--size", "12Q"], "--size"),
     (["--overlap", "0.5"], "--overlap needs --compute-ms"),
-    (["--compute-ms", "10", "--overlap", "1.5"], "--overlap: a fraction from 0 to 1"),
+    (["--compute-ms", "10", "--overlap", "1.5"],
+     "--overlap: '1.5' is neither a fraction from 0 to 1 nor 'measured'"),
     (["--compute-ms", "0"], "--compute-ms"),
     (["--format", "csv"], "--format: unknown format 'csv'"),
 ])

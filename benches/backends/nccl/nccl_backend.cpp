@@ -98,6 +98,7 @@ class NcclBackend final : public Backend {
     return !fp8 || properties_.major >= 9;  // NCCL reduces fp8 on sm_90 and newer
   }
   bool supports(ReduceOp) const override { return true; }
+  bool supports(LoadKind) const override { return true; }
   bool supports(CollectiveKind kind, const Tuning& tuning) const override {
     // Each NCCL communicator enqueues on its own stream: composing three of them needs events
     // between the streams, which HierarchicalCommunicator does not place yet.

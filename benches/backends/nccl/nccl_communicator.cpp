@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "choice_recorder.h"
+#include "gpu_load.h"
 #include "nccl_check.h"
 #include "pattern_kernels.h"
 
@@ -164,6 +165,10 @@ std::unique_ptr<Buffer> NcclCommunicator::allocate(std::size_t bytes) {
 }
 
 std::unique_ptr<Timer> NcclCommunicator::make_timer() { return std::make_unique<EventTimer>(*this); }
+
+std::unique_ptr<OverlapLoad> NcclCommunicator::make_load(LoadKind kind, const LoadSite&) {
+  return make_gpu_load(kind);
+}
 
 void NcclCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& recv) {
   const ncclDataType_t type = datatype_of(call.datatype);

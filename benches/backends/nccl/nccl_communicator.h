@@ -31,6 +31,7 @@ class NcclCommunicator final : public Communicator {
                             std::size_t offset_bytes) override;
   // From the profiler plugin built into collbench (choice_recorder.h).
   LibraryChoice library_choice(const CollectiveCall& call, Buffer& send) override;
+  std::unique_ptr<OverlapLoad> make_load(LoadKind kind, const LoadSite& site) override;
 
   void barrier() override;
   std::unique_ptr<Communicator> split(int color, int key) override;
