@@ -4,21 +4,18 @@
 #include <cmath>
 
 #include "harness/fit/bootstrap.h"
+#include "harness/predict/nearest_sizes.h"
 #include "harness/stats/summary.h"
 
 namespace collbench {
 namespace {
 
-double log_distance(double a, double b) { return std::abs(std::log2(a / b)); }
-
 // The `count` sizes of `curve` nearest `size_bytes`, with their times, ascending size.
 RankCurve window_of(const RankCurve& curve, double size_bytes, std::size_t count) {
   std::vector<std::size_t> order(curve.sizes.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::ranges::stable_sort(order, {}, [&](std::size_t i) {
-    return log_distance(curve.sizes[i], size_bytes);
-  });
-  order.resize(std::min(count, order.size()));
+  order = nearest_sizes(std::move(order), size_bytes, count,
+                        [&](std::size_t i) { return curve.sizes[i]; });
   std::ranges::sort(order);
   RankCurve window{curve.nranks, {}, {}};
   for (std::size_t i : order) {
@@ -98,14 +95,12 @@ std::vector<OutOfSampleCheck> validate_largest_ranks(CollectiveKind kind,
 double error_per_doubling(std::span<const OutOfSampleCheck> checks, double size_bytes,
                           const PredictOptions& options) {
   if (checks.empty()) return kNotValidated;
-  std::vector<const OutOfSampleCheck*> nearest;
-  for (const OutOfSampleCheck& check : checks) nearest.push_back(&check);
-  std::ranges::stable_sort(nearest, {}, [&](const OutOfSampleCheck* check) {
-    return log_distance(check->size_bytes, size_bytes);
-  });
-  nearest.resize(std::min(options.window_sizes, nearest.size()));
+  std::vector<const OutOfSampleCheck*> all;
+  for (const OutOfSampleCheck& check : checks) all.push_back(&check);
   std::vector<double> errors;
-  for (const OutOfSampleCheck* check : nearest)
+  for (const OutOfSampleCheck* check :
+       nearest_sizes(std::move(all), size_bytes, options.window_sizes,
+                     [](const OutOfSampleCheck* check) { return check->size_bytes; }))
     errors.push_back(std::abs(check->relative_error()) /
                      std::log2(static_cast<double>(check->ranks) / check->fitted_up_to));
   return summarize(errors).median;
