@@ -2,7 +2,6 @@
 // A point: one measured configuration, and what was measured there.
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +10,7 @@
 #include "benches/backends/library_choice.h"
 #include "benches/collectives/collective_kind.h"
 #include "benches/datatype.h"
+#include "harness/stats/no_value.h"
 #include "harness/stats/stop_reason.h"
 #include "harness/stats/summary.h"
 #include "topo/placement.h"
@@ -87,7 +87,7 @@ struct SampleSeries {
 };
 
 inline constexpr std::int64_t kNotChecked = -1;
-inline constexpr double kNotApplicable = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double kNotApplicable = kNoValue;
 
 struct PointResult {
   PointKey key;
