@@ -1,5 +1,6 @@
 #pragma once
 // A point: one measured configuration, and what was measured there.
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -48,6 +49,7 @@ struct PointKey {
   std::string protocol;
 
   bool operator==(const PointKey&) const = default;
+  auto operator<=>(const PointKey&) const = default;  // so that keys index maps
 };
 
 // The record keeps a rank's time as float32 microseconds (results/SCHEMA.md): half a double's
