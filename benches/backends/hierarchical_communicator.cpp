@@ -41,6 +41,71 @@ bool composed(const CollectiveCall& call) {
   return call.kind == CollectiveKind::allreduce_hier;
 }
 
+std::size_t bytes_of(const CollectiveCall& call) {
+  return call.shape.count * size_of(call.datatype);
+}
+
+CollectiveCall step(const CollectiveCall& whole, CollectiveKind kind, std::size_t bytes, int ranks,
+                    bool in_place) {
+  return CollectiveCall{kind, whole.datatype, whole.op,
+                        shape_for(kind, bytes, size_of(whole.datatype), ranks), in_place};
+}
+
+// One allreduce_hier as its three collectives, worked out once so that a timed point's launches
+// only launch. Out of place, the share is reduced into its place in `recv`, allreduced there
+// across the rail, and gathered around it in place. In place, `recv` is the scratch the share
+// passes through, and the allgather brings every share back into `send`.
+class HierarchicalSteps {
+ public:
+  HierarchicalSteps(const CollectiveCall& call, Buffer& send, Buffer& recv, Communicator& node,
+                    Communicator& rail)
+      : node_(node),
+        rail_(rail),
+        send_(send),
+        recv_(recv),
+        in_place_(call.in_place),
+        scatter_(step(call, CollectiveKind::reduce_scatter, bytes_of(call), node.size(), false)),
+        share_(recv, static_cast<std::size_t>(node.rank()) * bytes_of(scatter_),
+               bytes_of(scatter_)),
+        allreduce_(step(call, CollectiveKind::allreduce, bytes_of(scatter_), rail.size(), true)),
+        gather_(step(call, CollectiveKind::allgather, bytes_of(call), node.size(),
+                     !call.in_place)) {}
+
+  void launch() {
+    node_.launch(scatter_, send_, share_);
+    rail_.launch(allreduce_, share_, share_);
+    if (in_place_)
+      node_.launch(gather_, share_, send_);
+    else
+      node_.launch(gather_, recv_, recv_);
+  }
+
+ private:
+  Communicator& node_;
+  Communicator& rail_;
+  Buffer& send_;
+  Buffer& recv_;
+  bool in_place_;
+  CollectiveCall scatter_;
+  BufferWindow share_;
+  CollectiveCall allreduce_;
+  CollectiveCall gather_;
+};
+
+class HierarchicalLoop final : public Batch {
+ public:
+  HierarchicalLoop(const CollectiveCall& call, Buffer& send, Buffer& recv, Communicator& node,
+                   Communicator& rail, int count)
+      : steps_(call, send, recv, node, rail), count_(count) {}
+  void enqueue() override {
+    for (int i = 0; i < count_; ++i) steps_.launch();
+  }
+
+ private:
+  HierarchicalSteps steps_;
+  int count_;
+};
+
 }  // namespace
 
 HierarchicalCommunicator::HierarchicalCommunicator(Communicator& group)
@@ -70,38 +135,16 @@ HierarchicalCommunicator::HierarchicalCommunicator(Communicator& group)
 
 void HierarchicalCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& recv) {
   if (composed(call))
-    launch_hierarchical(call, send, recv);
+    HierarchicalSteps(call, send, recv, *node_, *rail_).launch();
   else
     group_.launch(call, send, recv);
 }
 
-// Out of place, the share is reduced into its place in `recv`, allreduced there across the
-// rail, and gathered around it in place. In place, `recv` is the scratch the share passes
-// through, and the allgather brings every share back into `send`.
-void HierarchicalCommunicator::launch_hierarchical(const CollectiveCall& call, Buffer& send,
-                                                   Buffer& recv) {
-  const std::size_t element = size_of(call.datatype);
-  const std::size_t bytes = call.shape.count * element;
-  const auto step = [&](CollectiveKind kind, std::size_t step_bytes, int ranks, bool in_place) {
-    return CollectiveCall{kind, call.datatype, call.op,
-                          shape_for(kind, step_bytes, element, ranks), in_place};
-  };
-  const CollectiveCall scatter = step(CollectiveKind::reduce_scatter, bytes, node_->size(), false);
-  const std::size_t share_bytes = scatter.shape.count * element;
-  BufferWindow share(recv, static_cast<std::size_t>(node_->rank()) * share_bytes, share_bytes);
-  node_->launch(scatter, send, share);
-  rail_->launch(step(CollectiveKind::allreduce, share_bytes, rail_->size(), true), share, share);
-  const CollectiveCall gather = step(CollectiveKind::allgather, bytes, node_->size(), !call.in_place);
-  if (call.in_place)
-    node_->launch(gather, share, send);
-  else
-    node_->launch(gather, recv, recv);
-}
-
 std::unique_ptr<Batch> HierarchicalCommunicator::prepare(const CollectiveCall& call, Buffer& send,
                                                          Buffer& recv, int count) {
-  return composed(call) ? Communicator::prepare(call, send, recv, count)
-                        : group_.prepare(call, send, recv, count);
+  if (composed(call))
+    return std::make_unique<HierarchicalLoop>(call, send, recv, *node_, *rail_, count);
+  return group_.prepare(call, send, recv, count);
 }
 
 std::size_t HierarchicalCommunicator::in_place_result_offset(const CollectiveCall& call) const {

@@ -64,8 +64,6 @@ class HierarchicalCommunicator final : public Communicator {
   }
 
  private:
-  void launch_hierarchical(const CollectiveCall& call, Buffer& send, Buffer& recv);
-
   Communicator& group_;
   std::unique_ptr<Communicator> node_;
   std::unique_ptr<Communicator> rail_;

@@ -18,7 +18,6 @@
 // or SKIPs when it is optional. A link rule judges links' models, which have no interval: only
 // the bounds and the warn band decide.
 #include <cstddef>
-#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,14 +28,13 @@
 #include "harness/fit/curve_fits.h"
 #include "harness/links/link_fits.h"
 #include "harness/plan/point.h"
+#include "harness/stats/no_value.h"
 
 namespace collbench {
 
 enum class Verdict { pass, skip, warn, fail };
 std::string_view name(Verdict verdict);  // PASS, SKIP, WARN, FAIL
 int severity(Verdict verdict);           // 0 pass or skip, 1 warn, 2 fail
-
-inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
 // One value a rule judged: a point's median, a fitted segment's parameter or a link's, in
 // canonical units (GB/s, microseconds), with its 95% interval (none for a link).

@@ -92,11 +92,26 @@ void RunOutput::add_row(const std::vector<PointResult>& points, const PlannedRow
       overlaps_.push_back(std::move(kept));
     }
   }
-  if (config_.fit) measured_.insert(measured_.end(), points.begin(), points.end());
+  if (config_.fit)
+    measured_.insert(measured_.end(), points.begin(), points.end());
+  else
+    keep_allreduce_summaries(points);
   done_ += points.size();
   progress_.finish();
   if (!config_.quiet) reporter_->row(points);
   progress_.update(done_, row_label(row));
+}
+
+// The hierarchy's footer compares medians and intervals alone: without fits, a point's samples
+// need not stay in memory until the end.
+void RunOutput::keep_allreduce_summaries(const std::vector<PointResult>& points) {
+  for (const auto& point : points)
+    if (point.key.collective == CollectiveKind::allreduce ||
+        point.key.collective == CollectiveKind::allreduce_hier) {
+      PointResult& kept = measured_.emplace_back();
+      kept.key = point.key;
+      kept.summary = point.summary;
+    }
 }
 
 void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
@@ -124,7 +139,7 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
   if (!config_.quiet) reporter_->end();
   if (models && !config_.quiet)
     for (const auto& line : model_footer_lines(*models)) fmt::print("{}\n", line);
-  if (config_.fit && !config_.quiet)
+  if (!config_.quiet)
     for (const auto& line : hierarchy_lines(hierarchy_against_flat(measured_)))
       fmt::print("{}\n", line);
   if (config_.overlap_load && !config_.quiet)

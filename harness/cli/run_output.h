@@ -33,6 +33,8 @@ class RunOutput {
   bool wrong() const { return wrong_; }
 
  private:
+  void keep_allreduce_summaries(const std::vector<PointResult>& points);
+
   const RunConfig& config_;
   std::unique_ptr<ResultWriter> writer_;
   std::unique_ptr<Reporter> reporter_;
@@ -41,7 +43,9 @@ class RunOutput {
   std::size_t done_ = 0;
   bool wrong_ = false;
   std::array<std::size_t, kStopReasons> stops_{};  // points per stop reason
-  std::vector<PointResult> measured_;  // kept for the fits at the end
+  // Kept for the fits and the hierarchy's footer at the end; without fits, only the allreduces'
+  // keys and summaries.
+  std::vector<PointResult> measured_;
   std::vector<PointResult> overlaps_;  // keys and overlaps of points measured beside a load
   std::optional<RunStragglers> stragglers_;  // once the topology is known
 };

@@ -1,14 +1,13 @@
 #include "harness/compare/compare_fits.h"
 
 #include <cmath>
-#include <limits>
 
 #include <fmt/format.h>
 
+#include "harness/stats/no_value.h"
+
 namespace collbench {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A flag names the parameter it is about ("negative alpha", "beta not significant", ...); one
 // that names neither ("too few sizes") is about both.
@@ -43,8 +42,8 @@ FitComparison compare_parameter(const CurveFit& base, const CurveFit& now,
   FitComparison comparison;
   comparison.key = base.key;
   comparison.parameter = parameter;
-  comparison.ratio = kNaN;
-  comparison.ratio_ci = {kNaN, kNaN};
+  comparison.ratio = kNoValue;
+  comparison.ratio_ci = {kNoValue, kNoValue};
   const auto before = side_of(base, parameter);
   const auto after = side_of(now, parameter);
   if (before) comparison.base = *before;

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <random>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "harness/stats/no_value.h"
 #include "harness/stats/rounds.h"
 #include "harness/stats/sampling_distributions.h"
 #include "harness/stats/summary.h"
@@ -15,8 +15,6 @@
 
 namespace collbench {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::uint64_t splitmix64(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
@@ -60,7 +58,7 @@ struct Side {
     for (std::size_t i = 0; i < n; ++i) ++counts[uniform_index(engine, n)];
     const std::size_t lower_rank = (n - 1) / 2, upper_rank = n / 2;
     std::size_t seen = 0;
-    double lower = kNaN;
+    double lower = kNoValue;
     for (std::size_t j = 0; j < n; ++j) {
       seen += counts[j];
       if (std::isnan(lower) && seen > lower_rank) lower = sorted[j];
@@ -140,12 +138,12 @@ RatioResult compare_samples(std::span<const double> base, std::span<const double
   RatioResult result;
   result.base_samples = base.size();
   result.new_samples = now.size();
-  result.ratio_ci = {kNaN, kNaN};
-  result.base_median_s = base.empty() ? kNaN : median_of(base);
-  result.new_median_s = now.empty() ? kNaN : median_of(now);
+  result.ratio_ci = {kNoValue, kNoValue};
+  result.base_median_s = base.empty() ? kNoValue : median_of(base);
+  result.new_median_s = now.empty() ? kNoValue : median_of(now);
   result.ratio = result.base_median_s > 0 && result.new_median_s > 0
                      ? result.new_median_s / result.base_median_s
-                     : kNaN;
+                     : kNoValue;
   const std::size_t fewest = std::min(base.size(), now.size());
   if (fewest < options.min_samples) {
     result.reason = fmt::format("too few samples ({} base, {} new; at least {} each needed)",
@@ -284,8 +282,8 @@ std::vector<PointComparison> compare_points(std::span<const PointResult> base,
       r.new_samples = after.summary.samples;
       r.base_median_s = before.summary.median;
       r.new_median_s = after.summary.median;
-      r.ratio = r.base_median_s > 0 ? r.new_median_s / r.base_median_s : kNaN;
-      r.ratio_ci = {kNaN, kNaN};
+      r.ratio = r.base_median_s > 0 ? r.new_median_s / r.base_median_s : kNoValue;
+      r.ratio_ci = {kNoValue, kNoValue};
       r.reason = fmt::format("no raw samples in {}",
                              before.samples.sample_count() ? "NEW" : "BASE");
     }

@@ -1,8 +1,8 @@
 #pragma once
 // A point: one measured configuration, and what was measured there.
+#include <compare>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +11,7 @@
 #include "benches/backends/library_choice.h"
 #include "benches/collectives/collective_kind.h"
 #include "benches/datatype.h"
+#include "harness/stats/no_value.h"
 #include "harness/stats/overlap.h"
 #include "harness/stats/stop_reason.h"
 #include "harness/stats/summary.h"
@@ -49,6 +50,7 @@ struct PointKey {
   std::string protocol;
 
   bool operator==(const PointKey&) const = default;
+  auto operator<=>(const PointKey&) const = default;  // so that keys index maps
 };
 
 // The record keeps a rank's time as float32 microseconds (results/SCHEMA.md): half a double's
@@ -88,7 +90,7 @@ struct SampleSeries {
 };
 
 inline constexpr std::int64_t kNotChecked = -1;
-inline constexpr double kNotApplicable = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double kNotApplicable = kNoValue;
 
 struct PointResult {
   PointKey key;

@@ -4,23 +4,19 @@
 #include <cmath>
 
 #include "harness/fit/curve_fits.h"
+#include "harness/predict/nearest_sizes.h"
 
 namespace collbench {
 namespace {
 
-double size_distance(const PointResult& point, double size_bytes) {
-  return std::abs(std::log(static_cast<double>(std::max<std::size_t>(point.key.size_bytes, 1)) /
-                           std::max(size_bytes, 1.0)));
-}
-
 const PointResult* nearest(std::span<const PointResult* const> points, int ranks,
                            double size_bytes) {
-  const PointResult* best = nullptr;
+  std::vector<const PointResult*> of_ranks;
   for (const PointResult* point : points)
-    if (point->key.nranks == ranks &&
-        (!best || size_distance(*point, size_bytes) < size_distance(*best, size_bytes)))
-      best = point;
-  return best;
+    if (point->key.nranks == ranks) of_ranks.push_back(point);
+  return nearest_sizes(std::move(of_ranks), size_bytes, 1,
+                       [](const PointResult* point) { return point->key.size_bytes; })
+      .front();
 }
 
 // Ascending.

@@ -1,6 +1,7 @@
 #include "harness/predict/hierarchy_against_flat.h"
 
 #include <algorithm>
+#include <map>
 
 #include "harness/fit/curve_fits.h"
 
@@ -14,19 +15,26 @@ std::optional<std::size_t> HierarchyAgainstFlat::faster_from_bytes() const {
 }
 
 std::vector<HierarchyAgainstFlat> hierarchy_against_flat(std::span<const PointResult> points) {
+  // The flat allreduce's points by curve and size, the first of a size measured twice.
+  std::map<PointKey, std::map<std::size_t, const PointResult*>> flat_points;
+  for (const PointResult& point : points)
+    if (point.key.collective == CollectiveKind::allreduce)
+      flat_points[curve_key(point.key)].emplace(point.key.size_bytes, &point);
   std::vector<HierarchyAgainstFlat> comparisons;
   for (const PointResult& hierarchical : points) {
     if (hierarchical.key.collective != CollectiveKind::allreduce_hier) continue;
     PointKey curve = curve_key(hierarchical.key);
     curve.collective = CollectiveKind::allreduce;
+    const auto flat_curve = flat_points.find(curve);
+    if (flat_curve == flat_points.end()) continue;
     // The hierarchy's count is a multiple of the rank count: its size was rounded down from the
     // flat one's by less than one element a rank.
     const std::size_t rounding = size_of(curve.datatype) * static_cast<std::size_t>(curve.nranks);
-    const auto flat = std::ranges::find_if(points, [&](const PointResult& point) {
-      return curve_key(point.key) == curve && point.key.size_bytes >= hierarchical.key.size_bytes &&
-             point.key.size_bytes < hierarchical.key.size_bytes + rounding;
-    });
-    if (flat == points.end()) continue;
+    const auto flat_size = flat_curve->second.lower_bound(hierarchical.key.size_bytes);
+    if (flat_size == flat_curve->second.end() ||
+        flat_size->first >= hierarchical.key.size_bytes + rounding)
+      continue;
+    const PointResult* flat = flat_size->second;
     auto comparison = std::ranges::find(comparisons, curve, &HierarchyAgainstFlat::flat_curve);
     if (comparison == comparisons.end())
       comparison = comparisons.insert(comparisons.end(), {curve, {}});

@@ -33,7 +33,7 @@ std::optional<MeasuredOverlap> measured_overlap(std::span<const PointResult> poi
 StepShape step_at(const StepShape& step, const std::optional<MeasuredOverlap>& measured) {
   if (!step.measured_overlap) return step;
   StepShape at = step;
-  at.overlap = measured ? measured->measure.hidden : std::nan("");
+  at.overlap = measured ? measured->measure.hidden : kNoValue;
   at.overlap_ci = measured ? measured->measure.hidden_ci : Interval{at.overlap, at.overlap};
   return at;
 }

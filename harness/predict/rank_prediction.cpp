@@ -2,23 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "harness/fit/bootstrap.h"
+#include "harness/predict/nearest_sizes.h"
 #include "harness/stats/summary.h"
 
 namespace collbench {
 namespace {
 
-double log_distance(double a, double b) { return std::abs(std::log2(a / b)); }
-
 // The `count` sizes of `curve` nearest `size_bytes`, with their times, ascending size.
 RankCurve window_of(const RankCurve& curve, double size_bytes, std::size_t count) {
   std::vector<std::size_t> order(curve.sizes.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::ranges::stable_sort(order, {}, [&](std::size_t i) {
-    return log_distance(curve.sizes[i], size_bytes);
-  });
-  order.resize(std::min(count, order.size()));
+  order = nearest_sizes(std::move(order), size_bytes, count,
+                        [&](std::size_t i) { return curve.sizes[i]; });
   std::ranges::sort(order);
   RankCurve window{curve.nranks, {}, {}};
   for (std::size_t i : order) {
@@ -28,10 +26,10 @@ RankCurve window_of(const RankCurve& curve, double size_bytes, std::size_t count
   return window;
 }
 
-}  // namespace
-
-SizeModel fit_size_model(CollectiveKind kind, std::span<const RankCurve> curves, double size_bytes,
-                         const PredictOptions& options) {
+// The families of `kind` fitted around `size_bytes`, the first `bootstrapped` of them (the chosen
+// first) with their replicates: a bootstrap costs a refit per replicate and per point held out.
+SizeModel fit_around(CollectiveKind kind, std::span<const RankCurve> curves, double size_bytes,
+                     const PredictOptions& options, std::size_t bootstrapped) {
   std::vector<RankCurve> windows;
   for (const RankCurve& curve : curves)
     windows.push_back(window_of(curve, size_bytes, options.window_sizes));
@@ -39,13 +37,20 @@ SizeModel fit_size_model(CollectiveKind kind, std::span<const RankCurve> curves,
   model.size_bytes = size_bytes;
   model.window = windows.back().sizes;
   model.families = fit_rank_families(kind, windows);
-  for (const FamilyFit& fit : model.families)
-    model.replicates.push_back(
-        bootstrap_family(fit.family, windows, options.bootstrap_replicates, options.seed));
+  for (std::size_t f = 0; f < std::min(bootstrapped, model.families.size()); ++f)
+    model.replicates.push_back(bootstrap_family(model.families[f].family, windows,
+                                                options.bootstrap_replicates, options.seed));
   const auto [fewest, most] = std::ranges::minmax(curves, {}, &RankCurve::nranks);
   model.min_ranks = fewest.nranks;
   model.max_ranks = most.nranks;
   return model;
+}
+
+}  // namespace
+
+SizeModel fit_size_model(CollectiveKind kind, std::span<const RankCurve> curves, double size_bytes,
+                         const PredictOptions& options) {
+  return fit_around(kind, curves, size_bytes, options, std::numeric_limits<std::size_t>::max());
 }
 
 RankPrediction predict_ranks(const SizeModel& model, std::size_t family, double ranks) {
@@ -82,7 +87,8 @@ std::vector<OutOfSampleCheck> validate_largest_ranks(CollectiveKind kind,
   const RankCurve& largest = curves.back();
   const std::span<const RankCurve> smaller = curves.first(curves.size() - 1);
   for (std::size_t i = 0; i < largest.sizes.size(); ++i) {
-    const SizeModel model = fit_size_model(kind, smaller, largest.sizes[i], options);
+    // Only the chosen family is checked, so only it is bootstrapped.
+    const SizeModel model = fit_around(kind, smaller, largest.sizes[i], options, 1);
     const RankPrediction prediction = predict_ranks(model, 0, largest.nranks);
     checks.push_back({.fitted_up_to = model.max_ranks,
                       .ranks = largest.nranks,
@@ -98,14 +104,12 @@ std::vector<OutOfSampleCheck> validate_largest_ranks(CollectiveKind kind,
 double error_per_doubling(std::span<const OutOfSampleCheck> checks, double size_bytes,
                           const PredictOptions& options) {
   if (checks.empty()) return kNotValidated;
-  std::vector<const OutOfSampleCheck*> nearest;
-  for (const OutOfSampleCheck& check : checks) nearest.push_back(&check);
-  std::ranges::stable_sort(nearest, {}, [&](const OutOfSampleCheck* check) {
-    return log_distance(check->size_bytes, size_bytes);
-  });
-  nearest.resize(std::min(options.window_sizes, nearest.size()));
+  std::vector<const OutOfSampleCheck*> all;
+  for (const OutOfSampleCheck& check : checks) all.push_back(&check);
   std::vector<double> errors;
-  for (const OutOfSampleCheck* check : nearest)
+  for (const OutOfSampleCheck* check :
+       nearest_sizes(std::move(all), size_bytes, options.window_sizes,
+                     [](const OutOfSampleCheck* check) { return check->size_bytes; }))
     errors.push_back(std::abs(check->relative_error()) /
                      std::log2(static_cast<double>(check->ranks) / check->fitted_up_to));
   return summarize(errors).median;

@@ -5,7 +5,6 @@
 // the family's held-out errors, widened past the largest rank count measured by the error the
 // same prediction made out of sample for each doubling it reached.
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -13,10 +12,12 @@
 
 #include "harness/fit/rank_families.h"
 #include "harness/stats/interval.h"
+#include "harness/stats/no_value.h"
 
 namespace collbench {
 
-inline constexpr double kNotValidated = std::numeric_limits<double>::quiet_NaN();
+// Not validated out of sample: no error per doubling to widen an interval by.
+inline constexpr double kNotValidated = kNoValue;
 
 struct PredictOptions {
   int bootstrap_replicates = 200;

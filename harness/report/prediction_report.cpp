@@ -33,11 +33,12 @@ std::string checks_text(const CurvePrediction& curve) {
     inside += check.inside();
   }
   const OutOfSampleCheck& first = curve.checks.front();
+  const Summary error = summarize(errors);
   return fmt::format(
       "out of sample, fitted up to {} ranks and predicting {}: median error {:.1f}% over {} sizes "
       "(largest {:.1f}%), {} inside their intervals",
-      first.fitted_up_to, first.ranks, 100 * summarize(errors).median, errors.size(),
-      100 * summarize(errors).max, inside);
+      first.fitted_up_to, first.ranks, 100 * error.median, errors.size(), 100 * error.max,
+      inside);
 }
 
 std::string extrapolation_text(const SizePrediction& size, const RankPrediction& prediction) {

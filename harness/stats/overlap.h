@@ -7,19 +7,18 @@
 // measured` uses: 1 when the two never meet, 0 when they take turns, below 0 when together
 // they take longer than one after the other.
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 #include "harness/stats/interval.h"
+#include "harness/stats/no_value.h"
 
 namespace collbench {
 
 struct OverlapMeasure {
-  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
-  double collective_slowdown = kNone;  // median beside the load over median alone
-  double load_slowdown = kNone;        // median beside the collective over median alone
-  double hidden = kNone;               // 1 − (S − L)/T, of medians
-  Interval hidden_ci{kNone, kNone};    // 95%, bootstrap over the samples of each series
+  double collective_slowdown = kNoValue;  // median beside the load over median alone
+  double load_slowdown = kNoValue;        // median beside the collective over median alone
+  double hidden = kNoValue;               // 1 − (S − L)/T, of medians
+  Interval hidden_ci{kNoValue, kNoValue};    // 95%, bootstrap over the samples of each series
   bool measured() const { return hidden == hidden; }
 };
 

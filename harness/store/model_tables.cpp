@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <limits>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -15,11 +14,10 @@
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/result_file.h"
+#include "harness/stats/no_value.h"
 
 namespace collbench {
 namespace {
-
-constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
 // Alpha, beta and n½ with their intervals: the columns a segment's row and a headline's share.
 struct ParameterColumns {

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -16,11 +15,10 @@
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/result_file.h"
+#include "harness/stats/no_value.h"
 
 namespace collbench {
 namespace {
-
-constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 
 struct PredictionRow {
   CurveColumns curve;
