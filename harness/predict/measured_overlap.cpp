@@ -1,31 +1,28 @@
 #include "harness/predict/measured_overlap.h"
 
-#include <cmath>
+#include <vector>
 
 #include "harness/fit/curve_fits.h"
+#include "harness/predict/nearest_sizes.h"
 
 namespace collbench {
-namespace {
-
-double size_distance(const PointResult& point, double size_bytes) {
-  return std::abs(std::log(static_cast<double>(point.key.size_bytes) / size_bytes));
-}
-
-}  // namespace
 
 std::optional<MeasuredOverlap> measured_overlap(std::span<const PointResult> points,
                                                 const PointKey& curve, double size_bytes) {
-  const PointResult* best = nullptr;
+  std::vector<const PointResult*> largest;  // the measured points of the largest rank count
   for (const PointResult& point : points) {
     PointKey key = curve_key(point.key);
     key.nranks = 0;
-    if (key != curve || !point.overlap.measured() || point.key.size_bytes == 0) continue;
-    if (!best || point.key.nranks > best->key.nranks ||
-        (point.key.nranks == best->key.nranks &&
-         size_distance(point, size_bytes) < size_distance(*best, size_bytes)))
-      best = &point;
+    if (key != curve || !point.overlap.measured()) continue;
+    if (!largest.empty() && point.key.nranks > largest.front()->key.nranks) largest.clear();
+    if (largest.empty() || point.key.nranks == largest.front()->key.nranks)
+      largest.push_back(&point);
   }
-  if (!best) return std::nullopt;
+  if (largest.empty()) return std::nullopt;
+  const PointResult* best = nearest_sizes(std::move(largest), size_bytes, 1,
+                                          [](const PointResult* point) {
+                                            return point->key.size_bytes;
+                                          }).front();
   return MeasuredOverlap{best->key.nranks, static_cast<double>(best->key.size_bytes),
                          best->overlap};
 }
