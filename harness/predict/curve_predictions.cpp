@@ -32,7 +32,11 @@ void add_crossover(SizePrediction& prediction) {
 Predictions predict_curves(const std::vector<PointResult>& points, const PredictRequest& request) {
   Predictions predictions;
   const double most_asked = *std::ranges::max_element(request.ranks);
-  for (RankCurves& group : rank_curves(points)) {
+  std::vector<RankCurves> groups = rank_curves(points);
+  std::vector<PointKey> predictable;
+  for (const RankCurves& group : groups)
+    if (group.curves.size() >= 2) predictable.push_back(group.key);
+  for (RankCurves& group : groups) {
     if (group.curves.size() < 2) {
       predictions.single_rank_count.push_back(group.key);
       continue;
@@ -48,7 +52,8 @@ Predictions predict_curves(const std::vector<PointResult>& points, const Predict
     const TailOptions tail_options{.bootstrap_replicates = request.options.bootstrap_replicates,
                                    .seed = request.options.seed};
     curve.tail_checks = validate_largest_tail(with_samples, tail_options);
-    for (double size : request.sizes_bytes) {
+    for (const auto& [size, same_elements_as] :
+         sizes_to_predict(curve.key, predictable, request.sizes_bytes)) {
       SizePrediction at_size{.model = fit_size_model(kind, curve.measured, size, request.options),
                              .asked = {},
                              .band = {},
@@ -56,7 +61,8 @@ Predictions predict_curves(const std::vector<PointResult>& points, const Predict
                              .crossover_ci = {},
                              .tail = predict_size_tail(with_samples, size, request.ranks,
                                                        tail_options),
-                             .overlap = measured_overlap(points, curve.key, size)};
+                             .overlap = measured_overlap(points, curve.key, size),
+                             .same_elements_as = same_elements_as};
       at_size.model.error_per_doubling = error_per_doubling(curve.checks, size, request.options);
       for (double ranks : request.ranks)
         at_size.asked.push_back(predict_ranks(at_size.model, 0, ranks));

@@ -9,6 +9,7 @@
 #include "harness/fit/curve_fits.h"
 #include "harness/predict/curve_tails.h"
 #include "harness/predict/measured_overlap.h"
+#include "harness/predict/narrower_gradients.h"
 #include "harness/predict/rank_prediction.h"
 
 namespace collbench {
@@ -30,6 +31,9 @@ struct SizePrediction {
   Interval crossover_ci;
   std::optional<SizeTail> tail;  // nullopt without per-rank samples
   std::optional<MeasuredOverlap> overlap;  // nullopt where no point was run beside a load
+  // Set where the size was not asked for but is an asked one in a wider datatype, at the same
+  // element count (narrower_gradients.h): that datatype.
+  std::optional<DataType> same_elements_as;
 };
 
 struct CurvePrediction {

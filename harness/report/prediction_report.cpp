@@ -99,6 +99,43 @@ std::string tail_checks_text(const CurvePrediction& curve) {
                      100 * summarize(ratio_errors).median, ratio_errors.size());
 }
 
+// The what-if of smaller gradients under a size asked for; empty without narrower datatypes.
+std::optional<std::string> narrower_line(const Predictions& predictions,
+                                         const CurvePrediction& curve, const SizePrediction& size) {
+  const std::vector<NarrowerGradient> narrower = narrower_gradients(predictions, curve, size);
+  if (narrower.empty()) return std::nullopt;
+  std::vector<std::string> types;
+  for (const NarrowerGradient& gradient : narrower) {
+    std::vector<std::string> at;
+    for (std::size_t i = 0; i < size.asked.size(); ++i) {
+      const RankPrediction& prediction = gradient.size->asked[i];
+      at.push_back(fmt::format("{:.1f} us [{:.1f}, {:.1f}] at {:.0f} ({:.2f}x)",
+                               prediction.time_s * 1e6, prediction.time_ci.low * 1e6,
+                               prediction.time_ci.high * 1e6, prediction.ranks,
+                               prediction.time_s / size.asked[i].time_s));
+    }
+    types.push_back(fmt::format("as {} ({}) {}", name(gradient.datatype),
+                                bytes_text(gradient.size->model.size_bytes), fmt::join(at, ", ")));
+  }
+  return fmt::format("# smaller gradients, the same {:.0f} elements: {}",
+                     size.model.size_bytes / static_cast<double>(size_of(curve.key.datatype)),
+                     fmt::join(types, "; "));
+}
+
+nlohmann::ordered_json narrower_json(const Predictions& predictions, const CurvePrediction& curve,
+                                     const SizePrediction& size) {
+  nlohmann::ordered_json json = nlohmann::ordered_json::array();
+  for (const NarrowerGradient& gradient : narrower_gradients(predictions, curve, size)) {
+    nlohmann::ordered_json ratios = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < size.asked.size(); ++i)
+      ratios.push_back(gradient.size->asked[i].time_s / size.asked[i].time_s);
+    json.push_back({{"datatype", name(gradient.datatype)},
+                    {"size_bytes", gradient.size->model.size_bytes},
+                    {"time_ratio", std::move(ratios)}});
+  }
+  return json;
+}
+
 std::string size_line(const CurvePrediction& curve, const SizePrediction& size) {
   const SizeModel& model = size.model;
   const double largest = curve.measured.back().sizes.back();
@@ -108,6 +145,9 @@ std::string size_line(const CurvePrediction& curve, const SizePrediction& size) 
     where = fmt::format("; size extrapolated: measured up to {}", bytes_text(largest));
   else if (model.size_bytes < smallest)
     where = fmt::format("; size extrapolated: measured from {}", bytes_text(smallest));
+  if (size.same_elements_as)
+    where += fmt::format("; not asked for: a {} size's elements, as {}",
+                         name(*size.same_elements_as), name(curve.key.datatype));
   const FamilyFit& chosen = model.families.front();
   return fmt::format(
       "# {}: {} family (alpha {:.3g} us, {:.3g} GB/s) fitted to the sizes {} .. {}{}; "
@@ -243,6 +283,8 @@ void print_predictions(std::ostream& out, const Predictions& predictions,
       }
       fmt::print(out, "{}\n", size_line(curve, size));
       fmt::print(out, "{}\n", tail_line(size.tail));
+      if (const auto line = narrower_line(predictions, curve, size))
+        fmt::print(out, "{}\n", *line);
       if (step) fmt::print(out, "{}\n", step_line(size, *step));
     }
   }
@@ -299,6 +341,9 @@ nlohmann::ordered_json predictions_json(const Predictions& predictions,
            {finite_or_null(size.crossover_ci.low), finite_or_null(size.crossover_ci.high)}},
           {"tail", measured_tail_json(size)},
           {"overlap", measured_overlap_json(size)},
+          {"same_elements_as",
+           size.same_elements_as ? nlohmann::ordered_json(name(*size.same_elements_as)) : nullptr},
+          {"narrower", narrower_json(predictions, curve, size)},
           {"predictions", nlohmann::ordered_json::array()}};
       for (std::size_t i = 0; i < size.asked.size(); ++i) {
         nlohmann::ordered_json prediction = prediction_json(size, size.asked[i], step);

@@ -251,3 +251,45 @@ def test_a_full_disk_exits_3_and_leaves_nothing(ranks_234, tmp_path):
         assert list(disk.iterdir()) == []
     finally:
         subprocess.run(["umount", str(disk)], check=True)
+
+
+@pytest.fixture(scope="module")
+def two_widths(tmp_path_factory):
+    """double and float allreduce at 2 and 3 ranks: the what-if of halving a gradient's width."""
+    out = tmp_path_factory.mktemp("widths") / "double-float.h5"
+    result = run_mpi(3, ["run", "-b", "4K", "-e", "4M", "-f", "4", "--ops", "allreduce",
+                         "-d", "double,float", "--mode", "latency", *QUICK, "--ranks", "2,3",
+                         "--out", str(out)])
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def test_a_narrower_datatype_predicts_the_same_gradient_in_fewer_bytes(two_widths, tmp_path):
+    out = tmp_path / "p.h5"
+    result = predict([two_widths], "--ranks", "64,1024", "--size", "2M", "--format", "json",
+                     out=out)
+    assert result.returncode == 0, result.stderr
+    curves = {c["datatype"]: c for c in json.loads(result.stdout)["curves"]}
+    wide = curves["double"]["sizes"]
+    assert [s["size_bytes"] for s in wide] == [2 * 2**20]
+    narrow = {s["size_bytes"]: s for s in curves["float"]["sizes"]}
+    assert narrow[2 * 2**20]["same_elements_as"] is None
+    mirrored = narrow[2**20]
+    assert mirrored["same_elements_as"] == "double"
+    [what_if] = wide[0]["narrower"]
+    assert what_if["datatype"] == "float" and what_if["size_bytes"] == 2**20
+    expected = [n["time_us"] / w["time_us"]
+                for n, w in zip(mirrored["predictions"], wide[0]["predictions"])]
+    assert what_if["time_ratio"] == pytest.approx(expected)
+    assert curves["float"]["sizes"][0]["narrower"] == []  # nothing narrower than float here
+    with h5py.File(out, "r") as f:
+        rows = f["predictions"][f["predictions"]["asked"] == 1]
+    floats = rows_of(rows, datatype="float")
+    assert sorted({float(r["size_bytes"]) for r in floats}) == [2**20, 2 * 2**20]
+
+
+def test_the_table_names_the_smaller_gradient(two_widths, tmp_path):
+    result = predict([two_widths], "--ranks", "1024", "--size", "2M", out=tmp_path / "p.h5")
+    assert result.returncode == 0, result.stderr
+    assert "# smaller gradients, the same 262144 elements: as float (1 MiB) " in result.stdout
+    assert "not asked for: a double size's elements, as float" in result.stdout
