@@ -100,6 +100,12 @@ class Communicator {
     return in_place_recv_offset(call.kind, rank(), call.shape);
   }
 
+  // Orders this communicator's next operations after every operation `earlier` enqueued so far
+  // (a composed collective's steps on different communicators). Host libraries return when an
+  // operation is done, so for them this is nothing to do; NCCL runs each communicator on a stream
+  // of its own and makes this one wait.
+  virtual void follow(Communicator& /*earlier*/) {}
+
   // Validation: writes the rule's inputs at `offset_bytes` of `send`, and counts the wrong
   // elements of a result at `offset_bytes` of `result`. These defaults go through host memory;
   // GPU backends do both on the device.

@@ -57,9 +57,10 @@ CollectiveCall step(const CollectiveCall& whole, CollectiveKind kind, std::size_
 // passes through, and the allgather brings every share back into `send`.
 class HierarchicalSteps {
  public:
-  HierarchicalSteps(const CollectiveCall& call, Buffer& send, Buffer& recv, Communicator& node,
-                    Communicator& rail)
-      : node_(node),
+  HierarchicalSteps(const CollectiveCall& call, Buffer& send, Buffer& recv, Communicator& group,
+                    Communicator& node, Communicator& rail)
+      : group_(group),
+        node_(node),
         rail_(rail),
         send_(send),
         recv_(recv),
@@ -71,16 +72,23 @@ class HierarchicalSteps {
         gather_(step(call, CollectiveKind::allgather, bytes_of(call), node.size(),
                      !call.in_place)) {}
 
+  // Each step follows the one before; the group, whose stream the timer and the validation use,
+  // follows the last.
   void launch() {
+    node_.follow(group_);
     node_.launch(scatter_, send_, share_);
+    rail_.follow(node_);
     rail_.launch(allreduce_, share_, share_);
+    node_.follow(rail_);
     if (in_place_)
       node_.launch(gather_, share_, send_);
     else
       node_.launch(gather_, recv_, recv_);
+    group_.follow(node_);
   }
 
  private:
+  Communicator& group_;
   Communicator& node_;
   Communicator& rail_;
   Buffer& send_;
@@ -94,9 +102,9 @@ class HierarchicalSteps {
 
 class HierarchicalLoop final : public Batch {
  public:
-  HierarchicalLoop(const CollectiveCall& call, Buffer& send, Buffer& recv, Communicator& node,
-                   Communicator& rail, int count)
-      : steps_(call, send, recv, node, rail), count_(count) {}
+  HierarchicalLoop(const CollectiveCall& call, Buffer& send, Buffer& recv, Communicator& group,
+                   Communicator& node, Communicator& rail, int count)
+      : steps_(call, send, recv, group, node, rail), count_(count) {}
   void enqueue() override {
     for (int i = 0; i < count_; ++i) steps_.launch();
   }
@@ -135,7 +143,7 @@ HierarchicalCommunicator::HierarchicalCommunicator(Communicator& group)
 
 void HierarchicalCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& recv) {
   if (composed(call))
-    HierarchicalSteps(call, send, recv, *node_, *rail_).launch();
+    HierarchicalSteps(call, send, recv, group_, *node_, *rail_).launch();
   else
     group_.launch(call, send, recv);
 }
@@ -143,7 +151,7 @@ void HierarchicalCommunicator::launch(const CollectiveCall& call, Buffer& send, 
 std::unique_ptr<Batch> HierarchicalCommunicator::prepare(const CollectiveCall& call, Buffer& send,
                                                          Buffer& recv, int count) {
   if (composed(call))
-    return std::make_unique<HierarchicalLoop>(call, send, recv, *node_, *rail_, count);
+    return std::make_unique<HierarchicalLoop>(call, send, recv, group_, *node_, *rail_, count);
   return group_.prepare(call, send, recv, count);
 }
 

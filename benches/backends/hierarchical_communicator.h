@@ -3,9 +3,9 @@
 // wraps a group and runs its allreduce_hier as three collectives of the group's library on two
 // of its sub-communicators — a reduce-scatter inside each node, an allreduce of each share across
 // nodes among the ranks of one local index (a rail), an allgather inside each node — and
-// everything else on the group itself. Each call waits for the one before it (host libraries
-// block); a library that returns before its collective is done (NCCL, on its own stream per
-// communicator) cannot compose here and says so in Backend::supports.
+// everything else on the group itself. Each step follows the one before (Communicator::follow:
+// nothing for host libraries, which block; an event between streams for NCCL, which runs each
+// communicator on its own).
 #include <memory>
 
 #include "benches/backends/communicator.h"

@@ -100,9 +100,9 @@ class NcclBackend final : public Backend {
   bool supports(ReduceOp) const override { return true; }
   bool supports(LoadKind) const override { return true; }
   bool supports(CollectiveKind kind, const Tuning& tuning) const override {
-    // Each NCCL communicator enqueues on its own stream: composing three of them needs events
-    // between the streams, which HierarchicalCommunicator does not place yet.
-    if (kind == CollectiveKind::allreduce_hier) return false;
+    // The node and rail communicators are split from the group, untuned: a pinned algorithm
+    // would hold for the group only.
+    if (kind == CollectiveKind::allreduce_hier) return tuning == Tuning{};
     if (tuning.algorithm.empty()) return true;
     // NCCL's algorithms per collective (its tuning tables).
     static const std::map<std::string, std::set<CollectiveKind>> kAlgorithms{

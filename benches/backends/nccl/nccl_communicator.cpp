@@ -140,6 +140,7 @@ NcclCommunicator::NcclCommunicator(ncclComm_t comm, bool cuda_graphs)
   check(ncclCommUserRank(comm_, &rank_), "ncclCommUserRank");
   check(ncclCommCount(comm_, &size_), "ncclCommCount");
   check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+  check(cudaEventCreateWithFlags(&followed_, cudaEventDisableTiming), "cudaEventCreate");
   std::lock_guard lock(g_live_mutex);
   g_live.push_back(comm_);
 }
@@ -155,6 +156,7 @@ NcclCommunicator::~NcclCommunicator() {
     cudaStreamSynchronize(stream_);
     ncclCommDestroy(comm_);
   }
+  cudaEventDestroy(followed_);
   cudaStreamDestroy(stream_);
   cudaFree(control_device_);
   cudaFreeHost(control_host_);
@@ -165,6 +167,14 @@ std::unique_ptr<Buffer> NcclCommunicator::allocate(std::size_t bytes) {
 }
 
 std::unique_ptr<Timer> NcclCommunicator::make_timer() { return std::make_unique<EventTimer>(*this); }
+
+void NcclCommunicator::follow(Communicator& earlier) {
+  auto* other = dynamic_cast<NcclCommunicator*>(&earlier);
+  if (!other || other == this) return;
+  // The wait takes the event as recorded now, so one event serves every follow().
+  check(cudaEventRecord(followed_, other->stream_), "cudaEventRecord");
+  check(cudaStreamWaitEvent(stream_, followed_, 0), "cudaStreamWaitEvent");
+}
 
 std::unique_ptr<OverlapLoad> NcclCommunicator::make_load(LoadKind kind, const LoadSite&) {
   return make_gpu_load(kind);

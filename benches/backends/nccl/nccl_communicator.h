@@ -32,6 +32,8 @@ class NcclCommunicator final : public Communicator {
   // From the profiler plugin built into collbench (choice_recorder.h).
   LibraryChoice library_choice(const CollectiveCall& call, Buffer& send) override;
   std::unique_ptr<OverlapLoad> make_load(LoadKind kind, const LoadSite& site) override;
+  // An event on `earlier`'s stream that this stream waits for; `earlier` another NCCL one.
+  void follow(Communicator& earlier) override;
 
   void barrier() override;
   std::unique_ptr<Communicator> split(int color, int key) override;
@@ -64,6 +66,7 @@ class NcclCommunicator final : public Communicator {
 
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
+  cudaEvent_t followed_ = nullptr;  // recorded on another communicator's stream by follow()
   bool cuda_graphs_ = false;
   int rank_ = 0;
   int size_ = 1;
