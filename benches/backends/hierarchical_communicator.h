@@ -37,6 +37,9 @@ class HierarchicalCommunicator final : public Communicator {
   LibraryChoice library_choice(const CollectiveCall& call, Buffer& send) override {
     return group_.library_choice(call, send);
   }
+  std::unique_ptr<OverlapLoad> make_load(LoadKind kind, const LoadSite& site) override {
+    return group_.make_load(kind, site);
+  }
   void barrier() override { group_.barrier(); }
   void idle_barrier() override { group_.idle_barrier(); }
   std::unique_ptr<Communicator> split(int color, int key) override {
