@@ -1,4 +1,4 @@
-"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-12)."""
+"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-13)."""
 import dataclasses
 import pathlib
 
@@ -7,7 +7,7 @@ import numpy as np
 
 SCHEMA = "collbench-results"
 PREDICTIONS_SCHEMA = "collbench-predictions"
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 # The columns that name a curve: every size of one of these is one line in a figure and one fit.
 CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorithm", "protocol",
@@ -29,7 +29,7 @@ class LinkTables:
 
 @dataclasses.dataclass
 class PredictionTables:
-    """What `collbench predict` writes (schema 12), in a file of its own; empty in a run's."""
+    """What `collbench predict` writes (schema 12, 13), in a file of its own; empty in a run's."""
     predictions: dict = dataclasses.field(default_factory=dict)  # /predictions: nranks 0
     checks: dict = dataclasses.field(default_factory=dict)       # /prediction_checks
     measured: dict = dataclasses.field(default_factory=dict)     # /predicted_from

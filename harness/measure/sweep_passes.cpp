@@ -211,8 +211,8 @@ std::unique_ptr<HierarchicalCommunicator> compose_hierarchy(Communicator& world,
 }
 
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
-                const LoadSite& site, RunBuffers& buffers, const TimeLeft& time_left, const RowDone& row_done,
-                std::vector<std::string>& notes) {
+                const LoadSite& site, RunBuffers& buffers, const TimeLeft& time_left,
+                const RowDone& row_done, std::vector<std::string>& notes) {
   // The control plane (barriers, sample times, decisions) always runs on the untuned world: a
   // pinned algorithm may lack what it needs (NCCL's Tree has no broadcast or allgather).
   Communicator& world = backend.world();

@@ -39,7 +39,7 @@ using TimeLeft = std::function<std::optional<double>()>;
 // Collective over the world; notes say what was skipped or cut short. `site`: this rank's place
 // on its node, for --overlap-load.
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
-                const LoadSite& site, RunBuffers& buffers, const TimeLeft& time_left, const RowDone& row_done,
-                std::vector<std::string>& notes);
+                const LoadSite& site, RunBuffers& buffers, const TimeLeft& time_left,
+                const RowDone& row_done, std::vector<std::string>& notes);
 
 }  // namespace collbench

@@ -21,7 +21,8 @@ std::vector<SizeToPredict> sizes_to_predict(const PointKey& curve, std::span<con
   for (double size : asked) sizes.push_back({size, std::nullopt});
   const auto width = static_cast<double>(size_of(curve.datatype));
   for (const PointKey& wider : curves) {
-    if (!differ_in_datatype_only(curve, wider) || size_of(wider.datatype) <= size_of(curve.datatype))
+    if (!differ_in_datatype_only(curve, wider) ||
+        size_of(wider.datatype) <= size_of(curve.datatype))
       continue;
     for (double size : asked) {
       const double same_elements = size / static_cast<double>(size_of(wider.datatype)) * width;

@@ -59,7 +59,8 @@ std::string settings_json(const RunConfig& config) {
   settings["timeout_s"] = config.watchdog.timeout_s;
   settings["timeout_grows_with_samples"] = config.watchdog.grows_with_samples;
   settings["latency_sync"] = name(config.latency_start);
-  settings["overlap_load"] = config.overlap_load ? nlohmann::json(name(*config.overlap_load)) : nullptr;
+  settings["overlap_load"] =
+      config.overlap_load ? nlohmann::json(name(*config.overlap_load)) : nlohmann::json();
   settings["keep_samples"] = name(config.keep_samples);
   settings["rounds"] = config.rounds;
   settings["min_samples"] = config.stopping.min_samples;

@@ -166,11 +166,12 @@ std::string size_line(const CurvePrediction& curve, const SizePrediction& size) 
 }
 
 std::string overlap_words(const SizePrediction& size, const StepShape& step) {
-  if (!step.measured_overlap) return fmt::format("{:.0f}% of the collective hidden", 100 * step.overlap);
+  if (!step.measured_overlap)
+    return fmt::format("{:.0f}% of the collective hidden", 100 * step.overlap);
   if (!size.overlap) return "no overlap measured for this curve (run --overlap-load)";
   const OverlapMeasure& measured = size.overlap->measure;
-  return fmt::format("{:.0f}% [{:.0f}, {:.0f}] of the collective hidden as measured at {} ranks, {} "
-                     "(beside the load: the collective x{:.2f}, the load x{:.2f})",
+  return fmt::format("{:.0f}% [{:.0f}, {:.0f}] of the collective hidden as measured at {} ranks, "
+                     "{} (beside the load: the collective x{:.2f}, the load x{:.2f})",
                      100 * measured.hidden, 100 * measured.hidden_ci.low,
                      100 * measured.hidden_ci.high, size.overlap->ranks,
                      format_size(static_cast<std::size_t>(size.overlap->size_bytes)),
