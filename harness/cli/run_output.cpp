@@ -85,33 +85,16 @@ void RunOutput::add_row(const std::vector<PointResult>& points, const PlannedRow
     if (point.wrong > 0) wrong_ = true;
     ++stops_[static_cast<std::size_t>(point.stop_reason)];
     stragglers_->add(point);
-    if (point.overlap.measured()) {
-      PointResult kept;
-      kept.key = point.key;
-      kept.overlap = point.overlap;
-      overlaps_.push_back(std::move(kept));
-    }
+    PointResult& summary = summaries_.emplace_back();
+    summary.key = point.key;
+    summary.summary = point.summary;
+    summary.overlap = point.overlap;
   }
-  if (config_.fit)
-    measured_.insert(measured_.end(), points.begin(), points.end());
-  else
-    keep_allreduce_summaries(points);
+  if (config_.fit) measured_.insert(measured_.end(), points.begin(), points.end());
   done_ += points.size();
   progress_.finish();
   if (!config_.quiet) reporter_->row(points);
   progress_.update(done_, row_label(row));
-}
-
-// The hierarchy's footer compares medians and intervals alone: without fits, a point's samples
-// need not stay in memory until the end.
-void RunOutput::keep_allreduce_summaries(const std::vector<PointResult>& points) {
-  for (const auto& point : points)
-    if (point.key.collective == CollectiveKind::allreduce ||
-        point.key.collective == CollectiveKind::allreduce_hier) {
-      PointResult& kept = measured_.emplace_back();
-      kept.key = point.key;
-      kept.summary = point.summary;
-    }
 }
 
 void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
@@ -140,10 +123,10 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
   if (models && !config_.quiet)
     for (const auto& line : model_footer_lines(*models)) fmt::print("{}\n", line);
   if (!config_.quiet)
-    for (const auto& line : hierarchy_lines(hierarchy_against_flat(measured_)))
+    for (const auto& line : hierarchy_lines(hierarchy_against_flat(summaries_)))
       fmt::print("{}\n", line);
   if (config_.overlap_load && !config_.quiet)
-    for (const auto& line : overlap_lines(overlaps_, *config_.overlap_load))
+    for (const auto& line : overlap_lines(summaries_, *config_.overlap_load))
       fmt::print("{}\n", line);
   // Named even in a quiet run, as its notes are: a finding, not progress.
   for (const auto& line : straggler_footer_lines(stragglers)) fmt::print("{}\n", line);

@@ -33,8 +33,6 @@ class RunOutput {
   bool wrong() const { return wrong_; }
 
  private:
-  void keep_allreduce_summaries(const std::vector<PointResult>& points);
-
   const RunConfig& config_;
   std::unique_ptr<ResultWriter> writer_;
   std::unique_ptr<Reporter> reporter_;
@@ -43,10 +41,9 @@ class RunOutput {
   std::size_t done_ = 0;
   bool wrong_ = false;
   std::array<std::size_t, kStopReasons> stops_{};  // points per stop reason
-  // Kept for the fits and the hierarchy's footer at the end; without fits, only the allreduces'
-  // keys and summaries.
-  std::vector<PointResult> measured_;
-  std::vector<PointResult> overlaps_;  // keys and overlaps of points measured beside a load
+  std::vector<PointResult> measured_;  // kept for the fits at the end
+  // Every point's key, summary and overlap, without samples: what the footers compare.
+  std::vector<PointResult> summaries_;
   std::optional<RunStragglers> stragglers_;  // once the topology is known
 };
 

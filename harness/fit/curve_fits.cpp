@@ -165,11 +165,16 @@ void fit_families(const std::vector<PointResult>& points, const FitOptions& opti
 
 }  // namespace
 
+PointKey rank_curve_key(const PointKey& point) {
+  PointKey key = curve_key(point);
+  key.nranks = 0;
+  return key;
+}
+
 std::vector<RankCurves> rank_curves(const std::vector<PointResult>& points) {
   std::vector<RankCurves> groups;
   for (const CurveData& data : group_curves(points)) {
-    PointKey key = data.key;
-    key.nranks = 0;
+    const PointKey key = rank_curve_key(data.key);
     auto group = std::find_if(groups.begin(), groups.end(),
                               [&](const RankCurves& g) { return g.key == key; });
     if (group == groups.end()) group = groups.insert(groups.end(), {key, {}});

@@ -19,6 +19,8 @@ namespace collbench {
 // count zeroed; a family across rank counts is a curve key with nranks 0 as well, so neither
 // mixes tunings.
 PointKey curve_key(const PointKey& point);
+// A curve across rank counts: curve_key with nranks 0 too.
+PointKey rank_curve_key(const PointKey& point);
 
 // A curve across rank counts: a curve key with nranks 0, and per rank count the per-size
 // medians, ascending size. Files measured apart at one rank count pool into one curve.

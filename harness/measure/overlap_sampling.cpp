@@ -48,10 +48,7 @@ OverlapMeasure RowRunner::sample_overlap(const CollectiveCall& call, double alon
         mine[2] = std::max(mine[0], mine[1]);
       }
     }
-    {
-      CommunicationWait wait("reducing sample times");
-      all_.max_over_ranks(mine);
-    }
+    mine = maxima_over_ranks(mine, "reducing sample times");
     note_sample_seconds(steady_seconds() - iteration_start);
     switch (beside) {
       case Beside::load_alone: samples.load_alone.push_back(mine[0]); break;

@@ -118,13 +118,6 @@ std::int64_t RowRunner::validate(const CollectiveCall& call) {
   return all_.sum_over_ranks(wrong);
 }
 
-template <std::size_t N>
-std::array<double, N> RowRunner::maxima_over_ranks(std::array<double, N> mine, const char* stage) {
-  CommunicationWait wait(stage);
-  all_.max_over_ranks(mine);
-  return mine;
-}
-
 std::vector<double> RowRunner::gather_series(const std::vector<double>& mine, const char* stage) {
   const std::vector<std::size_t> rows = evenly_spaced_rows(
       mine.size(), settings_.rows_per_round.value_or(mine.size()));

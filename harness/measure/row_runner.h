@@ -12,6 +12,7 @@
 
 #include "benches/backends/communicator.h"
 #include "harness/measure/clock_sync.h"
+#include "harness/measure/fault_guard.h"
 #include "harness/measure/loop_sizing.h"
 #include "harness/measure/start_window.h"
 #include "harness/plan/point.h"
@@ -96,7 +97,11 @@ class RowRunner {
   LibraryChoice library_choice(const CollectiveCall& call);
   // Every rank gets the element-wise maxima over ranks: what a sample needs, in O(log p).
   template <std::size_t N>
-  std::array<double, N> maxima_over_ranks(std::array<double, N> mine, const char* stage);
+  std::array<double, N> maxima_over_ranks(std::array<double, N> mine, const char* stage) {
+    CommunicationWait wait(stage);
+    all_.max_over_ranks(mine);
+    return mine;
+  }
   // Once a round of a point is done, rank 0 gets each member's value in the samples the record
   // keeps (settings_.rows_per_round, evenly spaced) as [sample x member] rows; the others
   // nothing. One gather, of those rows only.

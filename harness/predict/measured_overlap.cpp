@@ -11,9 +11,7 @@ std::optional<MeasuredOverlap> measured_overlap(std::span<const PointResult> poi
                                                 const PointKey& curve, double size_bytes) {
   std::vector<const PointResult*> largest;  // the measured points of the largest rank count
   for (const PointResult& point : points) {
-    PointKey key = curve_key(point.key);
-    key.nranks = 0;
-    if (key != curve || !point.overlap.measured()) continue;
+    if (rank_curve_key(point.key) != curve || !point.overlap.measured()) continue;
     if (!largest.empty() && point.key.nranks > largest.front()->key.nranks) largest.clear();
     if (largest.empty() || point.key.nranks == largest.front()->key.nranks)
       largest.push_back(&point);

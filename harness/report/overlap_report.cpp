@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "harness/fit/curve_fits.h"
 #include "harness/plan/point_identity.h"
 #include "harness/plan/sizes.h"
 
@@ -15,8 +16,7 @@ std::vector<std::string> overlap_lines(std::span<const PointResult> points, Load
   std::vector<std::vector<std::string>> parts;
   for (const PointResult& point : points) {
     if (!point.overlap.measured()) continue;
-    PointKey curve = point.key;
-    curve.size_bytes = curve.count = 0;
+    const PointKey curve = curve_key(point.key);
     auto found = std::ranges::find(curves, curve);
     if (found == curves.end()) {
       curves.push_back(curve);
