@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "topo/binding.h"
 #include "topo/network.h"
 
 namespace collbench {
@@ -26,6 +27,8 @@ struct RankRecord {
   std::array<char, kFieldBytes> gpu_peers{};
   std::array<char, kFieldBytes> nics{};
   int local_rank = 0;
+  int cores_spanned = 0;
+  int host_cores = 0;
   int node_leader = 0;  // world rank of local rank 0: names the node
 };
 
@@ -61,7 +64,10 @@ JobTopology discover_topology(Communicator& world, const DeviceDescription& devi
   auto node = world.split_node();
   RankRecord mine;
   copy_text(mine.host, this_host());
-  copy_text(mine.cpus, cpu_affinity_list());
+  const std::string cpus = cpu_affinity_list();
+  copy_text(mine.cpus, cpus);
+  mine.cores_spanned = cores_spanned(cpus);
+  mine.host_cores = online_cores();
   copy_text(mine.gpu_name, device.name);
   copy_text(mine.gpu_bus_id, device.bus_id);
   copy_text(mine.gpu_peers, device.peers);
@@ -93,7 +99,7 @@ JobTopology discover_topology(Communicator& world, const DeviceDescription& devi
     topology.ranks.push_back({rank, record.host.data(), record.local_rank, node_index,
                               record.cpus.data(), record.gpu_name.data(),
                               record.gpu_bus_id.data(), record.gpu_peers.data(),
-                              record.nics.data()});
+                              record.nics.data(), record.cores_spanned, record.host_cores});
   }
   topology.self = topology.ranks[world.rank()];
   topology.nodes = static_cast<int>(node_of_leader.size());

@@ -14,6 +14,9 @@ struct RankTopology {
   std::string gpu_bus_id;
   std::string gpu_peers;  // bus ids of the GPUs this one reaches directly (CUDA peer access)
   std::string nic;
+  // Found at run time to judge the binding (topo/binding.h), not kept in the file: 0 unknown.
+  int cores_spanned = 0;  // physical cores its CPU affinity covers
+  int host_cores = 0;     // online physical cores of its host
 };
 
 }  // namespace collbench

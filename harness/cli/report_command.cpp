@@ -11,6 +11,7 @@
 #include "harness/report/link_report.h"
 #include "harness/report/model_report.h"
 #include "harness/report/reporter.h"
+#include "harness/provenance/provenance.h"
 #include "harness/report/straggler_report.h"
 #include "harness/store/result_file.h"
 
@@ -75,7 +76,9 @@ int report_command(const ReportOptions& options) {
     for (const auto& line : hierarchy_lines(hierarchy_against_flat(points)))
       fmt::print("{}\n", line);
   if (file.stragglers && options.format == "table")
-    for (const auto& line : straggler_footer_lines(*file.stragglers)) fmt::print("{}\n", line);
+    for (const auto& line :
+         straggler_footer_lines(*file.stragglers, text_or_empty(p, kBindingWarning)))
+      fmt::print("{}\n", line);
   if (file.link_bounds && options.format == "table")
     print_link_bounds(std::cout, *file.link_bounds, points);
   if (!file.complete)

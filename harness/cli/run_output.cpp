@@ -14,6 +14,7 @@
 #include "harness/plan/sizes.h"
 #include "harness/provenance/clock.h"
 #include "harness/predict/hierarchy_against_flat.h"
+#include "harness/provenance/provenance.h"
 #include "harness/report/hierarchy_report.h"
 #include "harness/report/model_report.h"
 #include "harness/report/overlap_report.h"
@@ -67,8 +68,16 @@ void RunOutput::begin(const Provenance& provenance, const JobTopology& topology,
     writer_->write_topology(topology.ranks);
   }
   stragglers_.emplace(topology.ranks);
-  if (config_.quiet) return;
+  binding_warning_ = provenance.text_of(kBindingWarning);
+  const std::string warning =
+      binding_warning_.empty() ? "" : fmt::format("# warning: {}\n", binding_warning_);
+  // A finding about every number that follows: said even in a quiet run, on stderr then.
+  if (config_.quiet) {
+    fmt::print(stderr, "{}", warning);
+    return;
+  }
   reporter_->begin(run);
+  fmt::print("{}", warning);
   // What the sweep will take, before it takes it: each point stops at --max-time at the latest.
   const double budget = static_cast<double>(total_points_) * config_.stopping.max_time_s;
   fmt::print("# sweep: {} points; sampling takes at most {} ({:g} s a point{})\n", total_points_,
@@ -129,7 +138,8 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
     for (const auto& line : overlap_lines(summaries_, *config_.overlap_load))
       fmt::print("{}\n", line);
   // Named even in a quiet run, as its notes are: a finding, not progress.
-  for (const auto& line : straggler_footer_lines(stragglers)) fmt::print("{}\n", line);
+  for (const auto& line : straggler_footer_lines(stragglers, binding_warning_))
+    fmt::print("{}\n", line);
   for (const auto& note : notes) fmt::print("# note: {}\n", note);
   std::error_code ignored;
   const auto bytes = std::filesystem::file_size(config_.out, ignored);

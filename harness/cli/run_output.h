@@ -45,6 +45,7 @@ class RunOutput {
   // Every point's key, summary and overlap, without samples: what the footers compare.
   std::vector<PointResult> summaries_;
   std::optional<RunStragglers> stragglers_;  // once the topology is known
+  std::string binding_warning_;              // how the ranks did not sit one a core, if so
 };
 
 }  // namespace collbench

@@ -17,4 +17,20 @@ std::optional<int> launcher_rank() {
   return std::nullopt;
 }
 
+namespace {
+
+std::optional<bool> switch_variable(const char* variable) {
+  const char* value = std::getenv(variable);
+  if (!value) return std::nullopt;
+  const std::string text(value);
+  return text == "1" || text == "true" || text == "yes" || text == "on";
+}
+
+}  // namespace
+
+bool ranks_yield_when_idle() {
+  if (const auto yield = switch_variable("OMPI_MCA_mpi_yield_when_idle")) return *yield;
+  return switch_variable("OMPI_MCA_mpi_oversubscribe").value_or(false);
+}
+
 }  // namespace collbench

@@ -9,4 +9,8 @@ namespace collbench {
 // or SLURM_PROCID.
 std::optional<int> launcher_rank();
 
+// Whether the launcher made the ranks give the CPU away while they wait: Open MPI's
+// mpi_yield_when_idle, set or, unset, on by default where it oversubscribed the node.
+bool ranks_yield_when_idle();
+
 }  // namespace collbench

@@ -8,7 +8,9 @@
 #include "benches/backends/tuning.h"
 #include "harness/measure/steady_allocator.h"
 #include "harness/provenance/environment.h"
+#include "harness/provenance/launcher.h"
 #include "harness/provenance/version.h"
+#include "topo/binding.h"
 
 namespace collbench {
 namespace {
@@ -112,6 +114,9 @@ Provenance collect_provenance(const RunConfig& config, const std::vector<std::st
   text["placement"] = fmt::format("{}", fmt::join(names(config.placements), ","));
   text["settings_json"] = settings_json(config);
   text["allocator"] = allocator_policy();
+  const BindingVerdict binding = judge_binding(topology.ranks, ranks_yield_when_idle());
+  text[kBinding] = binding.summary;
+  if (!binding.warning.empty()) text[kBindingWarning] = binding.warning;
   return provenance;
 }
 

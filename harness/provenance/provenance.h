@@ -9,6 +9,11 @@
 
 namespace collbench {
 
+// How the ranks sat (topo/binding.h): its summary, and the warning printed when they did not sit
+// one a core, spinning (absent then).
+inline constexpr const char* kBinding = "binding";
+inline constexpr const char* kBindingWarning = "binding_warning";
+
 std::string shell_quoted(const std::vector<std::string>& argv);
 
 // What every job records, `run` and `links` alike: the command, versions, the library measured,
@@ -17,7 +22,7 @@ Provenance job_provenance(const std::vector<std::string>& argv, const std::strin
                           const std::string& backend_version, const JobTopology& topology,
                           const std::string& start_utc);
 
-// job_provenance and how `run` measured.
+// job_provenance and how `run` measured, the ranks' binding judged.
 Provenance collect_provenance(const RunConfig& config, const std::vector<std::string>& argv,
                               const std::string& backend_version, const JobTopology& topology,
                               const std::string& start_utc);

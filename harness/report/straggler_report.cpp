@@ -34,7 +34,8 @@ std::string who(const Straggler& straggler) {
 
 }  // namespace
 
-std::vector<std::string> straggler_footer_lines(const StragglerRecord& record) {
+std::vector<std::string> straggler_footer_lines(const StragglerRecord& record,
+                                                const std::string& binding_warning) {
   std::vector<std::string> lines;
   for (const Straggler& s : record.named) {
     const bool ends = s.kind == StragglerKind::finishes_last;
@@ -48,6 +49,10 @@ std::vector<std::string> straggler_footer_lines(const StragglerRecord& record) {
         s.rank == Straggler::kHostRow ? "its latest rank " : "", lag_text(s.median_lag_s),
         ends ? "behind" : "after"));
   }
+  if (!lines.empty() && !binding_warning.empty())
+    lines.push_back(fmt::format("# Stragglers named under the warning '{}': a rank may be last "
+                                "for the scheduler's sake, not the machine's",
+                                binding_warning));
   return lines;
 }
 

@@ -348,16 +348,31 @@ void write_all(hid_t dataset, hid_t memory_type, const void* data) {
   check(H5Dwrite(dataset, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "H5Dwrite");
 }
 
-void write_block(hid_t dataset, hid_t memory_type, std::span<const hsize_t> start,
-                 std::span<const hsize_t> count, const void* data) {
+Handle select_block(hid_t dataset, std::span<const hsize_t> start, std::span<const hsize_t> count,
+                    Handle& memory_space) {
   Handle file_space = dataset_space(dataset);
   check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
                             nullptr),
         "H5Sselect_hyperslab");
-  Handle memory_space = own(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
-                            "H5Screate_simple");
+  memory_space = own(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr),
+                     "H5Screate_simple");
+  return file_space;
+}
+
+void write_block(hid_t dataset, hid_t memory_type, std::span<const hsize_t> start,
+                 std::span<const hsize_t> count, const void* data) {
+  Handle memory_space;
+  const Handle file_space = select_block(dataset, start, count, memory_space);
   check(H5Dwrite(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
         "H5Dwrite");
+}
+
+void read_block(hid_t dataset, hid_t memory_type, std::span<const hsize_t> start,
+                std::span<const hsize_t> count, void* data) {
+  Handle memory_space;
+  const Handle file_space = select_block(dataset, start, count, memory_space);
+  check(H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
+        "H5Dread");
 }
 
 void read_all(hid_t dataset, hid_t memory_type, void* data) {

@@ -114,8 +114,14 @@ Handle create_dataset(hid_t parent, const std::string& name, hid_t type,
 std::vector<hsize_t> extent(hid_t dataset);
 void set_extent(hid_t dataset, std::span<const hsize_t> dims);
 void write_all(hid_t dataset, hid_t memory_type, const void* data);
+// The dataset's space with the block from `start`, `count` elements a dimension, selected, and in
+// `memory_space` a dense space of that block's shape.
+Handle select_block(hid_t dataset, std::span<const hsize_t> start, std::span<const hsize_t> count,
+                    Handle& memory_space);
 void write_block(hid_t dataset, hid_t memory_type, std::span<const hsize_t> start,
                  std::span<const hsize_t> count, const void* data);
 void read_all(hid_t dataset, hid_t memory_type, void* data);
+void read_block(hid_t dataset, hid_t memory_type, std::span<const hsize_t> start,
+                std::span<const hsize_t> count, void* data);
 
 }  // namespace collbench::h5

@@ -124,13 +124,9 @@ hid_t row_transfer() {
 }
 
 Handle row_selection(hid_t table, hsize_t first, std::size_t count, Handle& memory_space) {
-  Handle file_space = own(H5Dget_space(table), "H5Dget_space");
   const hsize_t start[] = {first};
   const hsize_t rows[] = {count};
-  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, rows, nullptr),
-        "H5Sselect_hyperslab");
-  memory_space = own(H5Screate_simple(1, rows, nullptr), "H5Screate_simple");
-  return file_space;
+  return select_block(table, start, rows, memory_space);
 }
 
 }  // namespace

@@ -88,14 +88,19 @@ struct RankMedians {
   }
 };
 
-RankMedians read_rank_medians(hid_t root) {
+// Only the finished points' rows: a killed run's unfinished last row may lie in a chunk that the
+// file's recorded end of allocation does not cover yet, and reading it fails ("addr overflow").
+RankMedians read_rank_medians(hid_t root, hsize_t finished_points) {
   const h5::Handle dataset = h5::open_dataset(root, layout::kRankMedians);
   const std::vector<hsize_t> dims = h5::extent(dataset.get());
-  RankMedians medians{.points = dims.at(0),
+  const hsize_t points = std::min(dims.at(0), finished_points);
+  RankMedians medians{.points = points,
                       .world_size = dims.at(1),
-                      .microseconds = std::vector<double>(dims.at(0) * dims.at(1))};
+                      .microseconds = std::vector<double>(points * dims.at(1))};
+  const hsize_t start[] = {0, 0};
+  const hsize_t count[] = {medians.points, medians.world_size};
   if (!medians.microseconds.empty())
-    h5::read_all(dataset.get(), H5T_NATIVE_DOUBLE, medians.microseconds.data());
+    h5::read_block(dataset.get(), H5T_NATIVE_DOUBLE, start, count, medians.microseconds.data());
   return medians;
 }
 
@@ -188,7 +193,7 @@ std::vector<PointRow> read_point_rows(hid_t root, bool complete) {
 
 std::vector<PointResult> read_points(hid_t root, bool with_samples, bool complete) {
   const std::vector<PointRow> rows = read_point_rows(root, complete);
-  const RankMedians medians = read_rank_medians(root);
+  const RankMedians medians = read_rank_medians(root, rows.size());
   const h5::Handle samples_group = h5::open_group(root, layout::kSamples);
   const h5::Handle lateness_group = h5::link_exists(root, layout::kStartLateness)
                                         ? h5::open_group(root, layout::kStartLateness)

@@ -16,18 +16,24 @@ using namespace collbench;
 
 // Two ranks' times, between 5 and 3,000 samples a point as real points keep, every kind of
 // text column filled, and start lateness on every other point as window-started points have.
+// Each curve (collective, mode, datatype) takes its sizes in ascending order, as a run's do, so
+// that `collbench fit` reads the killed file as it would a run's.
 PointResult next_point(int index, std::mt19937& random) {
+  const int curves = static_cast<int>(all_collectives().size()) * 2;
+  const int step = index / curves;
+  constexpr int kSizes = 24;
   PointResult point;
   point.key = {.backend = "mpi",
                .collective = all_collectives()[index % all_collectives().size()],
-               .datatype = DataType::float32,
+               .datatype = all_datatypes()[(step / kSizes) % all_datatypes().size()],
                .op = ReduceOp::sum,
                .placement = Placement::world,
                .nranks = 2,
-               .mode = index % 2 ? Mode::latency : Mode::bandwidth,
+               .mode = index / static_cast<int>(all_collectives().size()) % 2 ? Mode::latency
+                                                                             : Mode::bandwidth,
                .in_place = false,
-               .size_bytes = std::size_t{8} << (index % 24),
-               .count = std::size_t{2} << (index % 24),
+               .size_bytes = std::size_t{8} << (step % kSizes),
+               .count = std::size_t{2} << (step % kSizes),
                .algorithm = "ring",
                .protocol = "simple"};
   const std::size_t samples = std::uniform_int_distribution<std::size_t>(5, 3000)(random);
@@ -36,7 +42,7 @@ PointResult next_point(int index, std::mt19937& random) {
   point.samples.world_ranks = {0, 1};
   for (std::size_t value = 0; value < 2 * samples; ++value)
     point.samples.per_rank_seconds.push_back(as_recorded(seconds(random)));
-  if (index % 2) point.samples.start_lateness_seconds = point.samples.per_rank_seconds;
+  if (point.key.mode == Mode::latency) point.samples.start_lateness_seconds = point.samples.per_rank_seconds;
   point.summary = {.samples = samples, .median = 1e-5};
   point.rank_median_seconds = {1e-5, 2e-5};
   return point;

@@ -20,6 +20,10 @@ def footer(stdout):
     return [line for line in stdout.splitlines() if line.startswith("# Straggler:")]
 
 
+def caveats(stdout):
+    return [line for line in stdout.splitlines() if line.startswith("# Stragglers named under")]
+
+
 def stored(path):
     """(rows of /stragglers as dicts, its attributes, rank -> host)."""
     with h5py.File(path, "r") as f:
@@ -61,9 +65,18 @@ def test_a_delayed_rank_is_named_alone_in_the_footer_the_file_report_and_fit(out
     assert row["median_lag_us"] >= 150  # a 200 us sleep, after an operation of microseconds
     assert attrs["alpha"] == ALPHA and attrs["lag_share"] == 0.25 and attrs["lag_floor_us"] == 1
 
+    # Named among ranks that share the cores (3 on 2, yielding): the footer says so.
+    with h5py.File(out, "r") as f:
+        warning = text(f.attrs["binding_warning"])
+    assert "oversubscribed" in warning
+    caveat = [f"# Stragglers named under the warning '{warning}': a rank may be last for the "
+              "scheduler's sake, not the machine's"]
+    assert caveats(result.stdout) == caveat, result.stdout
+
     report = run_plain(["report", str(out)])
     assert report.returncode == 0, report.stderr
     assert footer(report.stdout) == lines
+    assert caveats(report.stdout) == caveat
     as_json = run_plain(["report", str(out), "--format", "json"])
     assert as_json.returncode == 0, as_json.stderr
     assert same(json.loads(as_json.stdout)["stragglers"], rows)

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -1008,6 +1009,68 @@ TEST_F(ResultFileTest, NeverReadsTheTextOfAnUnfinishedLastRow) {
     EXPECT_FALSE(result.complete);
     ASSERT_EQ(result.points.size(), 3u);
     expect_same_point(example_points()[2], result.points[2], false);
+  }
+}
+
+// The end of allocation that the superblock (version 0, what the writer's earliest format bound
+// makes) records: the file's bytes past it are not the file's to a reader.
+constexpr std::size_t kSuperblockEndOfAllocation = 40;
+
+std::uint64_t recorded_end_of_allocation(const fs::path& path) {
+  const std::string bytes = contents(path);
+  EXPECT_EQ(bytes.compare(0, 8, "\x89HDF\r\n\x1a\n"), 0);
+  EXPECT_EQ(bytes.at(8), 0) << "superblock version";
+  std::uint64_t end = 0;
+  std::memcpy(&end, bytes.data() + kSuperblockEndOfAllocation, sizeof end);
+  return end;
+}
+
+void record_end_of_allocation(const fs::path& path, std::uint64_t end) {
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  file.seekp(kSuperblockEndOfAllocation);
+  file.write(reinterpret_cast<const char*>(&end), sizeof end);
+}
+
+// What a kill inside the flush after a point's rank medians opened a new chunk can leave: the
+// chunk written and indexed, the superblock's end of allocation still the one before it (the
+// blocks of a flush reach the disk in no fixed order). Reading that chunk fails with "addr
+// overflow"; the points finished before it must all read. 64 points fill the first chunk.
+TEST_F(ResultFileTest, NeverReadsRankMediansPastTheFinishedPoints) {
+  const fs::path path = file("run.h5");
+  constexpr hsize_t kFinished = 64;
+  {
+    ResultWriter killed(path, false);
+    for (hsize_t i = 0; i < kFinished; ++i) killed.append_point(example_points().at(i % 3));
+  }
+  const std::uint64_t end_before = recorded_end_of_allocation(path);
+  {
+    const h5::Handle killed = h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "H5Fopen");
+    const h5::Handle medians = h5::open_dataset(killed.get(), "rank_median_us");
+    const hsize_t world_size = h5::extent(medians.get()).at(1);
+    const hsize_t grown[] = {kFinished + 1, world_size};
+    h5::set_extent(medians.get(), grown);
+    const std::vector<double> row(world_size, 1.0);
+    const hsize_t start[] = {kFinished, 0};
+    const hsize_t count[] = {1, world_size};
+    h5::write_block(medians.get(), H5T_NATIVE_DOUBLE, start, count, row.data());
+  }
+  ASSERT_GT(recorded_end_of_allocation(path), end_before) << "the new chunk was not allocated";
+  record_end_of_allocation(path, end_before);
+  {
+    const h5::Handle torn = h5::open_file_read_only(path);
+    const h5::Handle medians = h5::open_dataset(torn.get(), "rank_median_us");
+    std::vector<double> every_row((kFinished + 1) * h5::extent(medians.get()).at(1));
+    const std::string message = thrown_message<std::runtime_error>(
+        [&] { h5::read_all(medians.get(), H5T_NATIVE_DOUBLE, every_row.data()); });
+    ASSERT_NE(message.find("addr overflow"), std::string::npos)
+        << "not the torn layout this test means to make: " << message;
+  }
+  const ResultFile result = read_result_file(path, false);
+  EXPECT_FALSE(result.complete);
+  ASSERT_EQ(result.points.size(), kFinished);
+  for (hsize_t i = 0; i < kFinished; ++i) {
+    SCOPED_TRACE("point " + std::to_string(i));
+    expect_same_point(example_points().at(i % 3), result.points[i], false);
   }
 }
 
