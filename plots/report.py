@@ -1,7 +1,8 @@
 """One self-contained HTML page, the answer first: a summary per curve (peak bus bandwidth and
 where it is reached, the latency at the smallest size, the crossover n½) and the verdicts of a
 spec or a baseline when given; measured over predicted from the fabric's links when `fit --links`
-judged the run; then the figures, inline (SVG) or as base64 PNG; then the tables
+judged the run; then the figures, inline (SVG) or as base64 PNG, the per-rank ones beside the
+stragglers named and the run's binding warning (when it recorded one); then the tables
 (points as nccl-tests prints them, each curve's headline, the segments, the crossovers); the
 provenance last, folded. It can be mailed or attached to a ticket. A links file has its own page
 (link_report.py) around the same table, figure and provenance helpers."""
@@ -11,7 +12,8 @@ import html
 import numpy as np
 
 from plots import link_bounds
-from plots.figures.common import headline_row, label, preferred_mode
+from plots.figures import PER_RANK
+from plots.figures.common import binding_warning, headline_row, label, preferred_mode
 from plots.resultfile import CURVE_KEY, curves, key_dict
 from plots.sizes import format_size
 
@@ -20,7 +22,8 @@ _PROVENANCE = ("command_line", "collbench_version", "git_revision", "backend", "
                "complete", "slurm_job_id", "slurm_step_id", "slurm_job_nodelist",
                "slurm_partition", "slurm_array_job_id", "slurm_array_task_id",
                "nccl_version_library", "cuda_runtime_version", "cuda_driver_version", "gpu_name",
-               "bootstrap", "between", "memory", "ucx_TLS", "ucx_NET_DEVICES")
+               "bootstrap", "between", "memory", "ucx_TLS", "ucx_NET_DEVICES",
+               "binding_warning")
 
 
 def table(header, rows):
@@ -214,6 +217,31 @@ def figure_html(name, fmt, content):
             f'<img alt="{html.escape(name)}" src="data:image/png;base64,{encoded}">')
 
 
+def _per_rank(result, figures, fmt):
+    """The run's binding warning first, when it recorded one: under it a rank's own times are
+    the scheduler's as much as the rank's. Then whom /stragglers names, then the per-rank
+    figures."""
+    warning = binding_warning(result)
+    out = [f'<p class="warning"><b>Measured with a warning:</b> '
+           f'{html.escape(warning.rstrip("."))}. The stragglers and the per-rank figures below '
+           "were measured so.</p>" if warning else ""]
+    s = result.stragglers
+    if s is None:
+        out.append("<p>No stragglers tested (a run killed before its end, or written before "
+                   "schema 12); <code>collbench fit FILE</code> tests them.</p>")
+    elif not len(s["rank"]):
+        out.append("<p>No rank or host finished last or started late more often than chance.</p>")
+    else:
+        rows = [[f"rank {s['rank'][i]}" if s["rank"][i] >= 0 else "the host", s["host"][i],
+                 s["kind"][i], f"{s['points_last'][i]} of {s['points'][i]}",
+                 _g(s["p_value"][i], 2), _g(s["median_lag_us"][i], 3)]
+                for i in range(len(s["rank"]))]
+        out.append(table(["straggler", "host", "kind", "points last", "p", "median lag (us)"],
+                         rows))
+    out += [figure_html(n, fmt, c) for n, c in figures]
+    return '<h2 id="per-rank">Stragglers and per-rank times</h2>' + "".join(out)
+
+
 def _trend(trend):
     """Every point with a change point over the nights, and where: the trend figure's table."""
     if trend is None:
@@ -247,7 +275,7 @@ def page(result, where, body, command_line):
 <style>body{{font-family:sans-serif;margin:2em;max-width:1400px}}
 table{{border-collapse:collapse;margin-bottom:1em;font-size:13px}}
 td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}}th{{background:#eee}}
-img,svg{{max-width:100%;height:auto}}</style></head><body>
+img,svg{{max-width:100%;height:auto}}.warning{{color:#b22222}}</style></head><body>
 <h1>{html.escape(title)}</h1>
 <p>{html.escape(where)}</p>
 {body}
@@ -265,9 +293,12 @@ def render(result, figures, fmt, command_line, trend=None, verdicts=None):
     where = " · ".join(str(x) for x in (a.get("backend_version") or a.get("backend"),
                                         f"{a.get('nranks', '?')} ranks on {a.get('nodes', '?')} node(s)",
                                         a.get("start_utc")) if x)
+    shared = [(n, c) for n, c in figures if n not in PER_RANK]
+    per_rank = [(n, c) for n, c in figures if n in PER_RANK]
     body = f"""<h2 id="summary">Summary</h2>{_verdicts(verdicts or {})}{_summary(result)}
 {_link_bounds(result)}
-<h2 id="figures">Figures</h2>{"".join(figure_html(n, fmt, c) for n, c in figures)}
+<h2 id="figures">Figures</h2>{"".join(figure_html(n, fmt, c) for n, c in shared)}
+{_per_rank(result, per_rank, fmt)}
 {_trend(trend)}
 <h2 id="points">Points</h2>{_points_sections(result)}
 <h2 id="headlines">Crossover per curve</h2>{_headlines(result)}

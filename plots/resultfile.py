@@ -56,6 +56,8 @@ class ResultFile:
     families: dict
     crossovers: dict
     environment: dict
+    # /stragglers: the ranks and hosts named, no rows when nobody was; None before the run ended
+    stragglers: dict | None = None
     is_links: bool = False   # a file of `collbench links`: its /points is empty
     links: LinkTables = dataclasses.field(default_factory=LinkTables)
     link_bounds: LinkBounds = dataclasses.field(default_factory=LinkBounds)
@@ -71,6 +73,15 @@ class ResultFile:
                 return None
             dataset = f[name]
             return dataset[()].astype(np.float64), np.asarray(dataset.attrs["world_ranks"])
+
+    def round_starts(self, point_id):
+        """The first kept sample of each round of a point's /samples; [0] before schema 6, which
+        measured in one round; None when no samples are stored."""
+        with h5py.File(self.path, "r") as f:
+            name = f"samples/{int(point_id):06d}"
+            if name not in f:
+                return None
+            return [int(s) for s in f[name].attrs.get("round_starts", [0])]
 
     def host_of(self, rank):
         ranks = list(self.topology.get("rank", []))
@@ -199,6 +210,7 @@ def load(path):
                         if "crossovers" in f and len(f["crossovers"]) else {}),
             environment=({k: _attr(v) for k, v in f["environment"].attrs.items()}
                          if "environment" in f else {}),
+            stragglers=_table(f["stragglers"]) if "stragglers" in f else None,
             is_links="links" in f, links=_links(f), link_bounds=_link_bounds(f))
 
 

@@ -13,3 +13,6 @@ FIGURES = {
     "links": links.draw,   # a file of `collbench links` has this figure alone
     "predict": predict.draw,   # a file of `collbench predict` has this figure alone
 }
+
+# A rank's own times, not the slowest rank's: the report shows them beside the stragglers.
+PER_RANK = ("ranks-distribution", "heatmap")

@@ -3,7 +3,7 @@ import numpy as np
 
 from plots.figures.common import (Options, Plot, headline_row, label, new_figure,
                                   preferred_mode, tidy_legend)
-from plots.resultfile import curves, key_dict
+from plots.resultfile import curves
 from plots.sizes import format_size, size_axis
 
 
@@ -65,7 +65,8 @@ def draw(result, options: Options):
                      label=f"spec floor {floor['name']}: {floor['busbw_GBps']:.3g} GB/s")
         data["floors"][floor["name"]] = floor["busbw_GBps"]
     if data["asymptotes"]:
-        axis.plot([], [], color="gray", linestyle="--", label="fitted asymptote (1/β × bus factor)")
+        axis.plot([], [], color="gray", linestyle="--",
+                  label=f"{mode}-mode fit's asymptote (1/β × bus factor)")
     all_sizes = np.concatenate([v["size_bytes"] for v in data["lines"].values()])
     size_axis(axis.xaxis, all_sizes)
     axis.set_yscale(options.busbw_scale)
@@ -77,7 +78,7 @@ def draw(result, options: Options):
     axis.set_xlim(all_sizes.min() / 1.3, all_sizes.max() * 1.3)
     tidy_legend(axis, loc="upper left")
     if data["withheld"]:
-        axis.annotate(f"no asymptote for {len(data['withheld'])} curve(s): "
+        axis.annotate(f"no {mode}-mode asymptote for {len(data['withheld'])} curve(s): "
                       + ", ".join(sorted(set(data["withheld"].values()))),
                       xy=(0, 0), xycoords="axes fraction", ha="left", va="bottom", fontsize=7,
                       color="gray")

@@ -32,6 +32,7 @@ class Options:
 class Plot:
     figure: object
     data: dict   # what was drawn, as plain arrays, so tests compare it with the file
+    warning: str = ""   # what the figure warns of under its panels, when anything
 
 
 def where(result):
@@ -57,6 +58,21 @@ def new_figure(result, what, panels=1, width=7.5, height=4.8, columns=None):
     for extra in axes.flat[panels:]:
         extra.set_visible(False)
     return figure, list(axes.flat[:panels])
+
+
+def binding_warning(result):
+    """The warning `collbench run` records when its ranks were not bound one per core and
+    spinning, else "": per-rank times measured so are the scheduler's as much as the ranks'."""
+    return str(result.attrs.get("binding_warning") or "").strip()
+
+
+def warn_of_binding(figure, result):
+    """A per-rank figure of a run with a binding warning says it under its panels, in red, and
+    returns it (Plot.warning)."""
+    warning = binding_warning(result)
+    if warning:
+        figure.supxlabel(f"Measured with a warning: {warning}", color="firebrick", fontsize=10)
+    return warning
 
 
 def label(key, with_collective=True, with_mode=False):

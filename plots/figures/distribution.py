@@ -4,7 +4,7 @@ sample, the slowest of its ranks, as a sample's time is the slowest rank's."""
 import numpy as np
 
 from plots.figures.common import (FigureError, Options, Plot, new_figure, rank_groups,
-                                  slowest_of_groups, whole_job_rows)
+                                  slowest_of_groups, warn_of_binding, whole_job_rows)
 from plots.sizes import format_size, same_size
 
 
@@ -46,4 +46,4 @@ def draw(result, options: Options):
                             "boxes": [label for label, _ in groups],
                             "box_ranks": [world_ranks[columns] for _, columns in groups],
                             "samples_us": boxes}
-    return Plot(figure, data)
+    return Plot(figure, data, warn_of_binding(figure, result))

@@ -4,7 +4,7 @@ slowest of its ranks."""
 import numpy as np
 
 from plots.figures.common import (Options, Plot, every_nth, new_figure, rank_groups,
-                                  slowest_of_groups, whole_job_rows)
+                                  slowest_of_groups, warn_of_binding, whole_job_rows)
 from plots.sizes import format_size
 
 
@@ -48,4 +48,4 @@ def draw(result, options: Options):
                             "rows": [label for label, _ in groups],
                             "row_ranks": [ranks[columns] for _, columns in groups],
                             "ratio": ratio.T}
-    return Plot(figure, data)
+    return Plot(figure, data, warn_of_binding(figure, result))

@@ -94,7 +94,8 @@ def draw(result, options: Options):
                 p_in = np.geomspace(measured_p[0], measured_p[-1], 40)
                 p_out = np.geomspace(measured_p[-1], top, 40)
                 axis.plot(p_in, family_time_us(fam, i, p_in, n), color=color, linewidth=1.6,
-                          label=f"{fam['family'][i]} fit (dashed: extrapolated)")
+                          label=f"{fam['family'][i]} family, {mode}-mode fit (dashed: "
+                          "extrapolated)")
                 axis.plot(p_out, family_time_us(fam, i, p_out, n), color=color, linewidth=1.2,
                           linestyle="--")
                 curve["family"] = fam["family"][i]

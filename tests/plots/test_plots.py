@@ -191,7 +191,7 @@ def test_plotted_data_equals_the_file(files):
                             (headlines["nranks"] == first["nranks"]) &
                             (headlines["mode"] == b"latency")]
             assert len(row) == 1 and panel["half_size_bytes"] == row["half_size_bytes"][0]
-            # Only trusted segments are drawn.
+            # Only trusted segments are drawn, and only under a trusted headline.
             fits = f["fits"][()]
             drawn = {(s["min_size_bytes"], s["max_size_bytes"]) for s in panel["segments"]}
             same_curve = fits[(fits["collective"] == first["collective"]) &
@@ -199,7 +199,7 @@ def test_plotted_data_equals_the_file(files):
                               (fits["nranks"] == first["nranks"]) & (fits["mode"] == b"latency") &
                               (fits["segments"] > 0)]
             assert drawn == {(r["min_size_bytes"], r["max_size_bytes"])
-                             for r in same_curve if r["trusted"]}
+                             for r in same_curve if r["trusted"] and row["trusted"][0]}
         dist = FIGURES["ranks-distribution"](result, Options()).data
         for panel in dist.values():
             np.testing.assert_array_equal(panel["samples_us"],
