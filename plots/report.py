@@ -23,7 +23,7 @@ _PROVENANCE = ("command_line", "collbench_version", "git_revision", "backend", "
                "slurm_partition", "slurm_array_job_id", "slurm_array_task_id",
                "nccl_version_library", "cuda_runtime_version", "cuda_driver_version", "gpu_name",
                "bootstrap", "between", "memory", "ucx_TLS", "ucx_NET_DEVICES",
-               "binding_warning")
+               "binding", "binding_warning")
 
 
 def table(header, rows):

@@ -1,6 +1,7 @@
 """What every figure shares: titles that say what and where, curve labels, bus factors."""
 import dataclasses
 import math
+import textwrap
 
 import matplotlib
 
@@ -71,7 +72,10 @@ def warn_of_binding(figure, result):
     returns it (Plot.warning)."""
     warning = binding_warning(result)
     if warning:
-        figure.supxlabel(f"Measured with a warning: {warning}", color="firebrick", fontsize=10)
+        # About 12 characters an inch at 10 points: the warning wraps rather than run off.
+        text = textwrap.fill(f"Measured with a warning: {warning}",
+                             int(figure.get_figwidth() * 12))
+        figure.supxlabel(text, color="firebrick", fontsize=10)
     return warning
 
 

@@ -9,8 +9,8 @@ import numpy as np
 # Per point, what its bar spans: the legend's words for each.
 KINDS = {
     "ci": "95% CI of the median",
-    "rounds": "no usable CI; bar: lowest to highest round median",
-    "spread": "no usable CI; bar: p5–p95 of the samples",
+    "rounds": "no usable CI; bar: its rounds' medians",
+    "spread": "no usable CI; bar: p5–p95 of its samples",
 }
 UNUSABLE = "no usable CI: the point did not converge, or its 95% CI reaches past ±100% of it"
 # The stop reasons after which the interval met the target (SCHEMA.md, `time_ci_low_us`).

@@ -2,6 +2,8 @@
 the curve's headline n½ marked with its interval and the latency- and bandwidth-dominated sizes
 shaded; one panel per curve so the shading of one curve never lies over another's. The bars:
 errorbars.py."""
+import textwrap
+
 import numpy as np
 
 from plots.figures import errorbars
@@ -100,7 +102,9 @@ def draw(result, options: Options):
         entry["notes"] = notes
         if notes:
             # Under the axis, where constrained layout makes room: inside, they cover points.
-            axis.annotate("\n".join(notes), xy=(0, 0), xycoords="axes fraction",
+            # Wrapped to about the axis' width, which constrained layout would narrow to fit.
+            text = "\n".join(textwrap.fill(note, 90, subsequent_indent="  ") for note in notes)
+            axis.annotate(text, xy=(0, 0), xycoords="axes fraction",
                           xytext=(0, -42), textcoords="offset points", va="top", fontsize=7)
         axis.set_xlim(lo, hi)
         size_axis(axis.xaxis, sizes, max_ticks=6)
@@ -109,6 +113,6 @@ def draw(result, options: Options):
         axis.set_xlabel("message size")
         axis.set_ylabel("time per operation (µs)")
         axis.grid(True, which="major", alpha=0.3)
-        axis.legend(fontsize=7, loc="lower right", framealpha=0.9)
+        axis.legend(fontsize=7, loc="best", framealpha=0.9)
         data[label(key)] = entry
     return Plot(figure, data)

@@ -3,6 +3,7 @@ trusted, and of the mode it names; an error bar only where it is a precision, el
 said; a per-rank figure of a run that warned of its binding says so, and so does the report.
 On copies of a real run's file, rewritten with h5py where a case needs what this machine's runs
 do not reliably give."""
+import html
 import os
 import subprocess
 
@@ -16,10 +17,6 @@ from plots import resultfile
 from plots.figures import FIGURES, errorbars
 from plots.figures.common import Options
 from test_plots import PYTHON, SCRIPT
-
-WARNING = ("ranks are not bound to cores: small-message latency and per-rank medians will "
-           "mislead; add --bind-to core")
-
 
 def rewritten(files, tmp_path, change):
     """A copy of the "ranks" file that `change(f)` rewrote, loaded."""
@@ -41,9 +38,9 @@ def model_lines(axis):
     return [line for line in axis.get_lines() if "fit" in line.get_label()]
 
 
-def panel_texts(axis):
-    """Every line of the panel's words."""
-    return [line for text in axis.texts for line in text.get_text().split("\n")]
+def panel_words(axis):
+    """The panel's words, as one line: its notes wrap to the axis' width."""
+    return " ".join(" ".join(text.get_text().split()) for text in axis.texts)
 
 
 def test_an_untrusted_headline_draws_no_model_line_under_its_words(files, tmp_path):
@@ -55,8 +52,10 @@ def test_an_untrusted_headline_draws_no_model_line_under_its_words(files, tmp_pa
     for axis, (name, panel) in zip(plot.figure.axes, plot.data.items()):
         assert model_lines(axis) == [], name
         assert panel["segments"] == [] and panel["trusted"] is False
-        said = [t for t in panel_texts(axis) if "latency-mode fit untrusted" in t]
-        assert len(said) == 1 and "no model drawn" in said[0], panel_texts(axis)
+        said = panel["notes"][0]
+        assert said.startswith("latency-mode fit untrusted (") and \
+            said.endswith("): no model drawn"), panel["notes"]
+        assert said in panel_words(axis)
 
 
 def test_a_trusted_fit_is_drawn_and_named_by_its_mode(files, tmp_path):
@@ -64,7 +63,7 @@ def test_a_trusted_fit_is_drawn_and_named_by_its_mode(files, tmp_path):
     plot = FIGURES["latency"](result, Options())
     for axis, panel in zip(plot.figure.axes, plot.data.values()):
         assert [line.get_label() for line in model_lines(axis)] == ["latency-mode fit α + β·n"]
-        assert panel["segments"] and not any("untrusted" in t for t in panel_texts(axis))
+        assert panel["segments"] and "untrusted" not in panel_words(axis)
     busbw = FIGURES["busbw"](result, Options())
     labels = busbw.figure.axes[0].get_legend_handles_labels()[1]
     assert f"{busbw.data['mode']}-mode fit's asymptote (1/β × bus factor)" in labels
@@ -99,8 +98,8 @@ def test_an_untrusted_segment_of_a_trusted_headline_is_said_and_not_drawn(files,
         drawn = panel["segments"][0]
         assert lines[0].get_xdata().max() == pytest.approx(drawn["max_size_bytes"])
         assert drawn["max_size_bytes"] < panel["size_bytes"].max()
-        assert ("latency-mode segment 2 of 2 untrusted (beta not significant): not drawn"
-                in panel_texts(axis)), panel_texts(axis)
+        said = "latency-mode segment 2 of 2 untrusted (beta not significant): not drawn"
+        assert said in panel["notes"] and said in panel_words(axis), panel_words(axis)
 
 
 def round_medians_in(f, point_id):
@@ -156,7 +155,7 @@ def test_a_bar_is_the_95_ci_only_where_that_is_a_precision(files, tmp_path):
             for kind in set(panel["error_kind"]):
                 assert f"median ({errorbars.KINDS[kind]})" in labels
             if set(panel["error_kind"]) != {"ci"}:
-                assert f"hollow, {errorbars.UNUSABLE}" in panel_texts(axis)
+                assert f"hollow, {errorbars.UNUSABLE}" in panel_words(axis)
     assert {stretched, stopped, bare} <= set(seen)
 
 
@@ -170,19 +169,31 @@ def figure_texts(figure):
     return [t.get_text() for t in figure.findobj(matplotlib.text.Text)]
 
 
-@pytest.mark.parametrize("warning", [WARNING, "", None])
-def test_a_binding_warning_is_on_the_per_rank_figures_and_the_report(files, tmp_path, warning):
+@pytest.mark.parametrize("recorded", ["as run", "empty", "absent"])
+def test_a_binding_warning_is_on_the_per_rank_figures_and_the_report(files, tmp_path, recorded):
+    """The fixture's runs are unbound and yielding (more ranks than cores): `run` records its
+    warning, which the per-rank figures and the report's per-rank section repeat. Emptied or
+    deleted (a bound run's file), nothing warns."""
+    with h5py.File(files["ranks"], "r") as f:
+        warning = f.attrs["binding_warning"]
+    assert "ranks are not bound to cores" in warning
+
     def change(f):
-        if warning is not None:
-            f.attrs["binding_warning"] = warning
+        if recorded == "empty":
+            f.attrs["binding_warning"] = ""
+        elif recorded == "absent":
+            del f.attrs["binding_warning"]
     result = rewritten(files, tmp_path, change)
+    warned = recorded == "as run"
     for name in ("heatmap", "ranks-distribution"):
         plot = FIGURES[name](result, Options())
-        said = [t for t in figure_texts(plot.figure) if WARNING in t]
-        assert plot.warning == (warning or "")
-        assert len(said) == (1 if warning else 0), (name, figure_texts(plot.figure))
+        said = [t for t in figure_texts(plot.figure) if "Measured with a warning" in t]
+        assert plot.warning == (warning if warned else "")
+        assert len(said) == warned, (name, figure_texts(plot.figure))
+        if warned:   # wrapped to the figure's width, the words all there
+            assert " ".join(said[0].split()) == f"Measured with a warning: {warning}"
     latency = FIGURES["latency"](result, Options())
-    assert not [t for t in figure_texts(latency.figure) if WARNING in t]
+    assert not [t for t in figure_texts(latency.figure) if "Measured with a warning" in t]
     done = plot_report(result.path, tmp_path, "--figures", "busbw,heatmap,ranks-distribution")
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "rewritten-report.html").read_text()
@@ -190,10 +201,11 @@ def test_a_binding_warning_is_on_the_per_rank_figures_and_the_report(files, tmp_
     assert page.index('id="figures"') < page.index('alt="busbw"') < section
     first_per_rank = min(page.index('alt="ranks-distribution"'), page.index('alt="heatmap"'))
     assert section < first_per_rank < page.index('id="points"')
-    if warning:
-        said = page.index(f"Measured with a warning:</b> {WARNING}.")
+    escaped = html.escape(warning)
+    if warned:
+        said = page.index(f"Measured with a warning:</b> {escaped}.")
         assert section < said < first_per_rank
-        assert f"<td>binding_warning</td><td>{WARNING}</td>" in page   # the provenance
+        assert f"<td>binding_warning</td><td>{escaped}</td>" in page   # the provenance
     else:
         assert 'class="warning"' not in page
     assert "No rank or host finished last or started late more often than chance" in page or \
