@@ -57,6 +57,7 @@ class ResultFile:
     crossovers: dict
     environment: dict
     # /stragglers: the ranks and hosts named, no rows when nobody was; None before the run ended
+    # (or in a file before schema 12)
     stragglers: dict | None = None
     is_links: bool = False   # a file of `collbench links`: its /points is empty
     links: LinkTables = dataclasses.field(default_factory=LinkTables)

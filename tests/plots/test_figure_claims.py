@@ -18,6 +18,14 @@ from plots.figures import FIGURES, errorbars
 from plots.figures.common import Options
 from test_plots import PYTHON, SCRIPT
 
+@pytest.fixture(autouse=True)
+def closed_figures():
+    """Figures drawn in the test process are closed after each test: pyplot keeps them."""
+    yield
+    import matplotlib.pyplot
+    matplotlib.pyplot.close("all")
+
+
 def rewritten(files, tmp_path, change):
     """A copy of the "ranks" file that `change(f)` rewrote, loaded."""
     copy = tmp_path / "rewritten.h5"
