@@ -135,6 +135,11 @@ def main(argv=None):
     try:
         args = parse_args(argv)
         result = resultfile.load(args.file)
+        if not result.is_predictions and int(result.attrs.get("complete", 0)) != 1:
+            kept = (f"{len(next(iter(result.links.points.values()), []))} link points"
+                    if result.is_links else f"{result.point_count()} points")
+            print(f"# note: {args.file} is from a run that did not finish; it holds the {kept} "
+                  "finished before it stopped", file=sys.stderr)
         names, explicit = plan(args, result)
         if "compare" in names and args.baseline is None:
             raise UsageError("figure 'compare' needs --baseline BASE.h5")

@@ -7,6 +7,7 @@
 #include "harness/errors.h"
 #include "harness/plan/run_stragglers.h"
 #include "harness/plan/sizes.h"
+#include "harness/provenance/provenance.h"
 #include "harness/report/link_bound_report.h"
 #include "harness/report/model_report.h"
 #include "harness/report/straggler_report.h"
@@ -83,8 +84,12 @@ int fit_command(const FitCommandOptions& options) {
   } else {
     print_model_table(std::cout, report, options.segments);
     if (bounds) print_link_bounds(std::cout, *bounds, file.points);
-    for (const auto& line : straggler_footer_lines(stragglers)) std::cout << line << '\n';
+    for (const auto& line :
+         straggler_footer_lines(stragglers, file.provenance.text_of(kBindingWarning)))
+      std::cout << line << '\n';
   }
+  if (const std::string note = unfinished_note(file, options.file); !note.empty())
+    fmt::print(stderr, "collbench fit: note: {}; fitted those\n", note);
   return kExitOk;
 }
 

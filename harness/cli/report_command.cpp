@@ -28,6 +28,11 @@ long long integer_or_zero(const Provenance& provenance, const std::string& key) 
   return found == provenance.integers.end() ? 0 : found->second;
 }
 
+void print_unfinished_note(const ResultFile& file, const std::string& path) {
+  if (const std::string note = unfinished_note(file, path); !note.empty())
+    fmt::print(stderr, "collbench report: note: {}\n", note);
+}
+
 // A file of `collbench links`: its points, and its fits and slow links once the run finished.
 int report_links(const ReportOptions& options, const ResultFile& file) {
   const LinkRecord& record = *file.links;
@@ -42,10 +47,7 @@ int report_links(const ReportOptions& options, const ResultFile& file) {
     throw UsageError(fmt::format("--format: a links file prints as table or json, not '{}'",
                                  options.format));
   }
-  if (!file.complete)
-    fmt::print(stderr, "collbench report: note: {} is from a links run that did not finish; it "
-                       "holds the {} link points finished before it stopped\n",
-               options.file, record.points.size());
+  print_unfinished_note(file, options.file);
   return kExitOk;
 }
 
@@ -81,10 +83,7 @@ int report_command(const ReportOptions& options) {
       fmt::print("{}\n", line);
   if (file.link_bounds && options.format == "table")
     print_link_bounds(std::cout, *file.link_bounds, points);
-  if (!file.complete)
-    fmt::print(stderr, "collbench report: note: {} is from a run that did not finish; it holds "
-                       "the {} points finished before it stopped\n",
-               options.file, points.size());
+  print_unfinished_note(file, options.file);
   return kExitOk;
 }
 

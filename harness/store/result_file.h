@@ -95,4 +95,9 @@ struct InvalidResultFile : std::runtime_error {
 };
 ResultFile read_result_file(const std::filesystem::path& path, bool with_samples);
 
+// What a command says once, on stderr, of a file whose run did not finish: "PATH is from a run
+// that did not finish; it holds the N points finished before it stopped" (a links run's: its
+// link points). Empty for a finished run.
+std::string unfinished_note(const ResultFile& file, const std::string& path);
+
 }  // namespace collbench

@@ -237,4 +237,15 @@ ResultFile read_result_file(const std::filesystem::path& path, bool with_samples
   }
 }
 
+std::string unfinished_note(const ResultFile& file, const std::string& path) {
+  if (file.complete) return "";
+  if (file.links)
+    return fmt::format("{} is from a links run that did not finish; it holds the {} link points "
+                       "finished before it stopped",
+                       path, file.links->points.size());
+  return fmt::format("{} is from a run that did not finish; it holds the {} points finished "
+                     "before it stopped",
+                     path, file.points.size());
+}
+
 }  // namespace collbench

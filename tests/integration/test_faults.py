@@ -12,7 +12,7 @@ import time
 import h5py
 import pytest
 
-from conftest import BINARY, environment, mpirun_command
+from conftest import BINARY, ROOT, environment, mpirun_command, run_plain
 
 # Built beside collbench (tests/helpers): appends points to a file until killed.
 APPEND_UNTIL_KILLED = BINARY.parents[1] / "tests" / "append_until_killed"
@@ -106,6 +106,8 @@ def finished_points(out):
     fit = subprocess.run([str(BINARY), "fit", str(out), "--bootstrap", "20"], capture_output=True,
                          text=True, env=environment(), timeout=120)
     assert fit.returncode == 0, fit.stderr
+    if complete == 0:
+        assert f"holds the {finished} points finished before it stopped; fitted those" in fit.stderr
     return finished, complete
 
 
@@ -122,6 +124,22 @@ def test_kill_9_of_the_writing_rank_at_a_random_moment(tmp_path, trial):
     points, complete = finished_points(out)
     assert complete == 0
     assert points >= rows  # each printed row has 2 points (latency and bandwidth)
+    every_other_command_reads(out, points)
+
+
+def every_other_command_reads(out, points):
+    """check, compare and plot read a killed run's file as report and fit do, each saying once
+    that the run did not finish: a verdict (1 is a failed rule), never an unreadable file."""
+    note = f"holds the {points} points finished before it stopped"
+    check = run_plain(["check", str(out), "--spec", str(ROOT / "ci/acceptance/mpi-local.toml")])
+    assert check.returncode in (0, 1), check.stderr
+    assert f"only its {points} finished points were judged" in check.stderr
+    compare = run_plain(["compare", str(out), str(out)])
+    assert compare.returncode == 0, compare.stderr
+    assert "is from a run that did not finish" in compare.stdout + compare.stderr
+    plot = run_plain(["plot", str(out), "--report"])
+    assert plot.returncode == 0, plot.stderr
+    assert note in plot.stderr and out.with_name("killed-report.html").exists()
 
 
 # 100 in the suite; COLLBENCH_KILLS=1000 for the acceptance count.

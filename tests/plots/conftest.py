@@ -3,6 +3,7 @@ import importlib.util
 import pathlib
 import sys
 
+import h5py
 import pytest
 
 HERE = pathlib.Path(__file__).resolve()
@@ -49,4 +50,15 @@ def links_file(tmp_path_factory):
                        "--min-samples", "6", "--max-time", "0.2", "--pairs-at-once", "1",
                        "--out", str(path)])
     assert done.returncode == 0, done.stderr
+    # Three ranks on two cores: the scheduler can leave one link 20% below the others, and
+    # `links` then names it slow (3 tests failed so in one run of a loaded VM). These tests judge
+    # how the figure and report mark what the file names, so each plants the slow links it needs
+    # in a file that names none.
+    with h5py.File(path, "r+") as f:
+        fits = f["link_fits"][()]
+        fits["slow"][:] = 0
+        f["link_fits"][...] = fits
+        dtype = f["slow_hosts"].dtype
+        del f["slow_hosts"]  # written whole, not resizable
+        f.create_dataset("slow_hosts", shape=(0,), dtype=dtype)
     return path
