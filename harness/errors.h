@@ -21,4 +21,11 @@ struct FaultError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A file that must be written is open in another process, which holds HDF5's lock on it: a
+// fault, not bad input, since the same command works once that process closes it. Nothing was
+// written to the file.
+struct FileHeldOpen : FaultError {
+  using FaultError::FaultError;
+};
+
 }  // namespace collbench

@@ -1,7 +1,6 @@
 // collbench: one binary, one subcommand per job (DESIGN.md, "Command line").
 #include <algorithm>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -9,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "harness/cli/check_command.h"
+#include "harness/cli/command_guard.h"
 #include "harness/cli/compare_command.h"
 #include "harness/cli/fit_command.h"
 #include "harness/cli/links_command.h"
@@ -22,30 +22,6 @@
 #include "harness/provenance/launcher.h"
 #include "harness/provenance/version.h"
 #include "harness/report/reporter.h"
-#include "harness/store/result_file.h"
-
-namespace collbench {
-namespace {
-
-// How a command that reads files ends on bad input: each line of the message after
-// "collbench COMMAND: ", and exit 2.
-int exit_on_bad_input(const std::string& command, const std::function<int()>& body) {
-  std::string message;
-  try {
-    return body();
-  } catch (const UsageError& error) {
-    message = error.what();
-  } catch (const InvalidResultFile& error) {
-    message = error.what();
-  }
-  std::istringstream lines(message);
-  for (std::string line; std::getline(lines, line);)
-    fmt::print(stderr, "collbench {}: {}\n", command, line);
-  return kExitUsage;
-}
-
-}  // namespace
-}  // namespace collbench
 
 int main(int argc, char** argv) {
   using namespace collbench;
@@ -145,20 +121,19 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
-  if (run->parsed()) return run_command(run_options, std::vector<std::string>(argv, argv + argc));
-  if (topo->parsed()) return topo_command(topo_options);
-  if (links->parsed())
-    return links_command(links_options, std::vector<std::string>(argv, argv + argc));
-  if (plot->parsed()) return plot_command(plot->remaining());
-  const std::pair<CLI::App*, std::function<int()>> file_commands[] = {
+  const std::vector<std::string> arguments(argv, argv + argc);
+  const std::pair<CLI::App*, std::function<int()>> bodies[] = {
+      {run, [&] { return run_command(run_options, arguments); }},
+      {topo, [&] { return topo_command(topo_options); }},
+      {links, [&] { return links_command(links_options, arguments); }},
+      {plot, [&] { return plot_command(plot->remaining()); }},
       {fit, [&] { return fit_command(fit_options); }},
-      {predict,
-       [&] { return predict_command(predict_options, std::vector<std::string>(argv, argv + argc)); }},
+      {predict, [&] { return predict_command(predict_options, arguments); }},
       {check, [&] { return check_command(check_options); }},
       {compare, [&] { return compare_command(compare_options); }},
       {trend, [&] { return trend_command(trend_options); }},
       {report, [&] { return report_command(report_options); }}};
-  for (const auto& [command, body] : file_commands)
-    if (command->parsed()) return exit_on_bad_input(command->get_name(), body);
+  for (const auto& [command, body] : bodies)
+    if (command->parsed()) return run_guarded(command->get_name(), may_print, body);
   return kExitUsage;
 }

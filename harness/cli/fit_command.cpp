@@ -11,6 +11,7 @@
 #include "harness/report/link_bound_report.h"
 #include "harness/report/model_report.h"
 #include "harness/report/straggler_report.h"
+#include "harness/store/h5.h"
 #include "harness/store/link_bound_table.h"
 #include "harness/store/model_tables.h"
 #include "harness/store/result_file.h"
@@ -68,14 +69,18 @@ int fit_command(const FitCommandOptions& options) {
     throw UsageError(fmt::format("{} holds no points to fit", options.file));
   std::optional<LinkBoundRecord> bounds;
   if (!options.links.empty()) bounds = bound_by_links_file(file, options.file, options.links);
+  // Opened before the fits, so that a file another process holds fails at once, and kept open
+  // until all is written, so that no process opens it between two tables.
+  h5::Handle out = h5::open_file_for_writing(options.file, "the fits");
   const ModelReport report = fit_models(file.points, fit);
   // Named again from the samples, as the run named them: a run killed before its end gets them.
   RunStragglers search(file.topology);
   for (const PointResult& point : file.points) search.add(point);
   const StragglerRecord stragglers = search.record();
-  store_models(options.file, report);
-  store_stragglers(options.file, stragglers);
-  if (bounds) store_link_bounds(options.file, *bounds);
+  write_model_tables(out.get(), report);
+  write_straggler_table(out.get(), stragglers);
+  if (bounds) write_link_bound_table(out.get(), *bounds);
+  out.reset();
   if (options.format == "json") {
     auto json = model_json(report);
     if (bounds) json["link_bounds"] = link_bounds_json(*bounds, file.points);

@@ -103,8 +103,7 @@ std::unique_ptr<ResultWriter> open_links_file(Communicator& world, const LinksCo
     CommunicationWait wait("agreeing whether the result file opened");
     failed = world.sum_over_ranks(!problem.empty()) > 0;
   }
-  if (!problem.empty()) fmt::print(stderr, "collbench links: {}\n", problem);
-  if (failed) throw UsageError("");
+  if (failed) throw UsageError(problem);  // printed by rank 0, the one that has it
   return writer;
 }
 
@@ -215,13 +214,7 @@ int links_command(const LinksOptions& options, const std::vector<std::string>& a
   // Asked before MPI starts: a singleton MPI_Init sets the launcher's variables itself.
   const bool launched = launcher_rank().has_value();
   const bool may_print = launcher_rank().value_or(0) == kRoot;
-  LinksConfig config;
-  try {
-    config = resolve(options);
-  } catch (const UsageError& error) {
-    if (may_print) fmt::print(stderr, "collbench links: {}\n", error.what());
-    return kExitUsage;
-  }
+  const LinksConfig config = resolve(options);
   install_fault_guard(fmt::format("rank {} on {}", launcher_rank().value_or(0), this_host()),
                       config.watchdog);
   std::unique_ptr<Backend> bootstrap;
@@ -247,8 +240,8 @@ int links_command(const LinksOptions& options, const std::vector<std::string>& a
   }
   try {
     return measure(*bootstrap, *links, config, argv);
-  } catch (const UsageError&) {
-    return kExitUsage;
+  } catch (const UsageError&) {  // bad input, not a fault: the guard reports it
+    throw;
   } catch (const std::exception& error) {
     const std::string context = fault_context();
     fmt::print(stderr, "collbench links: rank {} on {}: fault{}{}: {}; every finished link is in {}\n",

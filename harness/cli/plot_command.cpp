@@ -34,11 +34,9 @@ int plot_command(const std::vector<std::string>& arguments) {
   const fs::path script =
       fs::path(from_environment("COLLBENCH_PLOTS", COLLBENCH_SOURCE_DIR "/plots")) /
       "collbench_plot.py";
-  if (!fs::exists(script)) {
-    fmt::print(stderr, "collbench plot: {} is missing (set COLLBENCH_PLOTS to the plots folder)\n",
-               script.string());
-    return kExitUsage;
-  }
+  if (!fs::exists(script))
+    throw UsageError(fmt::format("{} is missing (set COLLBENCH_PLOTS to the plots folder)",
+                                 script.string()));
   // The plots ask this binary to parse acceptance specs (plots/spec.py), so units mean the same.
   std::error_code error;
   const fs::path self = fs::read_symlink("/proc/self/exe", error);
@@ -49,8 +47,7 @@ int plot_command(const std::vector<std::string>& arguments) {
   for (auto& word : command) argv.push_back(word.data());
   argv.push_back(nullptr);
   execvp(argv[0], argv.data());
-  fmt::print(stderr, "collbench plot: cannot run {}: {}\n", command[0], std::strerror(errno));
-  return kExitFault;
+  throw FaultError(fmt::format("cannot run {}: {}", command[0], std::strerror(errno)));
 }
 
 }  // namespace collbench

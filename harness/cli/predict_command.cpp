@@ -133,9 +133,8 @@ int predict_command(const PredictCommandOptions& o, const std::vector<std::strin
                            .inputs = o.files,
                            .step = step});
   } catch (const std::runtime_error& error) {
-    fmt::print(stderr, "collbench predict: writing {} failed, nothing written: {}\n", out.string(),
-               error.what());
-    return kExitFault;
+    throw FaultError(
+        fmt::format("writing {} failed, nothing written: {}", out.string(), error.what()));
   }
   if (o.format == "json") {
     auto json = predictions_json(predictions, step);

@@ -186,18 +186,12 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
   const std::optional<int> rank = launcher_rank();
   const bool launched = rank.has_value();
   const bool may_print = rank.value_or(0) == kRoot;
-  RunConfig config;
-  try {
-    config = resolve(options, default_backend());
-    const auto built = built_backends();
-    if (std::find(built.begin(), built.end(), config.backend) == built.end())
-      throw UsageError(fmt::format("--backend: '{}' is not built into this collbench (built: {})",
-                                   config.backend, fmt::join(built, ", ")));
-    if (config.local_ranks > 0) return launch_local_ranks(config, argv);
-  } catch (const UsageError& error) {
-    if (may_print) fmt::print(stderr, "collbench run: {}\n", error.what());
-    return kExitUsage;
-  }
+  RunConfig config = resolve(options, default_backend());
+  const auto built = built_backends();
+  if (std::find(built.begin(), built.end(), config.backend) == built.end())
+    throw UsageError(fmt::format("--backend: '{}' is not built into this collbench (built: {})",
+                                 config.backend, fmt::join(built, ", ")));
+  if (config.local_ranks > 0) return launch_local_ranks(config, argv);
 
   keep_freed_memory();
   // The watchdog covers the library's start too: a communicator that never forms (a peer that
@@ -205,17 +199,12 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
   install_fault_guard(fmt::format("rank {} on {}", launcher_rank().value_or(0), this_host()),
                       config.watchdog);
   std::unique_ptr<Backend> backend;
-  std::vector<std::string> support_notes;
   try {
     CommunicationWait wait("starting the backend (the library's communicator set-up)");
     backend = start_backend(config.backend, BackendOptions{config.cuda_graphs});
-    support_notes = fit_to_backend(config, *backend);
   } catch (const BackendUnavailable& error) {
     if (may_print) fmt::print(stderr, "collbench run: --backend {}: {}\n", config.backend, error.what());
     end_failed_start();
-    return kExitUsage;
-  } catch (const UsageError& error) {
-    if (backend->world().rank() == kRoot) fmt::print(stderr, "collbench run: {}\n", error.what());
     return kExitUsage;
   } catch (const std::exception& error) {  // the library failed to start: a fault, not input
     fmt::print(stderr, "collbench run: rank {} on {}: --backend {} failed to start: {}\n",
@@ -223,6 +212,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
     end_failed_start();
     return kExitFault;
   }
+  std::vector<std::string> support_notes = fit_to_backend(config, *backend);
   // A lone process is one rank: its collectives move nothing and print busbw 0.
   if (!launched && !config.allow_single_rank) {
     fmt::print(stderr,

@@ -41,12 +41,9 @@ int topo_command(const TopoOptions& options) {
   const bool may_print = launcher_rank().value_or(0) == 0;
   const std::string name = options.backend.empty() ? default_backend() : options.backend;
   const auto built = built_backends();
-  if (std::find(built.begin(), built.end(), name) == built.end()) {
-    if (may_print)
-      fmt::print(stderr, "collbench topo: --backend: '{}' is not built into this collbench "
-                 "(built: {})\n", name, fmt::join(built, ", "));
-    return kExitUsage;
-  }
+  if (std::find(built.begin(), built.end(), name) == built.end())
+    throw UsageError(fmt::format("--backend: '{}' is not built into this collbench (built: {})",
+                                 name, fmt::join(built, ", ")));
   std::unique_ptr<Backend> backend;
   try {
     backend = start_backend(name, BackendOptions{});

@@ -1,8 +1,11 @@
 #include "harness/store/h5.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
+
+#include "harness/errors.h"
 
 namespace collbench::h5 {
 namespace {
@@ -62,6 +65,28 @@ Handle list_space(std::size_t length) {
 }
 
 Handle dataset_space(hid_t dataset) { return own(H5Dget_space(dataset), "H5Dget_space"); }
+
+// HDF5's lock on a file is an flock that fails with EWOULDBLOCK while another process has the
+// file open: a reader holds it shared, a writer alone. Other lock failures (a file system
+// without locks) keep HDF5's own words.
+struct LockSearch {
+  std::string busy = "errno = " + std::to_string(EWOULDBLOCK) + ",";
+  bool found = false;
+};
+
+herr_t find_busy_lock(unsigned, const H5E_error2_t* error, void* data) {
+  auto& search = *static_cast<LockSearch*>(data);
+  if (error->min_num == H5E_CANTLOCKFILE && error->desc &&
+      std::strstr(error->desc, search.busy.c_str()))
+    search.found = true;
+  return 0;
+}
+
+bool held_by_another_process() {
+  LockSearch search;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_busy_lock, &search);
+  return search.found;
+}
 
 }  // namespace
 
@@ -135,6 +160,20 @@ std::vector<char> file_image(hid_t file) {
 Handle open_file_read_only(const std::filesystem::path& path) {
   silence_automatic_error_printing();
   return own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "opening " + path.string());
+}
+
+Handle open_file_for_writing(const std::filesystem::path& path, std::string_view what) {
+  silence_automatic_error_printing();
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  if (file < 0 && held_by_another_process()) {
+    H5Eclear2(H5E_DEFAULT);
+    throw FileHeldOpen(
+        path.string() + " is open in another process (h5py, a plot?) that holds HDF5's lock on "
+        "it: " + std::string(what) + " cannot be stored, and the file is as it was. Close it "
+        "there and run again, or set HDF5_USE_FILE_LOCKING=FALSE to write anyway (that process "
+        "may then read the file wrong until it opens it again)");
+  }
+  return own(file, "opening " + path.string() + " for writing");
 }
 
 bool is_hdf5_file(const std::filesystem::path& path) {

@@ -56,6 +56,9 @@ Handle create_file(const std::filesystem::path& path, bool truncate);
 Handle create_memory_file();
 std::vector<char> file_image(hid_t file);
 Handle open_file_read_only(const std::filesystem::path& path);
+// Throws FileHeldOpen (harness/errors.h) when another process has the file open, which HDF5's
+// lock reports; its message says that `what`, such as "the fits", cannot be stored there.
+Handle open_file_for_writing(const std::filesystem::path& path, std::string_view what);
 bool is_hdf5_file(const std::filesystem::path& path);
 void flush(hid_t file);
 

@@ -73,19 +73,16 @@ LinkBound from_row(const LinkBoundRow& row) {
 
 }  // namespace
 
-void store_link_bounds(const std::filesystem::path& path, const LinkBoundRecord& record) {
-  const h5::Handle file = h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT),
-                                  "opening the result file to store the link bounds");
+void write_link_bound_table(hid_t file, const LinkBoundRecord& record) {
   std::vector<LinkBoundRow> rows;
   for (const LinkBound& bound : record.bounds) rows.push_back(to_row(bound));
-  h5::write_table(file.get(), layout::kLinkBounds, link_bound_row_type(), rows.size(),
-                  rows.data());
-  const h5::Handle table = h5::open_dataset(file.get(), layout::kLinkBounds);
+  h5::write_table(file, layout::kLinkBounds, link_bound_row_type(), rows.size(), rows.data());
+  const h5::Handle table = h5::open_dataset(file, layout::kLinkBounds);
   h5::write_string_attribute(table.get(), layout::kLinksFile, record.links_file);
   h5::write_string_attribute(table.get(), layout::kLinksStartUtc, record.links_start_utc);
   h5::write_string_attribute(table.get(), layout::kUnits,
                              "per field name: _us microseconds, _GBps 10^9 bytes/s");
-  h5::flush(file.get());
+  h5::flush(file);
 }
 
 std::optional<LinkBoundRecord> read_link_bounds(hid_t file) {

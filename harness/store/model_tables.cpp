@@ -438,10 +438,4 @@ std::optional<ModelReport> read_model_tables(hid_t file) {
   return report;
 }
 
-void store_models(const std::filesystem::path& path, const ModelReport& report) {
-  const h5::Handle file =
-      h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "opening the result file to store fits");
-  write_model_tables(file.get(), report);
-}
-
 }  // namespace collbench

@@ -98,12 +98,6 @@ void write_straggler_table(hid_t file, const StragglerRecord& record) {
   h5::flush(file);
 }
 
-void store_stragglers(const std::filesystem::path& path, const StragglerRecord& record) {
-  const h5::Handle file = h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT),
-                                  "opening the result file to store the stragglers");
-  write_straggler_table(file.get(), record);
-}
-
 std::optional<StragglerRecord> read_straggler_table(hid_t file) {
   if (!h5::link_exists(file, layout::kStragglers)) return std::nullopt;
   StragglerRecord record;

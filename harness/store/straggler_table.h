@@ -2,7 +2,6 @@
 // /stragglers of a run file (results/SCHEMA.md, schema 12): one row per named rank or host, none
 // when nobody was named, and as attributes the points tested and the thresholds that named them.
 // Written at the end of a run and again by `collbench fit`.
-#include <filesystem>
 #include <optional>
 
 #include "harness/stats/stragglers.h"
@@ -12,8 +11,6 @@ namespace collbench {
 
 // Replaces /stragglers.
 void write_straggler_table(hid_t file, const StragglerRecord& record);
-// Opens a finished result file for writing and replaces its /stragglers.
-void store_stragglers(const std::filesystem::path& path, const StragglerRecord& record);
 
 // Empty when the file holds none (a run killed before its end, a file before schema 12). Throws
 // std::runtime_error naming a damaged table.

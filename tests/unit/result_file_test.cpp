@@ -1234,10 +1234,13 @@ TEST_F(ResultFileTest, LinkBoundsReadBackAndTheNextReplacesThem) {
   const LinkBound bound{.point_index = 1, .kind = LinkKind::inter, .links = 6, .alpha_us = 265,
                         .bandwidth_GBps = 0.053, .algorithm = "rabenseifner",
                         .predicted_us = 60787.2, .measured_us = 117605.7};
-  store_link_bounds(path, {.bounds = {bound, bound}, .links_file = "old.h5",
-                           .links_start_utc = "2026-12-03T06:00:00Z"});
-  store_link_bounds(path, {.bounds = {bound}, .links_file = "links.h5",
-                           .links_start_utc = "2026-12-03T06:46:12Z"});
+  {
+    const h5::Handle file = h5::open_file_for_writing(path, "the link bounds");
+    write_link_bound_table(file.get(), {.bounds = {bound, bound}, .links_file = "old.h5",
+                                        .links_start_utc = "2026-12-03T06:00:00Z"});
+    write_link_bound_table(file.get(), {.bounds = {bound}, .links_file = "links.h5",
+                                        .links_start_utc = "2026-12-03T06:46:12Z"});
+  }
   const ResultFile result = read_result_file(path, false);
   ASSERT_TRUE(result.link_bounds.has_value());
   EXPECT_EQ(result.link_bounds->links_file, "links.h5");
@@ -1296,7 +1299,8 @@ TEST_F(ResultFileTest, StragglersReadBackWithTheirThresholdsAndFitReplacesThem) 
   EXPECT_EQ(result.stragglers->named[1].rank, Straggler::kHostRow);
   EXPECT_EQ(result.stragglers->named[1].kind, StragglerKind::finishes_last);
 
-  store_stragglers(path, {.named = {}, .points = 9, .thresholds = {}});
+  write_straggler_table(h5::open_file_for_writing(path, "the stragglers").get(),
+                        {.named = {}, .points = 9, .thresholds = {}});
   const ResultFile fitted = read_result_file(path, false);
   ASSERT_TRUE(fitted.stragglers.has_value());
   EXPECT_TRUE(fitted.stragglers->named.empty());

@@ -1,0 +1,72 @@
+#include "command_guard.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string_view>
+
+#include "harness/errors.h"
+#include "harness/store/result_file.h"
+
+namespace collbench {
+namespace {
+
+// The command std::terminate names; set once before the command runs.
+std::string g_command;
+
+// Each line of `message` after "collbench COMMAND: ", the first after `lead` too; a final newline
+// ends the last line. Writes without allocating or throwing: the guard must not fail while it
+// reports a failure.
+void print_lines(std::string_view command, std::string_view lead, std::string_view message) {
+  for (bool first = true;; first = false) {
+    const std::size_t end = message.find('\n');
+    const std::string_view line = message.substr(0, end);
+    std::fprintf(stderr, "collbench %.*s: %.*s%.*s\n", static_cast<int>(command.size()),
+                 command.data(), first ? static_cast<int>(lead.size()) : 0, lead.data(),
+                 static_cast<int>(line.size()), line.data());
+    if (end == std::string_view::npos || end + 1 == message.size()) return;
+    message.remove_prefix(end + 1);
+  }
+}
+
+[[noreturn]] void end_terminated() {
+  std::string_view what = "std::terminate without an exception";
+  try {
+    if (const std::exception_ptr current = std::current_exception())
+      std::rethrow_exception(current);
+  } catch (const std::exception& error) {
+    what = error.what();
+  } catch (...) {
+    what = "an exception that is not a std::exception";
+  }
+  print_lines(g_command, "internal error: ", what);
+  std::fflush(stderr);
+  std::_Exit(kExitFault);
+}
+
+}  // namespace
+
+int run_guarded(const std::string& command, bool may_print, const std::function<int()>& body) {
+  g_command = command;
+  std::set_terminate(end_terminated);
+  try {
+    return body();
+  } catch (const UsageError& error) {
+    if (may_print) print_lines(command, "", error.what());
+    return kExitUsage;
+  } catch (const InvalidResultFile& error) {
+    if (may_print) print_lines(command, "", error.what());
+    return kExitUsage;
+  } catch (const FaultError& error) {
+    print_lines(command, "", error.what());
+    return kExitFault;
+  } catch (const std::exception& error) {
+    print_lines(command, "internal error: ", error.what());
+    return kExitFault;
+  } catch (...) {
+    print_lines(command, "internal error: ", "an exception that is not a std::exception");
+    return kExitFault;
+  }
+}
+
+}  // namespace collbench
