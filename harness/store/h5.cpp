@@ -159,7 +159,15 @@ std::vector<char> file_image(hid_t file) {
 
 Handle open_file_read_only(const std::filesystem::path& path) {
   silence_automatic_error_printing();
-  return own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "opening " + path.string());
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0 && held_by_another_process()) {
+    H5Eclear2(H5E_DEFAULT);
+    throw FileHeldOpen(
+        path.string() + " is being written by another process (a run still going, or h5py in "
+        "r+ mode) that holds HDF5's lock on it: wait until it is done or closed and run again, or "
+        "set HDF5_USE_FILE_LOCKING=FALSE to read it as it is now");
+  }
+  return own(file, "opening " + path.string());
 }
 
 Handle open_file_for_writing(const std::filesystem::path& path, std::string_view what) {

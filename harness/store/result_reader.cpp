@@ -8,6 +8,7 @@
 #include <string_view>
 #include <stdexcept>
 
+#include "harness/errors.h"
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
@@ -232,6 +233,8 @@ ResultFile read_result_file(const std::filesystem::path& path, bool with_samples
     result.link_bounds = read_link_bounds(root);
     result.stragglers = read_straggler_table(root);
     return result;
+  } catch (const FileHeldOpen&) {
+    throw;  // the file may be fine: a fault of the moment, not bad input
   } catch (const std::runtime_error& error) {
     throw InvalidResultFile(fmt::format("{}: {}", path.string(), error.what()));
   }

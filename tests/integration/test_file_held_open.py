@@ -11,8 +11,8 @@ import pytest
 from conftest import QUICK, ROOT, run_mpi, run_plain
 
 # Opens the file the way a notebook or the plot script does, says so, and keeps it open.
-HOLD = "import h5py, sys, time; f = h5py.File(sys.argv[1], 'r'); print('open', flush=True); " \
-       "time.sleep(120)"
+HOLD = "import h5py, sys, time; f = h5py.File(sys.argv[1], sys.argv[2]); " \
+       "print('open', flush=True); time.sleep(120)"
 
 
 @pytest.fixture(scope="module")
@@ -35,11 +35,12 @@ def result(measured, tmp_path):
 class Holder:
     """A real h5py process that has `path` open until the block ends."""
 
-    def __init__(self, path):
+    def __init__(self, path, mode="r"):
         self.path = path
+        self.mode = mode
 
     def __enter__(self):
-        self.process = subprocess.Popen([sys.executable, "-c", HOLD, str(self.path)],
+        self.process = subprocess.Popen([sys.executable, "-c", HOLD, str(self.path), self.mode],
                                         stdout=subprocess.PIPE, text=True)
         assert self.process.stdout.readline().strip() == "open"
         return self
@@ -105,3 +106,17 @@ def test_a_command_that_only_reads_works_on_a_file_held_open(result, tmp_path, c
     assert closed.returncode in (0, 1), closed.stderr  # 1: a verdict, not a failure to read
     assert "lock" not in held.stderr
     assert held.stdout == closed.stdout
+
+
+def test_a_file_being_written_elsewhere_is_a_fault_of_the_moment_named_for_every_reader(result):
+    """A writer (a run still going, h5py in r+ mode) holds the lock alone: no reader can open the
+    file, and each says why and what to do, exit 3, instead of calling the file invalid."""
+    with Holder(result, "r+"):
+        report = run_plain(["report", str(result)])
+        check = run_plain(["check", str(result), "--spec",
+                           str(ROOT / "ci" / "acceptance" / "mpi-local.toml")])
+    for refused, command in ((report, "report"), (check, "check")):
+        assert refused.returncode == 3, refused.stderr
+        assert refused.stderr.startswith(
+            f"collbench {command}: {result} is being written by another process"), refused.stderr
+        assert "HDF5_USE_FILE_LOCKING=FALSE" in refused.stderr and refused.stdout == ""
