@@ -157,31 +157,39 @@ std::vector<char> file_image(hid_t file) {
   return image;
 }
 
-Handle open_file_read_only(const std::filesystem::path& path) {
+namespace {
+
+// H5Fopen with `flags`; where another process holds HDF5's lock, FileHeldOpen with the file's
+// name and `held`, what that means here.
+Handle open_file(const std::filesystem::path& path, unsigned flags, std::string_view held,
+                 const std::string& what) {
   silence_automatic_error_printing();
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t file = H5Fopen(path.c_str(), flags, H5P_DEFAULT);
   if (file < 0 && held_by_another_process()) {
     H5Eclear2(H5E_DEFAULT);
-    throw FileHeldOpen(
-        path.string() + " is being written by another process (a run still going, or h5py in "
-        "r+ mode) that holds HDF5's lock on it: wait until it is done or closed and run again, or "
-        "set HDF5_USE_FILE_LOCKING=FALSE to read it as it is now");
+    throw FileHeldOpen(path.string() + std::string(held));
   }
-  return own(file, "opening " + path.string());
+  return own(file, what);
+}
+
+}  // namespace
+
+Handle open_file_read_only(const std::filesystem::path& path) {
+  return open_file(path, H5F_ACC_RDONLY,
+                   " is being written by another process (a run still going, or h5py in r+ mode) "
+                   "that holds HDF5's lock on it: wait until it is done or closed and run again, "
+                   "or set HDF5_USE_FILE_LOCKING=FALSE to read it as it is now",
+                   "opening " + path.string());
 }
 
 Handle open_file_for_writing(const std::filesystem::path& path, std::string_view what) {
-  silence_automatic_error_printing();
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-  if (file < 0 && held_by_another_process()) {
-    H5Eclear2(H5E_DEFAULT);
-    throw FileHeldOpen(
-        path.string() + " is open in another process (h5py, a plot?) that holds HDF5's lock on "
-        "it: " + std::string(what) + " cannot be stored, and the file is as it was. Close it "
-        "there and run again, or set HDF5_USE_FILE_LOCKING=FALSE to write anyway (that process "
-        "may then read the file wrong until it opens it again)");
-  }
-  return own(file, "opening " + path.string() + " for writing");
+  return open_file(path, H5F_ACC_RDWR,
+                   " is open in another process (h5py, a plot?) that holds HDF5's lock on it: " +
+                       std::string(what) +
+                       " cannot be stored, and the file is as it was. Close it there and run "
+                       "again, or set HDF5_USE_FILE_LOCKING=FALSE to write anyway (that process "
+                       "may then read the file wrong until it opens it again)",
+                   "opening " + path.string() + " for writing");
 }
 
 bool is_hdf5_file(const std::filesystem::path& path) {
