@@ -828,10 +828,32 @@ TEST(ModelReport, BandwidthIntervalsNeverTurnUpsideDown) {
   EXPECT_NE(lines[0].find("bandwidth 10 [9.09, unbounded] GB/s"), std::string::npos) << lines[0];
 }
 
+// An n½ whose betas reach 0 is unbounded above, never negative below, and the line says why.
+TEST(ModelReport, UnboundedHalfSizesAndBandwidthsSayWhy) {
+  ModelReport models = tuned_models();
+  Headline& h = *models.curves[0].headline;
+  h.beta_ci.low = -1e-10;
+  h.half_size_ci = {2e4, std::numeric_limits<double>::infinity()};
+  const auto lines = model_footer_lines(models);
+  EXPECT_NE(lines[0].find("n½ 48.83 KiB [19.53 KiB, unbounded]: latency dominates below it"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_NE(lines[0].find("; unbounded: in at least 2.5% of the bootstrap replicates the "
+                          "large-message time did not grow with size (beta <= 0)"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_EQ(lines[1].find("unbounded"), std::string::npos) << lines[1];  // bounded: no words
+  const auto json = model_json(models);
+  EXPECT_EQ(json["curves"][0].at("headline").at("half_size_ci_bytes"),
+            nlohmann::ordered_json::parse("[20000.0, null]"));
+}
+
 // p* 5.2 with an interval whose high end is unbounded (replicates that lost the latency term).
 TEST(ModelReport, CrossoverCarriesItsRankInterval) {
   const auto lines = model_footer_lines(tuned_models());
-  EXPECT_NE(lines[3].find("p*(25 MiB) = 5 ranks [3, unbounded] (extrapolated: measured up to 4)"),
+  EXPECT_NE(lines[3].find("p*(25 MiB) = 5 ranks [3, unbounded] (extrapolated: measured up to 4)"
+                          "; unbounded: in at least 2.5% of the bootstrap replicates the ring "
+                          "family had no latency term"),
             std::string::npos)
       << lines[3];
   const auto json = model_json(tuned_models());
