@@ -54,7 +54,9 @@ int report_links(const ReportOptions& options, const ResultFile& file) {
 }  // namespace
 
 int report_command(const ReportOptions& options) {
-  const ResultFile file = read_result_file(options.file, false);
+  // With the samples: a point whose rounds disagree is printed with their spread, which only
+  // its samples hold.
+  const ResultFile file = read_result_file(options.file, true);
   if (file.links) return report_links(options, file);
   auto reporter = make_reporter(options.format, std::cout);
   const Provenance& p = file.provenance;

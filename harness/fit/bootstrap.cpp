@@ -22,7 +22,9 @@ double percentile_of_sorted(const std::vector<double>& sorted, double percent) {
   const double rank = percent / 100 * static_cast<double>(sorted.size() - 1);
   const auto below = static_cast<std::size_t>(rank);
   const double fraction = rank - static_cast<double>(below);
-  if (fraction == 0 || below + 1 == sorted.size()) return sorted[below];
+  // Equal neighbours are their own percentile, infinite ones too (inf - inf is NaN).
+  if (fraction == 0 || below + 1 == sorted.size() || sorted[below] == sorted[below + 1])
+    return sorted[below];
   return sorted[below] + fraction * (sorted[below + 1] - sorted[below]);
 }
 
@@ -32,7 +34,7 @@ struct Draws {
   void add(double alpha, double beta) {
     alphas.push_back(alpha);
     betas.push_back(beta);
-    half_sizes.push_back(alpha / beta);
+    half_sizes.push_back(half_size_of(alpha, beta));
   }
   SegmentIntervals intervals() {
     if (alphas.empty()) return {};
@@ -74,6 +76,12 @@ class MedianShifts {
 };
 
 }  // namespace
+
+double half_size_of(double alpha_s, double beta_s_per_byte) {
+  if (alpha_s <= 0) return 0;
+  if (beta_s_per_byte <= 0) return std::numeric_limits<double>::infinity();
+  return alpha_s / beta_s_per_byte;
+}
 
 Interval central_95(std::vector<double> values) {
   std::ranges::sort(values);

@@ -24,13 +24,20 @@ namespace collbench {
 // or worse would otherwise give a time of zero or less, which no fit takes.
 inline constexpr double kSmallestShare = 0.05;
 
-// The 2.5% and 97.5% percentiles of `values` (numpy.percentile's default interpolation).
+// The 2.5% and 97.5% percentiles of `values` (numpy.percentile's default interpolation); an
+// infinite value among them gives an infinite end, never NaN.
 Interval central_95(std::vector<double> values);
+
+// n½ = alpha / beta, the size below which the latency term dominates, never negative: 0 without
+// a latency term (alpha at its bound 0), infinite where the time does not grow with size (beta
+// <= 0: the latency term dominates every size). A bootstrap whose betas cross 0 then gives n½
+// an interval that is unbounded above, as it gives the bandwidth one, never a negative end.
+double half_size_of(double alpha_s, double beta_s_per_byte);
 
 struct SegmentIntervals {
   Interval alpha_s;
   Interval beta_s_per_byte;
-  Interval half_size_bytes;  // n½ = alpha / beta
+  Interval half_size_bytes;  // of half_size_of over the replicates
 };
 
 struct CurveIntervals {

@@ -50,7 +50,7 @@ SegmentReport report_segment(const Segment& segment, const SegmentIntervals& int
   report.beta_s_per_byte = segment.fit.beta_s_per_byte;
   report.alpha_ci = intervals.alpha_s;
   report.beta_ci = intervals.beta_s_per_byte;
-  report.half_size_bytes = report.beta_s_per_byte != 0 ? report.alpha_s / report.beta_s_per_byte : 0;
+  report.half_size_bytes = half_size_of(report.alpha_s, report.beta_s_per_byte);
   report.half_size_ci = intervals.half_size_bytes;
   report.rms_rel_error = segment.fit.rms_rel_error;
   report.max_rel_error = segment.fit.max_rel_error;
@@ -70,7 +70,7 @@ Headline headline_of(const std::vector<SegmentReport>& segments, const SegmentIn
   headline.alpha_ci = intervals.alpha_s;
   headline.beta_s_per_byte = segments.back().beta_s_per_byte;
   headline.beta_ci = intervals.beta_s_per_byte;
-  headline.half_size_bytes = headline.alpha_s / headline.beta_s_per_byte;
+  headline.half_size_bytes = half_size_of(headline.alpha_s, headline.beta_s_per_byte);
   headline.half_size_ci = intervals.half_size_bytes;
   headline.misfit = misfit;
   // The bandwidth falls where a later regime is slower than the best before it, beyond both

@@ -21,6 +21,13 @@ namespace {
 constexpr int kRoot = 0;
 // A rank that sits the placement out never holds a maximum over ranks.
 constexpr double kSatOut = -std::numeric_limits<double>::infinity();
+// Windows each round of a window-started point runs and drops before its samples (never more
+// than -w): the warm-up operations run back to back, not through the wait for a window. Measured
+// without these on 2 ranks of this VM, the first sample of a later round took 1.12-1.14 times
+// the median of the round's samples from the 7th on and its first three 1.05-1.07 times; with
+// them 1.00 and 1.00-1.02 (medians over the rounds of 60 samples or more, three default latency
+// sweeps each). A round cut short at 6 samples otherwise reads slow, and its rounds disagree.
+constexpr int kWarmupWindows = 3;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -249,7 +256,7 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
 }
 
 RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
-                                                StoppingState& stopping) {
+                                                StoppingState& stopping, int warmup_windows) {
   Sampled sampled;
   sampled.start = SampleStart::window;
   sampled.raw.nranks = static_cast<int>(run_.members.size());
@@ -270,6 +277,8 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
       order = broadcast_order(root ? next() : Order{});
       continue;
     }
+    const bool warming = warmup_windows > 0;
+    if (warming) --warmup_windows;
     const double iteration_start = steady_seconds();
     WindowReport mine;
     mine.slack_s = order.t0 - clocks_.now_on_root_clock();
@@ -292,18 +301,20 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
       const WindowVerdict verdict =
           judge_window({.end_s = latest_end, .learnt_after_t0_s = latest_learning});
       margin_->record(verdict.valid);
-      if (verdict.valid) {
+      std::optional<StopReason> reason;
+      if (!warming && verdict.valid) {
         sampled.slowest.push_back(verdict.time_s);
         stopping.add(verdict.time_s);
-      } else {
+      } else if (!warming) {
         ++sampled.invalid;
       }
-      const auto reason = stopping.decide(seconds_since(started));
+      if (!warming) reason = stopping.decide(seconds_since(started));
       order = reason ? Order{Order::stop, static_cast<std::int32_t>(*reason)} : next();
-      order.previous_valid = verdict.valid;
+      order.previous_valid = verdict.valid && !warming;
     }
     order = broadcast_order(order);
-    if (!order.previous_valid) {  // every rank drops the sample a rank reached late
+    // Every rank drops a warm-up window, and the sample a rank reached late.
+    if (!order.previous_valid) {
       my_ends.pop_back();
       my_latenesses.pop_back();
     }
@@ -338,7 +349,7 @@ RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
   StoppingState stopping(settings_.stopping, time_left_s,
                          earlier ? round_estimates_of(*earlier) : std::vector<RoundMedian>{});
   if (mode == Mode::latency && settings_.latency_start == SampleStart::window)
-    return sample_in_windows(call, stopping);
+    return sample_in_windows(call, stopping, std::min(settings_.warmup_iters, kWarmupWindows));
   return sample_from_barrier(call, mode, stopping);
 }
 

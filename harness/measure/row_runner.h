@@ -84,7 +84,9 @@ class RowRunner {
   Sampled sample(const CollectiveCall& call, Mode mode, std::optional<double> time_left_s,
                  const PointResult* earlier);
   Sampled sample_from_barrier(const CollectiveCall& call, Mode mode, StoppingState& stopping);
-  Sampled sample_in_windows(const CollectiveCall& call, StoppingState& stopping);
+  // The first `warmup_windows` windows are run and dropped, as warm-ups of the window's path.
+  Sampled sample_in_windows(const CollectiveCall& call, StoppingState& stopping,
+                            int warmup_windows);
   // The load and the collective alone and together (overlap_sampling.cpp); `alone_s` is the
   // point's median, known on rank 0, that the load is sized to.
   OverlapMeasure sample_overlap(const CollectiveCall& call, double alone_s);

@@ -31,6 +31,10 @@ std::vector<double> slowest_rank_times(const RawSamples& raw) {
   return slowest;
 }
 
+std::vector<RoundMedian> kept_round_medians(const PointResult& point) {
+  return round_estimates(slowest_rank_times(point.samples), point.samples.round_starts);
+}
+
 bool converged(const PointResult& point) {
   return (point.stop_reason == StopReason::converged ||
           point.stop_reason == StopReason::fixed_count) &&

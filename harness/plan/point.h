@@ -13,6 +13,7 @@
 #include "benches/datatype.h"
 #include "harness/stats/no_value.h"
 #include "harness/stats/overlap.h"
+#include "harness/stats/rounds.h"
 #include "harness/stats/stop_reason.h"
 #include "harness/stats/summary.h"
 #include "topo/placement.h"
@@ -114,6 +115,11 @@ struct PointResult {
   std::vector<double> own_seconds;
   RawSamples samples;
 };
+
+// Each round's median of the slowest-rank times of the samples the point keeps (--keep-samples:
+// every sample up to 1,000 a point by default, evenly spaced rows beyond), the same in the run
+// that measured it and in its file; none when it keeps none.
+std::vector<RoundMedian> kept_round_medians(const PointResult& point);
 
 // Whether the point reached what it was sampled for: its --target-ci, or its fixed count, with
 // enough samples for a 95% interval of the median. Every output marks the points that did not.

@@ -69,25 +69,37 @@ std::string half_size_words(const Headline& h, const CurveFit& curve) {
   return value + ": latency dominates below it";
 }
 
+// Where the bootstrap's betas reach 0 the bandwidth and n½ have no upper end; the line says
+// why once, in words.
+bool unbounded(const Headline& h) { return !(h.beta_s_per_byte > 0 && h.beta_ci.low > 0); }
 
+constexpr const char* kUnboundedWhy =
+    "unbounded: in at least 2.5% of the bootstrap replicates the large-message time did not grow "
+    "with size (beta <= 0), which leaves the bandwidth and n½ no upper end";
 
 std::string crossover_line(const CrossoverReport& crossover) {
   const auto& family = crossover.family;
+  const Interval& ci = crossover.crossover_ranks_ci;
   return fmt::format(
-      "# crossover {}: ring alpha {:.3g} us, 1/beta {:.3g} GB/s; p*({}) = {}{}",
+      "# crossover {}: ring alpha {:.3g} us, 1/beta {:.3g} GB/s; p*({}) = {}{}{}",
       curve_text(crossover.key), family.alpha_s * 1e6, 1e-9 / family.beta_s_per_byte,
       bytes_text(crossover.size_bytes),
-      crossover.crossover_ranks ? fmt::format("{:.0f} ranks{}", *crossover.crossover_ranks,
-                                              ranks_interval_text(crossover.crossover_ranks_ci))
-                                : "n/a (alpha <= 0)",
+      crossover.crossover_ranks
+          ? fmt::format("{:.0f} ranks{}", *crossover.crossover_ranks, ranks_interval_text(ci))
+          : "n/a (alpha <= 0)",
       crossover.extrapolated()
           ? fmt::format(" (extrapolated: measured up to {})", crossover.max_ranks_measured)
+          : "",
+      std::isinf(ci.high) && std::isfinite(ci.low)
+          ? "; unbounded: in at least 2.5% of the bootstrap replicates the ring family had no "
+            "latency term (alpha 0), which puts p* beyond every rank count"
           : "");
 }
 
 }  // namespace
 
 std::string bytes_text(double bytes) {
+  if (std::isinf(bytes)) return "unbounded";
   return bytes >= 1 ? format_size(static_cast<std::size_t>(std::llround(bytes)))
                     : fmt::format("{:.2g} B", bytes);
 }
@@ -117,6 +129,7 @@ std::string headline_text(const CurveFit& curve) {
                                 1e-9 / h.peak_beta_s_per_byte,
                                 format_size(h.bandwidth_falls_at_bytes)));
   parts.push_back(fmt::format("misfit {:.1f}%", 100 * h.misfit));
+  if (unbounded(h)) parts.push_back(kUnboundedWhy);
   std::string text = fmt::format("{}", fmt::join(parts, "; "));
   if (!h.trusted()) text += fmt::format(" (untrusted: {})", flags_text(h.flags));
   return text;
@@ -151,7 +164,10 @@ std::vector<std::string> model_footer_lines(const ModelReport& report) {
 }
 
 nlohmann::ordered_json model_json(const ModelReport& report) {
-  const auto interval = [](const Interval& i) { return nlohmann::ordered_json::array({i.low, i.high}); };
+  // An unbounded end (an n½ whose betas reached 0) is null, as JSON has no infinity.
+  const auto interval = [](const Interval& i) {
+    return nlohmann::ordered_json::array({finite_or_null(i.low), finite_or_null(i.high)});
+  };
   nlohmann::ordered_json json;
   json["curves"] = nlohmann::ordered_json::array();
   for (const auto& curve : report.curves) {
@@ -164,7 +180,7 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
       const bool falls = h.bandwidth_falls_at_bytes != 0;
       entry["headline"] = {
           {"text", headline_text(curve)},
-          {"half_size_bytes", h.half_size_bytes},
+          {"half_size_bytes", finite_or_null(h.half_size_bytes)},
           {"half_size_ci_bytes", interval(h.half_size_ci)},
           {"half_size_position", h.half_size_ci.high < double(curve.min_size_bytes)  ? "below"
                                  : h.half_size_ci.low > double(curve.max_size_bytes) ? "beyond"
@@ -191,9 +207,9 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
                                    {"beta_ns_per_byte", s.beta_s_per_byte * 1e9},
                                    {"beta_ci_ns_per_byte", interval({s.beta_ci.low * 1e9, s.beta_ci.high * 1e9})},
                                    {"bandwidth_GBps", 1e-9 / s.beta_s_per_byte},
-                                   {"half_size_bytes", s.half_size_bytes},
+                                   {"half_size_bytes", finite_or_null(s.half_size_bytes)},
                                    {"half_size_ci_bytes", interval(s.half_size_ci)},
-                                   {"n90_bytes", 9 * s.half_size_bytes},
+                                   {"n90_bytes", finite_or_null(9 * s.half_size_bytes)},
                                    {"rms_rel_error", s.rms_rel_error},
                                    {"max_rel_error", s.max_rel_error},
                                    {"trusted", s.trusted()},

@@ -19,7 +19,8 @@ std::string headline_text(const CurveFit& curve);
 std::vector<std::string> model_footer_lines(const ModelReport& report);
 nlohmann::ordered_json model_json(const ModelReport& report);
 
-// A size in bytes as run's table writes it (format_size), a fraction of a byte as such.
+// A size in bytes as run's table writes it (format_size), a fraction of a byte as such,
+// "unbounded" for an infinite one (an n½ whose beta reached 0).
 std::string bytes_text(double bytes);
 // " [lo, hi]" of a crossover rank count; "unbounded" past the replicates that lost alpha.
 std::string ranks_interval_text(const Interval& ci);

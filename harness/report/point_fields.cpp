@@ -1,6 +1,7 @@
 #include "point_fields.h"
 
 #include "harness/plan/point_identity.h"
+#include "harness/report/convergence_mark.h"
 #include "harness/report/json_number.h"
 #include "harness/report/reporter.h"
 
@@ -25,6 +26,12 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
   fields["stop_reason"] = name(p.stop_reason);
   fields["converged"] = converged(p);
   fields["ci_rel_halfwidth"] = relative_ci_halfwidth(s);  // null when there is no interval
+  // What the table's last column shows, and the rounds behind it: null with fewer than two.
+  const std::vector<RoundMedian> rounds = kept_round_medians(p);
+  fields["ci_mark"] = convergence_mark(p);
+  fields["round_spread_rel"] = finite_or_null(round_spread(rounds));
+  fields["rounds_agree"] =
+      rounds.size() >= 2 ? nlohmann::ordered_json(rounds_agree(rounds)) : nullptr;
   fields["sync"] = name(p.start);
   fields["invalid_samples"] = p.invalid_samples;
   fields["window_margin_us"] = us(p.window_margin_s);  // null outside window starts

@@ -6,7 +6,6 @@
 #include <fmt/ostream.h>
 
 #include "benches/backends/tuning.h"
-#include "harness/report/convergence_mark.h"
 
 namespace collbench {
 namespace {
@@ -59,6 +58,7 @@ void TableReporter::open_section(const PointKey& key, std::span<const PointResul
   busbw_count_ = 0;
   wrong_ = 0;
   checked_ = false;
+  explained_.clear();
   fmt::print(out_, "#\n# {} | placement {} | {} ranks | backend {}\n", name(key.collective),
              name(key.placement), key.nranks, key.backend);
   if (tuned(key))
@@ -77,9 +77,9 @@ void TableReporter::open_section(const PointKey& key, std::span<const PointResul
     names += fmt::format("  {:>9}  {:>9}", "median", "p99");
     units += fmt::format("  {:>9}  {:>9}", "(us)", "(us)");
   }
-  labels += fmt::format("  {:>6}", "");
-  names += fmt::format("  {:>6}", "ci");
-  units += fmt::format("  {:>6}", "(95%)");
+  labels += fmt::format("  {:>7}", "");
+  names += fmt::format("  {:>7}", "ci");
+  units += fmt::format("  {:>7}", "(95%)");
   fmt::print(out_, "# {:>10}  {:>12}  {:>8}  {:>6}  {:>4}{}\n", "", "", "", "", "", labels);
   fmt::print(out_, "# {:>10}  {:>12}  {:>8}  {:>6}  {:>4}{}\n", "size", "count", "type", "redop",
              "root", names);
@@ -117,7 +117,12 @@ void TableReporter::row(std::span<const PointResult> points) {
                                  time_text(lat->summary.p99))
                    : fmt::format("  {:>9}  {:>9}", "-", "-");
   }
-  fmt::print(out_, "{}{}  {:>6}\n", line, latency, convergence_mark(points));
+  const PrecisionText precision = precision_text(points);
+  // A mark is explained where the section first uses it, so that rows still print as they
+  // finish.
+  for (Mark mark : precision.marks)
+    if (explained_.insert(mark).second) fmt::print(out_, "{}\n", legend(mark));
+  fmt::print(out_, "{}{}  {:>7}\n", line, latency, precision.text);
   out_.flush();
 }
 

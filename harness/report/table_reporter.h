@@ -2,13 +2,16 @@
 // nccl-tests' table, so scripts that scrape it keep working: on every data row exactly its 13
 // fields (size count type redop root, then time algbw busbw #wrong out of place and in place,
 // N/A where in place was not measured), then collbench's own columns (the latency-mode median
-// and p99, the interval); nccl-tests' footer per section, and at the end one summary line that
-// names each section's average bus bandwidth.
+// and p99, the precision: harness/report/convergence_mark.h); each mark of that last column
+// explained on a comment line where its section first uses it; nccl-tests' footer per section,
+// and at the end one summary line that names each section's average bus bandwidth.
 #include <optional>
+#include <set>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "harness/report/convergence_mark.h"
 #include "harness/report/reporter.h"
 
 namespace collbench {
@@ -32,6 +35,7 @@ class TableReporter final : public Reporter {
   int busbw_count_ = 0;
   long long wrong_ = 0;
   bool checked_ = false;
+  std::set<Mark> explained_;  // in the current section
 };
 
 }  // namespace collbench

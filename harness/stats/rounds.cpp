@@ -77,6 +77,12 @@ std::vector<double> medians_of(std::span<const RoundMedian> rounds) {
   return medians;
 }
 
+double round_spread(std::span<const RoundMedian> rounds) {
+  if (rounds.size() < 2) return std::numeric_limits<double>::quiet_NaN();
+  const auto [low, high] = std::ranges::minmax(medians_of(rounds));
+  return (high - low) / (high + low);
+}
+
 LogSpread log_spread(std::span<const double> values) {
   LogSpread spread;
   spread.count = values.size();

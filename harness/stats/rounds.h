@@ -32,6 +32,11 @@ std::vector<RoundMedian> round_estimates(std::span<const double> samples,
                                          std::span<const std::size_t> round_starts);
 std::vector<double> medians_of(std::span<const RoundMedian> rounds);
 
+// How far apart the rounds' medians lie, as a reader can take it: (max - min) / (max + min), so
+// that they lie within ±spread of the middle of their range; below 1 however far apart they
+// are. NaN with fewer than two rounds.
+double round_spread(std::span<const RoundMedian> rounds);
+
 // Mean and sample variance (n - 1) of the logarithms of positive values.
 struct LogSpread {
   double mean = 0;

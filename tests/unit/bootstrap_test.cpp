@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -149,6 +150,35 @@ TEST(BootstrapIntervals, MisfitWidensTheIntervals) {
   const double narrow_share = (narrow.alpha_s.high - narrow.alpha_s.low) / 10e-6;
   EXPECT_GT(wide_share, 0.2);
   EXPECT_LT(narrow_share, 1e-6);
+}
+
+// n½ = alpha / beta is never negative: replicates whose beta reaches 0 (a time that does not
+// grow with size) have no n½ below which latency dominates, so they bound it from above no more,
+// and the interval is unbounded above instead of reaching below zero.
+TEST(BootstrapIntervals, HalfSizeIsNeverNegativeWhenBetasCrossZero) {
+  const std::vector<double> sizes = synthetic::standard_sizes();
+  const std::vector<TrueSegment> flat{{0, 10e-6, 0}};
+  const auto curve = synthetic::make_curve(flat, sizes, 20, 0.03, 7);
+  const PiecewiseFit fit = fit_piecewise(sizes, curve.medians, {.max_segments = 1});
+  const auto headline = bootstrap_intervals(fit, sizes, curve.samples, 200, 7).headline;
+  ASSERT_LT(headline.beta_s_per_byte.low, 0);  // the case: betas on both sides of 0
+  ASSERT_GT(headline.beta_s_per_byte.high, 0);
+  EXPECT_GE(headline.half_size_bytes.low, 0);
+  EXPECT_TRUE(std::isinf(headline.half_size_bytes.high));
+}
+
+TEST(BootstrapIntervals, HalfSizeOfEachReplicate) {
+  EXPECT_EQ(half_size_of(5e-6, 1e-10), 5e4);
+  EXPECT_EQ(half_size_of(0, 1e-10), 0);  // no latency term: bandwidth dominates from 0 B
+  EXPECT_EQ(half_size_of(0, -1e-10), 0);
+  EXPECT_TRUE(std::isinf(half_size_of(5e-6, 0)));
+  EXPECT_TRUE(std::isinf(half_size_of(5e-6, -1e-10)));
+  // Percentiles among infinite values are infinite, not NaN.
+  std::vector<double> values(97, 1.0);
+  values.insert(values.end(), 3, std::numeric_limits<double>::infinity());
+  const Interval interval = central_95(values);
+  EXPECT_EQ(interval.low, 1.0);
+  EXPECT_TRUE(std::isinf(interval.high));
 }
 
 TEST(BootstrapIntervals, RejectsMalformedInput) {

@@ -67,6 +67,22 @@ std::vector<RoundMedian> with_variance(std::vector<double> medians, double log_s
   return rounds;
 }
 
+// How far apart round medians lie, as the table prints it: the rounds within ±spread of the
+// middle of their range, under 1 however far apart; none with a single round.
+TEST(RoundSpread, HalfTheRangeOverItsMiddle) {
+  const auto rounds = [](std::vector<double> medians) {
+    std::vector<RoundMedian> result;
+    for (double median : medians) result.push_back({median});
+    return result;
+  };
+  EXPECT_DOUBLE_EQ(round_spread(rounds({1.0, 1.1, 2.0})), 1.0 / 3);  // 2x apart: ±33%
+  EXPECT_DOUBLE_EQ(round_spread(rounds({0.35, 0.7})), 1.0 / 3);
+  EXPECT_DOUBLE_EQ(round_spread(rounds({2.0, 2.0, 2.0})), 0);
+  EXPECT_LT(round_spread(rounds({1.0, 1e6})), 1);
+  EXPECT_TRUE(std::isnan(round_spread(rounds({1.0}))));
+  EXPECT_TRUE(std::isnan(round_spread({})));
+}
+
 TEST(RoundNoise, ZeroWhenTheRoundsAgreeAndTOverRootROtherwise) {
   const std::vector<double> medians{1.0, std::exp(0.1), std::exp(0.2)};  // log sd 0.1
   const double spread = 4.302652729911275 * 0.1 / std::sqrt(3.0);

@@ -13,6 +13,7 @@
 
 #include "harness/fit/curve_fits.h"
 #include "harness/plan/point.h"
+#include "harness/report/convergence_mark.h"
 #include "harness/report/model_report.h"
 #include "harness/report/structured_reporters.h"
 
@@ -279,18 +280,134 @@ TEST(TableReporter, UnconvergedPointsAreMarkedInTheLastColumn) {
   auto converged_bw = point(AR, 1024, 256, Mode::bandwidth, false, 10e-6, 12e-6, 0.1, 0.15, 0);
   auto wide = point(AR, 1024, 256, Mode::latency, false, 20e-6, 90e-6, 0.05, 0.08, 0);
   wide.stop_reason = StopReason::max_time;
-  wide.summary.ci_low = 10e-6;
-  wide.summary.ci_high = 41e-6;  // +105% of the median
+  wide.summary.ci_low = 19e-6;
+  wide.summary.ci_high = 24e-6;  // +20% of the median
   auto few = point(AR, 2048, 512, Mode::latency, false, 20e-6, 30e-6, 0.1, 0.15, 0);
   few.stop_reason = StopReason::time_limit;
   few.summary.samples = 3;  // no 95% interval
   auto unmarked = point(AR, 4096, 1024, Mode::latency, false, 20e-6, 30e-6, 0.2, 0.3, 0);
   const auto rows = data_lines(render({{converged_bw, wide}, {few}, {unmarked}}));
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[0].back(), "105%!");
+  EXPECT_EQ(rows[0].back(), "20%!");
   EXPECT_EQ(rows[1].back(), "-!");
   EXPECT_EQ(rows[2].back(), "1.0%");
   for (const auto& row : rows) EXPECT_EQ(row.size(), 16u);
+}
+
+// Three rounds of 20 kept samples of one rank, tightly around each of `medians_s`: rounds that
+// agree when the medians are equal, and disagree otherwise.
+void measure_in_rounds(PointResult& p, const std::vector<double>& medians_s) {
+  p.samples = {.nranks = 1, .round_starts = {}};
+  for (double median : medians_s) {
+    p.samples.round_starts.push_back(p.samples.per_rank_seconds.size());
+    for (int i = 0; i < 20; ++i)
+      p.samples.per_rank_seconds.push_back(median * (1 + 0.001 * (i - 10)));
+  }
+}
+
+// The cases of the issue: rounds 2x apart, and an interval 271% above the median.
+struct Precisions {
+  PointResult disagreeing = point(CollectiveKind::allgather, 256, 64, Mode::latency, false, 1.1e-6,
+                                  3e-6, 0.2, 0.1, 0);
+  PointResult disagreeing_converged = disagreeing;
+  PointResult wider_than_value = disagreeing;
+  Precisions() {
+    measure_in_rounds(disagreeing, {1e-6, 1.1e-6, 2e-6});
+    disagreeing.stop_reason = StopReason::round_noise;
+    disagreeing.summary.ci_low = 0.3e-6;
+    disagreeing.summary.ci_high = 4.08e-6;  // +271%
+    // Rounds a little apart whose interval, spread included, still met the target.
+    measure_in_rounds(disagreeing_converged, {1.1e-6, 1.1e-6, 1.11e-6});
+    measure_in_rounds(wider_than_value, {1.1e-6, 1.1e-6, 1.1e-6});
+    wider_than_value.stop_reason = StopReason::max_time;
+    wider_than_value.summary.ci_high = 4.08e-6;
+  }
+};
+
+TEST(TableReporter, RoundsThatDisagreeShowTheirSpreadInsteadOfAnInterval) {
+  const Precisions p;
+  ASSERT_FALSE(rounds_agree(kept_round_medians(p.disagreeing_converged)));
+  const auto rows =
+      data_lines(render({{p.disagreeing}, {p.disagreeing_converged}, {p.wider_than_value}}));
+  ASSERT_EQ(rows.size(), 3u);
+  // (2 - 1) / (2 + 1): the round medians lie within ±33% of the middle of their range.
+  EXPECT_EQ(rows[0].back(), "+-33%!");
+  EXPECT_EQ(rows[1].back(), "1.0%");  // converged: the interval, the spread inside it
+  EXPECT_EQ(rows[2].back(), ">100%!");
+}
+
+// However wide an interval, the column never prints it as a precision above 100%.
+TEST(TableReporter, NoIntervalAbove100PercentIsPrinted) {
+  const auto AR = CollectiveKind::allreduce;
+  std::vector<std::vector<PointResult>> rows;
+  for (double high : {1.5, 1.999, 2.0, 2.001, 3.71, 4.71, 1e3}) {
+    auto p = point(AR, 1024, 256, Mode::latency, false, 1e-6, 2e-6, 0.1, 0.1, 0);
+    p.summary.ci_high = high * 1e-6;
+    p.stop_reason = StopReason::max_time;
+    rows.push_back({p});
+  }
+  for (const auto& row : data_lines(render(rows))) {
+    const std::string& ci = row.back();
+    if (ci.starts_with(">")) continue;
+    EXPECT_LE(std::stod(ci), 100) << ci;
+  }
+  EXPECT_EQ(data_lines(render(rows))[2].back(), "100%!");
+  EXPECT_EQ(data_lines(render(rows))[3].back(), ">100%!");
+}
+
+// Each mark the section uses gets one comment line, before the first row that carries it; a
+// section whose rows carry none gets none.
+TEST(TableReporter, EachMarkUsedIsExplainedOncePerSection) {
+  const Precisions p;
+  const auto AR = CollectiveKind::allreduce;
+  auto few = point(AR, 8, 2, Mode::latency, false, 1e-6, 2e-6, 0.1, 0.1, 0);
+  few.summary.samples = 4;
+  few.stop_reason = StopReason::time_limit;
+  const auto clean = allreduce_rows();
+  const std::string text = render({clean[0], clean[1], {few}, {p.disagreeing}, {p.wider_than_value},
+                                   {p.disagreeing}});
+  std::vector<std::string> legends;
+  std::vector<std::string> before_first;  // the legends printed before each marked row
+  for (const auto& line : split_lines(text)) {
+    if (line.starts_with("# ci ")) legends.push_back(line);
+    const auto fields = split_ws(line);
+    if (!fields.empty() && !fields[0].starts_with("#") && fields.back() != "1.0%")
+      before_first.push_back(std::to_string(legends.size()));
+  }
+  // allreduce: "-!" alone uses "-" and "!"; the allgather section starts its own legend.
+  ASSERT_EQ(legends.size(), 2u + 3u) << text;
+  EXPECT_EQ(legends[0], std::string(legend(Mark::no_interval)));
+  EXPECT_EQ(legends[1], std::string(legend(Mark::short_of_target)));
+  EXPECT_EQ(legends[2], std::string(legend(Mark::rounds_disagree)));
+  EXPECT_EQ(legends[3], std::string(legend(Mark::short_of_target)));
+  EXPECT_EQ(legends[4], std::string(legend(Mark::wider_than_value)));
+  EXPECT_EQ(before_first, (std::vector<std::string>{"2", "4", "5", "5"})) << text;
+  EXPECT_EQ(lines_starting(render({clean[0], clean[1]}), "# ci ").size(), 0u);
+}
+
+// csv and json carry what the table's column shows, and the rounds behind it.
+TEST(JsonLinesReporter, CarriesTheTablesPrecisionAndTheRoundsSpread) {
+  const Precisions p;
+  std::ostringstream out;
+  JsonLinesReporter reporter(out);
+  reporter.row(std::vector{p.disagreeing});
+  reporter.row(std::vector{p.wider_than_value});
+  reporter.row(allreduce_rows()[0]);
+  const auto lines = split_lines(out.str());
+  ASSERT_EQ(lines.size(), 4u);
+  const auto disagreeing = nlohmann::json::parse(lines[0]);
+  EXPECT_EQ(disagreeing.at("ci_mark"), "+-33%!");
+  EXPECT_NEAR(disagreeing.at("round_spread_rel").get<double>(), 1.0 / 3, 1e-12);
+  EXPECT_EQ(disagreeing.at("rounds_agree"), false);
+  EXPECT_EQ(disagreeing.at("converged"), false);
+  const auto wide = nlohmann::json::parse(lines[1]);
+  EXPECT_EQ(wide.at("ci_mark"), ">100%!");
+  EXPECT_EQ(wide.at("round_spread_rel"), 0.0);
+  EXPECT_EQ(wide.at("rounds_agree"), true);
+  const auto one_round = nlohmann::json::parse(lines[2]);  // no rounds held: nothing to say
+  EXPECT_EQ(one_round.at("ci_mark"), "1.0%");
+  EXPECT_TRUE(one_round.at("round_spread_rel").is_null());
+  EXPECT_TRUE(one_round.at("rounds_agree").is_null());
 }
 
 TEST(TableReporter, LatencyOnlyStandsInForTheHeadline) {
@@ -443,6 +560,7 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
       "algorithm",      "protocol",       "chosen_algorithm", "chosen_protocol", "chosen_channels",
       "nranks",         "mode",           "in_place",       "size_bytes",      "count",
       "samples",        "ops_per_sample", "stop_reason",    "converged",       "ci_rel_halfwidth",
+      "ci_mark",        "round_spread_rel", "rounds_agree",
       "sync",           "invalid_samples", "window_margin_us", "clock_error_us", "time_median_us",
       "time_ci_low_us",
       "time_ci_high_us", "time_min_us",   "time_p5_us",     "time_p95_us",     "time_p99_us",
@@ -476,6 +594,8 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
     EXPECT_EQ(cells[column("stop_reason")], std::string(name(p.stop_reason)));
     EXPECT_EQ(cells[column("converged")], "true");
     EXPECT_NEAR(std::stod(cells[column("ci_rel_halfwidth")]), 0.01, 1e-12);
+    EXPECT_EQ(cells[column("ci_mark")], "1.0%");
+    EXPECT_EQ(cells[column("round_spread_rel")], "null");
     EXPECT_EQ(cells[column("sync")], "barrier");
     EXPECT_EQ(cells[column("window_margin_us")], "null");  // not a window start
     EXPECT_NEAR(std::stod(cells[column("time_median_us")]), p.summary.median * 1e6,
@@ -708,10 +828,32 @@ TEST(ModelReport, BandwidthIntervalsNeverTurnUpsideDown) {
   EXPECT_NE(lines[0].find("bandwidth 10 [9.09, unbounded] GB/s"), std::string::npos) << lines[0];
 }
 
+// An n½ whose betas reach 0 is unbounded above, never negative below, and the line says why.
+TEST(ModelReport, UnboundedHalfSizesAndBandwidthsSayWhy) {
+  ModelReport models = tuned_models();
+  Headline& h = *models.curves[0].headline;
+  h.beta_ci.low = -1e-10;
+  h.half_size_ci = {2e4, std::numeric_limits<double>::infinity()};
+  const auto lines = model_footer_lines(models);
+  EXPECT_NE(lines[0].find("n½ 48.83 KiB [19.53 KiB, unbounded]: latency dominates below it"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_NE(lines[0].find("; unbounded: in at least 2.5% of the bootstrap replicates the "
+                          "large-message time did not grow with size (beta <= 0)"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_EQ(lines[1].find("unbounded"), std::string::npos) << lines[1];  // bounded: no words
+  const auto json = model_json(models);
+  EXPECT_EQ(json["curves"][0].at("headline").at("half_size_ci_bytes"),
+            nlohmann::ordered_json::parse("[20000.0, null]"));
+}
+
 // p* 5.2 with an interval whose high end is unbounded (replicates that lost the latency term).
 TEST(ModelReport, CrossoverCarriesItsRankInterval) {
   const auto lines = model_footer_lines(tuned_models());
-  EXPECT_NE(lines[3].find("p*(25 MiB) = 5 ranks [3, unbounded] (extrapolated: measured up to 4)"),
+  EXPECT_NE(lines[3].find("p*(25 MiB) = 5 ranks [3, unbounded] (extrapolated: measured up to 4)"
+                          "; unbounded: in at least 2.5% of the bootstrap replicates the ring "
+                          "family had no latency term"),
             std::string::npos)
       << lines[3];
   const auto json = model_json(tuned_models());
