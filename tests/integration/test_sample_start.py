@@ -9,7 +9,7 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import QUICK, run_mpi, run_plain, run_preloaded, text
+from conftest import QUICK, points_frame, run_mpi, run_plain, run_preloaded, text
 
 SMALL = ["-b", "8", "-e", "1K", "-f", "4"]
 
@@ -106,6 +106,18 @@ def test_barrier_latency_points_state_osus_figure(out, tmp_path):
     with h5py.File(summary_only, "r") as f:
         assert f["samples"]["000000"].shape[0] == 0  # none kept
         assert 0 < f["points"]["osu_mean_us"][0] < np.inf
+
+
+def test_every_rank_stops_a_barrier_point_when_rank_0_does(out):
+    """From a barrier every rank decides when a point stops, with rank 0's clock and time left:
+    ranks that disagreed by one sample would wait on each other until the watchdog (-T)."""
+    result = run_mpi(3, ["run", "-b", "8", "-e", "64K", "--ops", "allreduce", "--sync",
+                         "barrier", "-w", "1", "--min-samples", "6", "--target-ci", "0.0001",
+                         "--max-time", "30", "--time-limit", "0.6", "-T", "20", "--quiet",
+                         "--out", str(out)], timeout=120)
+    assert result.returncode == 0, result.stderr
+    reasons = [text(r) for r in points_frame(out)["stop_reason"]]
+    assert "time_limit" in reasons and "converged" not in reasons, reasons
 
 
 def test_late_ranks_invalidate_samples_and_widen_the_margin(out, interposer):
