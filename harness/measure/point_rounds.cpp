@@ -62,6 +62,19 @@ double own_median(const PointResult& point) {
   return own.empty() ? kNotApplicable : median_by_selection(own);
 }
 
+double own_mean(const PointResult& point) {
+  const std::vector<double>& own = point.own_seconds;
+  if (own.empty()) return kNotApplicable;
+  return std::accumulate(own.begin(), own.end(), 0.0) / static_cast<double>(own.size());
+}
+
+double osu_mean(const PointResult& point, std::span<const double> rank_means) {
+  if (point.key.mode != Mode::latency || point.start != SampleStart::barrier || rank_means.empty())
+    return kNotApplicable;
+  return std::accumulate(rank_means.begin(), rank_means.end(), 0.0) /
+         static_cast<double>(rank_means.size());
+}
+
 void finish_point(PointResult& point, double target_ci) {
   const std::vector<double>& slowest = point.slowest.seconds;
   point.summary = summarize(slowest);

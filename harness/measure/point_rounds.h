@@ -25,6 +25,13 @@ std::vector<RoundMedian> round_estimates_of(const PointResult& point);
 
 // On every rank: the median of its own times over the point's rounds; NaN where it took no part.
 double own_median(const PointResult& point);
+// On every rank: the mean of its own times over the point's rounds; NaN where it took no part.
+double own_mean(const PointResult& point);
+
+// OSU's figure for `point` from its ranks' own_mean (one per rank that ran it): their average
+// at a latency point started at a barrier, NaN at any other (a window sample's own time is its
+// end after t0, not its operation's time).
+double osu_mean(const PointResult& point, std::span<const double> rank_means);
 
 // On rank 0, once the rounds are in: the statistics of every sample, the bandwidths, and the
 // median's interval widened by the spread between rounds; a point whose rounds all converged

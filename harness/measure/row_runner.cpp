@@ -36,7 +36,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 struct RowRunner::Sampled {
-  std::vector<double> slowest;  // rank 0: per valid sample
+  std::vector<double> slowest;  // rank 0 (every rank from a barrier): per valid sample
   std::vector<double> own;      // this rank's time per valid sample; empty off the groups
   RawSamples raw;
   StopReason reason = StopReason::converged;
@@ -47,11 +47,12 @@ struct RowRunner::Sampled {
   double clock_error_s = kNotApplicable;
 };
 
-// Rank 0's word after each sample, so that every rank does the same next.
+// Rank 0's word after each window sample, so that every rank does the same next; and the
+// bandwidth loop's length.
 struct RowRunner::Order {
-  enum Command : std::int32_t { next_sample, stop, resynchronise, resize_loop };
+  enum Command : std::int32_t { next_sample, stop, resynchronise };
   Command command = next_sample;
-  std::int32_t value = 0;  // stop: the StopReason; resize_loop: the new loop length
+  std::int32_t value = 0;  // stop: the StopReason; from size_loop: the loop length
   double t0 = 0;           // next_sample in a window: its start, on rank 0's clock
   std::int32_t previous_valid = 1;  // after a window: whether its sample counts
 };
@@ -200,6 +201,21 @@ int RowRunner::size_loop(Batch* once) {
   return broadcast_order(order).value;
 }
 
+RowRunner::StoppingInputs RowRunner::rank0_stopping_inputs(StoppingInputs mine) {
+  struct Head {
+    std::int32_t rounds;
+    std::int32_t limited;
+    double time_left_s;
+  } head{static_cast<std::int32_t>(mine.earlier_rounds.size()), mine.time_left_s.has_value(),
+         mine.time_left_s.value_or(0)};
+  CommunicationWait wait("receiving rank 0's inputs to the stopping rule");
+  all_.broadcast_value(head, kRoot);
+  mine.earlier_rounds.resize(head.rounds);
+  if (head.rounds > 0) all_.broadcast(std::as_writable_bytes(std::span(mine.earlier_rounds)), kRoot);
+  mine.time_left_s = head.limited ? std::optional(head.time_left_s) : std::nullopt;
+  return mine;
+}
+
 RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mode mode,
                                                   StoppingState& stopping) {
   Sampled sampled;
@@ -211,6 +227,7 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
   }
   bool resized = mode == Mode::latency;
   std::vector<double> mine_per_sample;
+  const bool root = all_.rank() == kRoot;
   const auto started = std::chrono::steady_clock::now();
   for (;;) {
     const double iteration_start = steady_seconds();
@@ -221,36 +238,35 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
       if (batch) mine = as_recorded(run_timed(*batch) / sampled.ops_per_sample);
     }
     mine_per_sample.push_back(mine);
-    const auto [slowest] = maxima_over_ranks(std::array{mine}, "reducing sample times");
+    // Rank 0's clock times the point for every rank.
+    const auto [slowest, elapsed_s] = maxima_over_ranks(
+        std::array{mine, root ? seconds_since(started) : kSatOut}, "reducing sample times");
     // Every rank, in a group or not, waits about this long for a sample: the watchdog's floor.
     note_sample_seconds(steady_seconds() - iteration_start);
-    Order order;
-    if (all_.rank() == kRoot) {
-      sampled.slowest.push_back(slowest);
-      stopping.add(slowest);
-      std::optional<int> resize;
-      if (!resized && sampled.slowest.size() == std::size_t(settings_.loop.check_after))
-        resize = resized_loop(sampled.slowest, sampled.ops_per_sample, settings_.loop);
-      if (resize)
-        order = {Order::resize_loop, *resize};
-      else if (const auto reason = stopping.decide(seconds_since(started)))
-        order = {Order::stop, static_cast<std::int32_t>(*reason)};
+    // Every rank runs the rule on the same numbers, and so decides as rank 0 would, with no word
+    // from it: a word from one rank reaches the others a message later, the barrier keeps that
+    // lag, and one rank spends it inside its next operation (README, "What a latency sample is").
+    sampled.slowest.push_back(slowest);
+    stopping.add(slowest);
+    if (!resized && sampled.slowest.size() == std::size_t(settings_.loop.check_after)) {
+      resized = true;
+      if (const auto resize =
+              resized_loop(sampled.slowest, sampled.ops_per_sample, settings_.loop)) {
+        // The samples so far had the wrong loop: redo.
+        sampled.ops_per_sample = *resize;
+        sampled.slowest.clear();
+        mine_per_sample.clear();
+        stopping.restart();
+        batch = prepare(call, sampled.ops_per_sample);
+        continue;
+      }
     }
-    order = broadcast_order(order);
-    if (order.command == Order::stop) {
-      sampled.reason = static_cast<StopReason>(order.value);
+    if (const auto reason = stopping.decide(elapsed_s)) {
+      sampled.reason = *reason;
       if (batch) sampled.own = mine_per_sample;
       sampled.raw.per_rank_seconds =
           gather_series(mine_per_sample, "gathering the point's sample times");
       return sampled;
-    }
-    if (order.command == Order::resize_loop) {  // the samples so far had the wrong loop: redo
-      resized = true;
-      sampled.ops_per_sample = order.value;
-      sampled.slowest.clear();
-      mine_per_sample.clear();
-      stopping.restart();
-      batch = prepare(call, sampled.ops_per_sample);
     }
   }
 }
@@ -345,10 +361,14 @@ RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
     CommunicationWait wait("a warm-up operation");
     run_timed(*warmups);  // waits for the warm-ups; their time is not kept
   }
-  // Only rank 0 holds samples, and only rank 0 decides.
-  StoppingState stopping(settings_.stopping, time_left_s,
-                         earlier ? round_estimates_of(*earlier) : std::vector<RoundMedian>{});
-  if (mode == Mode::latency && settings_.latency_start == SampleStart::window)
+  // In windows only rank 0 decides (it names every window's start); from a barrier every rank
+  // does, with rank 0's inputs to the rule.
+  const bool in_windows = mode == Mode::latency && settings_.latency_start == SampleStart::window;
+  StoppingInputs inputs{time_left_s,
+                        earlier ? round_estimates_of(*earlier) : std::vector<RoundMedian>{}};
+  if (!in_windows) inputs = rank0_stopping_inputs(std::move(inputs));
+  StoppingState stopping(settings_.stopping, inputs.time_left_s, inputs.earlier_rounds);
+  if (in_windows)
     return sample_in_windows(call, stopping, std::min(settings_.warmup_iters, kWarmupWindows));
   return sample_from_barrier(call, mode, stopping);
 }
@@ -379,8 +399,10 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       OverlapMeasure overlap;
       if (settings_.overlap_load && mode == Mode::latency && first_round &&
           sampled.reason != StopReason::time_limit) {
-        std::vector<double> alone = sampled.slowest;  // rank 0's; empty elsewhere
-        overlap = sample_overlap(call, alone.empty() ? 0 : median_by_selection(alone));
+        std::vector<double> alone = sampled.slowest;  // rank 0's is the one used
+        overlap = sample_overlap(call, alone.empty() || all_.rank() != kRoot
+                                           ? 0
+                                           : median_by_selection(alone));
       }
 
       PointResult point;

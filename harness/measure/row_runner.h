@@ -75,6 +75,14 @@ class RowRunner {
  private:
   struct Sampled;
   struct Order;
+  // What a point's stopping rule starts from besides the rule: --time-limit's share left, the
+  // point's earlier rounds (round_estimates_of).
+  struct StoppingInputs {
+    std::optional<double> time_left_s;
+    std::vector<RoundMedian> earlier_rounds;
+  };
+  // Rank 0's inputs, on every rank: so that every rank's rule decides as rank 0's.
+  StoppingInputs rank0_stopping_inputs(StoppingInputs mine);
   double run_timed(Batch& batch);
   std::unique_ptr<Batch> prepare(const CollectiveCall& call, int count);  // null off the groups
   PatternRule pattern_rule(const CollectiveCall& call) const;

@@ -1,6 +1,7 @@
 #include "sweep_passes.h"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 
 #include <fmt/format.h>
@@ -53,17 +54,23 @@ std::vector<PlannedRow> rows_for(const SweepPlan& plan, const Backend& backend,
   return rows;
 }
 
-// Each rank's median over its own samples of the point, to rank 0: p values once per point,
-// where the samples themselves would be p times the point's sample count.
-void collect_rank_medians(Communicator& world, PointResult& point) {
-  std::vector<double> medians;
+// Each rank's median and mean over its own samples of the point (every one, kept or not), to
+// rank 0: 2p values once per point, where the samples themselves would be p times the point's
+// sample count. Rank 0 gets the ranks' medians and OSU's figure from their means.
+void collect_rank_figures(Communicator& world, PointResult& point) {
+  std::vector<std::array<double, 2>> figures;
   {
-    CommunicationWait wait("gathering the ranks' medians");
-    medians = world.gather_values(own_median(point), kRoot);
+    CommunicationWait wait("gathering the ranks' medians and means");
+    figures = world.gather_values(std::array{own_median(point), own_mean(point)}, kRoot);
   }
-  if (medians.empty()) return;
+  if (figures.empty()) return;
   point.rank_median_seconds.clear();
-  for (int rank : point.samples.world_ranks) point.rank_median_seconds.push_back(medians[rank]);
+  std::vector<double> means;
+  for (int rank : point.samples.world_ranks) {
+    point.rank_median_seconds.push_back(figures[rank][0]);
+    means.push_back(figures[rank][1]);
+  }
+  point.osu_mean_s = osu_mean(point, means);
 }
 
 MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass,
@@ -118,7 +125,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
     std::vector<std::vector<PointResult>> measured(end - begin);
     const auto finish_row = [&](std::size_t i) {
       if (measured[i].empty()) return;
-      for (PointResult& point : measured[i]) collect_rank_medians(world, point);
+      for (PointResult& point : measured[i]) collect_rank_figures(world, point);
       if (world.rank() == kRoot)
         for (PointResult& point : measured[i]) finish_point(point, config.stopping.target_ci);
       row_done(measured[i], pass.rows[begin + i]);

@@ -108,9 +108,14 @@ struct PointResult {
   LibraryChoice chosen;  // what the library chose, by its own account; empty where it did not say
   OverlapMeasure overlap;  // latency points of runs with --overlap-load, from their first round
   std::vector<double> rank_median_seconds;  // per column of `samples`
+  // OSU's own figure, at latency points started at a barrier: each rank's mean time per
+  // operation over every sample of the point, averaged over the ranks that ran it (osu_allreduce
+  // prints this as its latency); NaN elsewhere.
+  double osu_mean_s = kNotApplicable;
   // Rank 0: the slowest rank's time in every sample, what the Summary is built from, while
   // `samples` may keep only some rows (--keep-samples). Every rank: its own time in every valid
-  // sample, whose median is its column of rank_median_seconds. Neither is stored.
+  // sample, whose median is its column of rank_median_seconds and whose mean goes into
+  // osu_mean_s. Neither is stored.
   SampleSeries slowest;
   std::vector<double> own_seconds;
   RawSamples samples;

@@ -46,6 +46,7 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
   fields["time_max_us"] = us(s.max);
   fields["time_mean_us"] = us(s.mean);
   fields["time_stddev_us"] = us(s.stddev);
+  fields["osu_mean_us"] = us(p.osu_mean_s);  // null but at barrier-started latency points
   fields["algbw_GBps"] = p.algbw_gbps;
   fields["busbw_GBps"] = p.busbw_gbps;
   fields["wrong"] = p.wrong;

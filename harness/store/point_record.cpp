@@ -83,6 +83,7 @@ h5::Handle build_point_row_type() {
   insert("overlap_hidden_ci_low", offsetof(PointRow, overlap_hidden_ci_low), H5T_NATIVE_DOUBLE);
   insert("overlap_hidden_ci_high", offsetof(PointRow, overlap_hidden_ci_high),
          H5T_NATIVE_DOUBLE);
+  insert("osu_mean_us", offsetof(PointRow, osu_mean_us), H5T_NATIVE_DOUBLE);
   return type;
 }
 
@@ -134,6 +135,7 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   row.overlap_hidden = point.overlap.hidden;
   row.overlap_hidden_ci_low = point.overlap.hidden_ci.low;
   row.overlap_hidden_ci_high = point.overlap.hidden_ci.high;
+  row.osu_mean_us = point.osu_mean_s * kMicrosecondsPerSecond;
   return row;
 }
 
@@ -185,6 +187,8 @@ PointResult from_point_row(const PointRow& row) {
                      .load_slowdown = row.overlap_load_slowdown,
                      .hidden = row.overlap_hidden,
                      .hidden_ci = {row.overlap_hidden_ci_low, row.overlap_hidden_ci_high}};
+  if (row.osu_mean_us > 0)  // not 0, as files before schema 14 read, nor NaN
+    point.osu_mean_s = row.osu_mean_us / kMicrosecondsPerSecond;
   return point;
 }
 

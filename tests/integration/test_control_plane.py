@@ -1,5 +1,6 @@
 """The sampling loop's control plane carries maxima only: per sample, an allreduce of the
-slowest time with one sum that checks it, and rank 0's word; each rank's own times travel once
+slowest time with one sum that checks it, and in windows rank 0's word (from a barrier every
+rank decides from the maxima, rank 0's clock among them); each rank's own times travel once
 per point, in one gather. Messages per sample therefore grow like log p (the allreduce), not
 like p (a gather to rank 0 at every sample). Counted by a PMPI interposer on world rank 0."""
 import json
@@ -45,10 +46,10 @@ def test_sample_times_are_gathered_once_per_point(tmp_path, interposer, sync):
     # Iterations, not samples: a run's invalid windows are sampled again, so this is 200 per
     # point give or take the two runs' invalid ones (399 in one CI run).
     more = many_iterations - few_iterations
-    # Per iteration: the maxima and their check, and rank 0's word.
+    # Per iteration: the maxima and their check, and in windows rank 0's word.
     assert many["allreduce"] - few["allreduce"] == 2 * more, (few, many)
     if sync == "barrier":
-        assert many["bcast"] - few["bcast"] == more, (few, many)
+        assert many["bcast"] == few["bcast"], (few, many)
         assert many["gather"] == few["gather"], (few, many)
     else:
         # The clocks are synchronised again once their model is a second old (one gather, and

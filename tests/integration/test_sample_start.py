@@ -9,7 +9,7 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import QUICK, run_mpi, run_preloaded, text
+from conftest import QUICK, points_frame, run_mpi, run_plain, run_preloaded, text
 
 SMALL = ["-b", "8", "-e", "1K", "-f", "4"]
 
@@ -47,6 +47,7 @@ def test_latency_starts_in_windows_by_default(out, nranks):
                 assert np.isnan(point["window_margin_us"])
                 continue
             assert text(point["sync"]) == "window"
+            assert np.isnan(point["osu_mean_us"])  # a window sample's own time is its end
             assert point["ops_per_sample"] == 1
             assert point["invalid_samples"] >= 0
             assert point["window_margin_us"] >= 10
@@ -67,6 +68,56 @@ def test_barrier_starts_are_recorded(out):
         assert {text(s) for s in f["points"]["sync"]} == {"barrier"}
         assert len(f["start_lateness"]) == 0
         assert np.isnan(f["points"]["clock_error_us"]).all()
+
+
+def test_barrier_latency_points_state_osus_figure(out, tmp_path):
+    """osu_mean_us: each rank's mean time per operation, then the ranks' mean, as
+    osu_allreduce prints it; from every sample, so a run that keeps none states it too."""
+    result = run_mpi(3, ["run", *SMALL, "--ops", "allreduce,allgather", "--sync", "barrier",
+                         *QUICK, "--keep-samples", "all", "--out", str(out)])
+    assert result.returncode == 0, result.stderr
+    with h5py.File(out, "r") as f:
+        points = f["points"][()]
+        stated = {}
+        for point in points:
+            if text(point["mode"]) == "bandwidth":
+                assert np.isnan(point["osu_mean_us"])
+                continue
+            samples = f["samples"][f"{point['point_id']:06d}"][()].astype(np.float64)
+            assert samples.shape == (point["samples"], 3)
+            assert point["osu_mean_us"] == pytest.approx(samples.mean(axis=0).mean(), rel=1e-9)
+            # not the slowest rank's mean, what the point's own statistics are of
+            assert point["osu_mean_us"] < samples.max(axis=1).mean()
+            stated[(text(point["collective"]), int(point["size_bytes"]))] = point["osu_mean_us"]
+    assert {collective for collective, _ in stated} == {"allreduce", "allgather"}
+    report = run_plain(["report", str(out), "--format", "json"])
+    assert report.returncode == 0, report.stderr
+    for p in json.loads(report.stdout)["points"]:
+        if p["mode"] == "latency":
+            assert p["osu_mean_us"] == pytest.approx(stated[p["collective"], p["size_bytes"]])
+        else:
+            assert p["osu_mean_us"] is None
+
+    summary_only = tmp_path / "summary.h5"
+    result = run_mpi(2, ["run", "-b", "8", "-e", "8", "--ops", "allreduce", "--mode", "latency",
+                         "--sync", "barrier", *QUICK, "--keep-samples", "summary",
+                         "--out", str(summary_only)])
+    assert result.returncode == 0, result.stderr
+    with h5py.File(summary_only, "r") as f:
+        assert f["samples"]["000000"].shape[0] == 0  # none kept
+        assert 0 < f["points"]["osu_mean_us"][0] < np.inf
+
+
+def test_every_rank_stops_a_barrier_point_when_rank_0_does(out):
+    """From a barrier every rank decides when a point stops, with rank 0's clock and time left:
+    ranks that disagreed by one sample would wait on each other until the watchdog (-T)."""
+    result = run_mpi(3, ["run", "-b", "8", "-e", "64K", "--ops", "allreduce", "--sync",
+                         "barrier", "-w", "1", "--min-samples", "6", "--target-ci", "0.0001",
+                         "--max-time", "30", "--time-limit", "0.6", "-T", "20", "--quiet",
+                         "--out", str(out)], timeout=120)
+    assert result.returncode == 0, result.stderr
+    reasons = [text(r) for r in points_frame(out)["stop_reason"]]
+    assert "time_limit" in reasons and "converged" not in reasons, reasons
 
 
 def test_late_ranks_invalidate_samples_and_widen_the_margin(out, interposer):

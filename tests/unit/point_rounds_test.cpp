@@ -70,6 +70,47 @@ TEST(PointRounds, SamplesFollowEachOtherAndTheWorstLimitStays) {
   EXPECT_DOUBLE_EQ(point.algbw_gbps, 1000 / 3e-6 / 1e9);
 }
 
+// OSU's figure: each rank's mean over all of its samples, every round, then the ranks' average;
+// not the mean of the slowest rank's times, nor anything of the samples' medians.
+TEST(PointRounds, OsuMeanAveragesEachRanksMeanOverItsRounds) {
+  // Two rounds of three ranks, planted: rank r's k-th sample of a round, in microseconds.
+  const std::vector<std::vector<double>> first{{0.5, 0.6, 4.0}, {0.8, 0.9, 0.7}, {1.0, 0.4, 0.5}};
+  const std::vector<std::vector<double>> second{{0.6, 0.5}, {0.8, 0.8}, {0.4, 2.0}};
+  std::vector<double> rank_means;
+  double slowest_sum = 0;
+  for (std::size_t rank = 0; rank < 3; ++rank) {
+    PointResult mine;  // the point as this rank holds it after both rounds
+    mine.key.mode = Mode::latency;
+    for (const auto* round : {&first, &second}) {
+      PointResult part;
+      for (double us : (*round)[rank]) part.own_seconds.push_back(us * 1e-6);
+      add_round(mine, std::move(part));
+    }
+    rank_means.push_back(own_mean(mine));
+  }
+  EXPECT_NEAR(rank_means[0], 6.2e-6 / 5, 1e-15);
+  EXPECT_NEAR(rank_means[1], 4.0e-6 / 5, 1e-15);
+  EXPECT_NEAR(rank_means[2], 4.3e-6 / 5, 1e-15);
+  for (std::size_t k = 0; k < 3; ++k)
+    slowest_sum += std::max({first[0][k], first[1][k], first[2][k]});
+  for (std::size_t k = 0; k < 2; ++k)
+    slowest_sum += std::max({second[0][k], second[1][k], second[2][k]});
+
+  PointResult point;
+  point.key.mode = Mode::latency;
+  point.start = SampleStart::barrier;
+  const double osu = osu_mean(point, rank_means);
+  EXPECT_NEAR(osu, 14.5e-6 / 15, 1e-15);
+  EXPECT_LT(osu, slowest_sum * 1e-6 / 5);  // the slowest rank's mean is another figure
+  EXPECT_TRUE(std::isnan(own_mean(PointResult{})));  // a rank that took no part
+
+  point.start = SampleStart::window;  // its own times are ends after t0
+  EXPECT_TRUE(std::isnan(osu_mean(point, rank_means)));
+  point.start = SampleStart::barrier;
+  point.key.mode = Mode::bandwidth;
+  EXPECT_TRUE(std::isnan(osu_mean(point, rank_means)));
+}
+
 TEST(PointRounds, AgreeingRoundsConvergeDisagreeingOnesAreHeldBack) {
   PointResult steady = round_of(around(1e-5, 200), StopReason::converged);
   add_round(steady, round_of(around(1e-5, 200), StopReason::converged));
