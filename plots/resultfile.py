@@ -66,23 +66,16 @@ class ResultFile:
     predictions: PredictionTables = dataclasses.field(default_factory=PredictionTables)
 
     def samples(self, point_id):
-        """(times [sample, column] in us as float64, world ranks of the columns), or None when not
+        """(times [sample, column] in us as float64, world ranks of the columns, the first kept
+        sample of each round: [0] before schema 6, which measured in one round), or None when not
         stored. Schema 9 keeps float32: NumPy's median and percentiles of float32 are float32."""
         with h5py.File(self.path, "r") as f:
             name = f"samples/{int(point_id):06d}"
             if name not in f:
                 return None
             dataset = f[name]
-            return dataset[()].astype(np.float64), np.asarray(dataset.attrs["world_ranks"])
-
-    def round_starts(self, point_id):
-        """The first kept sample of each round of a point's /samples; [0] before schema 6, which
-        measured in one round; None when no samples are stored."""
-        with h5py.File(self.path, "r") as f:
-            name = f"samples/{int(point_id):06d}"
-            if name not in f:
-                return None
-            return [int(s) for s in f[name].attrs.get("round_starts", [0])]
+            return (dataset[()].astype(np.float64), np.asarray(dataset.attrs["world_ranks"]),
+                    [int(s) for s in dataset.attrs.get("round_starts", [0])])
 
     def host_of(self, rank):
         ranks = list(self.topology.get("rank", []))

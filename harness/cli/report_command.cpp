@@ -6,22 +6,17 @@
 
 #include "harness/errors.h"
 #include "harness/predict/hierarchy_against_flat.h"
+#include "harness/provenance/provenance.h"
 #include "harness/report/hierarchy_report.h"
 #include "harness/report/link_bound_report.h"
 #include "harness/report/link_report.h"
 #include "harness/report/model_report.h"
 #include "harness/report/reporter.h"
-#include "harness/provenance/provenance.h"
 #include "harness/report/straggler_report.h"
 #include "harness/store/result_file.h"
 
 namespace collbench {
 namespace {
-
-std::string text_or_empty(const Provenance& provenance, const std::string& key) {
-  const auto found = provenance.text.find(key);
-  return found == provenance.text.end() ? "" : found->second;
-}
 
 long long integer_or_zero(const Provenance& provenance, const std::string& key) {
   const auto found = provenance.integers.find(key);
@@ -39,7 +34,7 @@ int report_links(const ReportOptions& options, const ResultFile& file) {
   if (options.format == "json") {
     fmt::print("{}", link_record_json(record));
   } else if (options.format == "table") {
-    fmt::print("# collbench links: {}\n{}", text_or_empty(file.provenance, "command_line"),
+    fmt::print("# collbench links: {}\n{}", file.provenance.text_of("command_line"),
                link_points_header());
     for (const LinkPoint& point : record.points) fmt::print("{}", link_point_row(point));
     if (record.analysis) fmt::print("{}", link_summary(*record.analysis, record.shortfall));
@@ -60,11 +55,11 @@ int report_command(const ReportOptions& options) {
   if (file.links) return report_links(options, file);
   auto reporter = make_reporter(options.format, std::cout);
   const Provenance& p = file.provenance;
-  reporter->begin({text_or_empty(p, "collbench_version"), text_or_empty(p, "backend"),
-                   text_or_empty(p, "backend_version"),
+  reporter->begin({p.text_of("collbench_version"), p.text_of("backend"),
+                   p.text_of("backend_version"),
                    static_cast<int>(integer_or_zero(p, "nranks")),
                    static_cast<int>(integer_or_zero(p, "nodes")), p.hosts,
-                   text_or_empty(p, "start_utc"), text_or_empty(p, "command_line")});
+                   p.text_of("start_utc"), p.text_of("command_line")});
   const auto& points = file.points;
   for (std::size_t first = 0; first < points.size();) {
     std::size_t last = first + 1;
@@ -81,7 +76,7 @@ int report_command(const ReportOptions& options) {
       fmt::print("{}\n", line);
   if (file.stragglers && options.format == "table")
     for (const auto& line :
-         straggler_footer_lines(*file.stragglers, text_or_empty(p, kBindingWarning)))
+         straggler_footer_lines(*file.stragglers, p.text_of(kBindingWarning)))
       fmt::print("{}\n", line);
   if (file.link_bounds && options.format == "table")
     print_link_bounds(std::cout, *file.link_bounds, points);

@@ -318,13 +318,15 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
           judge_window({.end_s = latest_end, .learnt_after_t0_s = latest_learning});
       margin_->record(verdict.valid);
       std::optional<StopReason> reason;
-      if (!warming && verdict.valid) {
-        sampled.slowest.push_back(verdict.time_s);
-        stopping.add(verdict.time_s);
-      } else if (!warming) {
-        ++sampled.invalid;
+      if (!warming) {
+        if (verdict.valid) {
+          sampled.slowest.push_back(verdict.time_s);
+          stopping.add(verdict.time_s);
+        } else {
+          ++sampled.invalid;
+        }
+        reason = stopping.decide(seconds_since(started));
       }
-      if (!warming) reason = stopping.decide(seconds_since(started));
       order = reason ? Order{Order::stop, static_cast<std::int32_t>(*reason)} : next();
       order.previous_valid = verdict.valid && !warming;
     }

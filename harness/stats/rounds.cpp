@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "harness/stats/no_value.h"
 #include "harness/stats/sampling_distributions.h"
 #include "harness/stats/summary.h"
 
@@ -78,7 +79,7 @@ std::vector<double> medians_of(std::span<const RoundMedian> rounds) {
 }
 
 double round_spread(std::span<const RoundMedian> rounds) {
-  if (rounds.size() < 2) return std::numeric_limits<double>::quiet_NaN();
+  if (rounds.size() < 2) return kNoValue;
   const auto [low, high] = std::ranges::minmax(medians_of(rounds));
   return (high - low) / (high + low);
 }

@@ -88,6 +88,19 @@ bool held_by_another_process() {
   return search.found;
 }
 
+// H5Fopen with `flags`; where another process holds HDF5's lock, FileHeldOpen with the file's
+// name and `held`, what that means here.
+Handle open_file(const std::filesystem::path& path, unsigned flags, std::string_view held,
+                 const std::string& what) {
+  silence_automatic_error_printing();
+  const hid_t file = H5Fopen(path.c_str(), flags, H5P_DEFAULT);
+  if (file < 0 && held_by_another_process()) {
+    H5Eclear2(H5E_DEFAULT);
+    throw FileHeldOpen(path.string() + std::string(held));
+  }
+  return own(file, what);
+}
+
 }  // namespace
 
 Handle& Handle::operator=(Handle&& other) noexcept {
@@ -156,23 +169,6 @@ std::vector<char> file_image(hid_t file) {
   check(H5Fget_file_image(file, image.data(), image.size()), "H5Fget_file_image");
   return image;
 }
-
-namespace {
-
-// H5Fopen with `flags`; where another process holds HDF5's lock, FileHeldOpen with the file's
-// name and `held`, what that means here.
-Handle open_file(const std::filesystem::path& path, unsigned flags, std::string_view held,
-                 const std::string& what) {
-  silence_automatic_error_printing();
-  const hid_t file = H5Fopen(path.c_str(), flags, H5P_DEFAULT);
-  if (file < 0 && held_by_another_process()) {
-    H5Eclear2(H5E_DEFAULT);
-    throw FileHeldOpen(path.string() + std::string(held));
-  }
-  return own(file, what);
-}
-
-}  // namespace
 
 Handle open_file_read_only(const std::filesystem::path& path) {
   return open_file(path, H5F_ACC_RDONLY,

@@ -28,7 +28,7 @@ def draw(result, options: Options):
         if stored is None:
             raise FigureError(f"figure 'ranks-distribution': point {points['point_id'][row]} "
                               "has no per-rank samples in /samples")
-        times, world_ranks = stored
+        times, world_ranks, _ = stored
         groups = rank_groups(result, world_ranks)
         boxes = slowest_of_groups(times, groups)
         axis.boxplot([boxes[:, b] for b in range(boxes.shape[1])], showfliers=True,

@@ -40,8 +40,8 @@ def round_medians(result, point_id):
     stored = result.samples(point_id)
     if stored is None:
         return None
-    slowest = stored[0].max(axis=1)
-    rounds = [r for r in np.split(slowest, result.round_starts(point_id)[1:]) if len(r)]
+    times, _, round_starts = stored
+    rounds = [r for r in np.split(times.max(axis=1), round_starts[1:]) if len(r)]
     return np.array([np.median(r) for r in rounds]) if len(rounds) >= 2 else None
 
 
