@@ -204,7 +204,8 @@ RowRunner::StoppingInputs RowRunner::rank0_stopping_inputs(StoppingInputs mine) 
   CommunicationWait wait("receiving rank 0's inputs to the stopping rule");
   all_.broadcast_value(head, kRoot);
   mine.earlier_rounds.resize(head.rounds);
-  if (head.rounds > 0) all_.broadcast(std::as_writable_bytes(std::span(mine.earlier_rounds)), kRoot);
+  if (head.rounds > 0)
+    all_.broadcast(std::as_writable_bytes(std::span(mine.earlier_rounds)), kRoot);
   mine.time_left_s = head.limited ? std::optional(head.time_left_s) : std::nullopt;
   return mine;
 }
