@@ -211,7 +211,8 @@ RowRunner::StoppingInputs RowRunner::rank0_stopping_inputs(StoppingInputs mine) 
   CommunicationWait wait("receiving rank 0's inputs to the stopping rule");
   all_.broadcast_value(head, kRoot);
   mine.earlier_rounds.resize(head.rounds);
-  if (head.rounds > 0) all_.broadcast(std::as_writable_bytes(std::span(mine.earlier_rounds)), kRoot);
+  if (head.rounds > 0)
+    all_.broadcast(std::as_writable_bytes(std::span(mine.earlier_rounds)), kRoot);
   mine.time_left_s = head.limited ? std::optional(head.time_left_s) : std::nullopt;
   return mine;
 }
@@ -238,9 +239,11 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
       if (batch) mine = as_recorded(run_timed(*batch) / sampled.ops_per_sample);
     }
     mine_per_sample.push_back(mine);
-    // Rank 0's clock times the point for every rank.
+    // Rank 0's clock times the point for every rank. Every rank reads its own, so that none
+    // does more than the others before the next barrier.
+    const double mine_elapsed_s = seconds_since(started);
     const auto [slowest, elapsed_s] = maxima_over_ranks(
-        std::array{mine, root ? seconds_since(started) : kSatOut}, "reducing sample times");
+        std::array{mine, root ? mine_elapsed_s : kSatOut}, "reducing sample times");
     // Every rank, in a group or not, waits about this long for a sample: the watchdog's floor.
     note_sample_seconds(steady_seconds() - iteration_start);
     // Every rank runs the rule on the same numbers, and so decides as rank 0 would, with no word
