@@ -1,4 +1,4 @@
-"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-14)."""
+"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-15)."""
 import dataclasses
 import pathlib
 
@@ -7,7 +7,7 @@ import numpy as np
 
 SCHEMA = "collbench-results"
 PREDICTIONS_SCHEMA = "collbench-predictions"
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 
 # The columns that name a curve: every size of one of these is one line in a figure and one fit.
 CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorithm", "protocol",

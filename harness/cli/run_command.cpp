@@ -14,6 +14,7 @@
 #include "harness/measure/fault_guard.h"
 #include "harness/measure/steady_allocator.h"
 #include "harness/measure/sweep_passes.h"
+#include "harness/measure/timer_step.h"
 #include "harness/plan/sizes.h"
 #include "harness/provenance/clock.h"
 #include "harness/provenance/launcher.h"
@@ -94,6 +95,10 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     return discover_topology(world, device);
   }();
 
+  const double timer_step_s = [&] {
+    CommunicationWait wait("measuring the timer's step");
+    return job_timer_step(world);
+  }();
   const auto passes = plan_passes(config, backend, places_of(topology), notes);
   std::string problem;
   RunBuffers buffers =
@@ -119,6 +124,7 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
                              shell_quoted(argv)};
     Provenance provenance = collect_provenance(config, argv, backend.version(), topology, start_utc);
     provenance.text.merge(backend.provenance());
+    provenance.integers[kTimerStepPs] = std::llround(timer_step_s * 1e12);
     output->begin(provenance, topology, run);
   }
 
@@ -133,7 +139,7 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     if (output) output->add_row(points, row);
   };
   const LoadSite load_site{topology.self.local_rank, topology.ranks_on_my_node};
-  run_passes(backend, passes, config, load_site, buffers, time_left, row_done, notes);
+  run_passes(backend, passes, config, load_site, timer_step_s, buffers, time_left, row_done, notes);
   if (!root) return kExitOk;
   output->finish(notes, elapsed());
   return output->wrong() ? kExitWrongOrFailed : kExitOk;

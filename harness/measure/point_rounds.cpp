@@ -5,6 +5,7 @@
 #include <random>
 
 #include "benches/collectives/collective.h"
+#include "harness/stats/reading_step.h"
 #include "harness/stats/rounds.h"
 #include "harness/stats/uniform_index.h"
 
@@ -54,7 +55,7 @@ void add_round(PointResult& point, PointResult round) {
 }
 
 std::vector<RoundMedian> round_estimates_of(const PointResult& point) {
-  return round_estimates(point.slowest.seconds, point.slowest.round_starts);
+  return round_estimates(point.slowest.seconds, point.slowest.round_starts, point.sample_step_s);
 }
 
 double own_median(const PointResult& point) {
@@ -78,16 +79,18 @@ double osu_mean(const PointResult& point, std::span<const double> rank_means) {
 void finish_point(PointResult& point, double target_ci) {
   const std::vector<double>& slowest = point.slowest.seconds;
   point.summary = summarize(slowest);
-  const double between =
-      round_noise_halfwidth(round_estimates(slowest, point.slowest.round_starts));
-  const Interval interval =
-      with_round_noise({point.summary.ci_low, point.summary.ci_high}, point.summary.median, between);
+  const double step = point.sample_step_s;
+  const double between = round_noise_halfwidth(round_estimates_of(point));
+  const Interval interval = with_round_noise(
+      widened_by_step({point.summary.ci_low, point.summary.ci_high}, step), point.summary.median,
+      between);
   point.summary.ci_low = interval.low;
   point.summary.ci_high = interval.high;
   const double size = static_cast<double>(point.key.size_bytes);
   point.algbw_gbps = point.summary.median > 0 ? size / point.summary.median / 1e9 : 0;
   point.busbw_gbps = point.algbw_gbps * busbw_factor(point.key.collective, point.key.nranks);
-  if (point.stop_reason == StopReason::converged && std::expm1(between) > target_ci)
+  if (point.stop_reason == StopReason::converged &&
+      std::expm1(between) > held_target(target_ci, point.summary.median, step))
     point.stop_reason = StopReason::round_noise;
 }
 

@@ -34,8 +34,9 @@ double own_mean(const PointResult& point);
 double osu_mean(const PointResult& point, std::span<const double> rank_means);
 
 // On rank 0, once the rounds are in: the statistics of every sample, the bandwidths, and the
-// median's interval widened by the spread between rounds; a point whose rounds all converged
-// but whose interval is wider than `target_ci` stops as round_noise. The ranks' medians come
+// median's interval widened by the samples' step and the spread between rounds; a point whose
+// rounds all converged but whose interval is wider than `target_ci` (or than the steps a point
+// is held to, stats/reading_step.h) stops as round_noise. The ranks' medians come
 // from the ranks (own_median).
 void finish_point(PointResult& point, double target_ci);
 

@@ -225,6 +225,7 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
   if (mode == Mode::bandwidth) {
     sampled.ops_per_sample = size_loop(batch.get());
     batch = prepare(call, sampled.ops_per_sample);
+    stopping.read_in_steps_of(settings_.timer_step_s / sampled.ops_per_sample);
   }
   bool resized = mode == Mode::latency;
   std::vector<double> mine_per_sample;
@@ -260,6 +261,7 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
         sampled.slowest.clear();
         mine_per_sample.clear();
         stopping.restart();
+        stopping.read_in_steps_of(settings_.timer_step_s / sampled.ops_per_sample);
         batch = prepare(call, sampled.ops_per_sample);
         continue;
       }
@@ -372,7 +374,9 @@ RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
   StoppingInputs inputs{time_left_s,
                         earlier ? round_estimates_of(*earlier) : std::vector<RoundMedian>{}};
   if (!in_windows) inputs = rank0_stopping_inputs(std::move(inputs));
-  StoppingState stopping(settings_.stopping, inputs.time_left_s, inputs.earlier_rounds);
+  StoppingRule rule = settings_.stopping;
+  rule.sample_step_s = settings_.timer_step_s;  // one operation a sample until a loop is sized
+  StoppingState stopping(rule, inputs.time_left_s, inputs.earlier_rounds);
   if (in_windows)
     return sample_in_windows(call, stopping, std::min(settings_.warmup_iters, kWarmupWindows));
   return sample_from_barrier(call, mode, stopping);
@@ -418,6 +422,7 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       point.wrong = wrong;
       point.stop_reason = sampled.reason;
       point.ops_per_sample = sampled.ops_per_sample;
+      point.sample_step_s = settings_.timer_step_s / sampled.ops_per_sample;
       point.start = sampled.start;
       point.invalid_samples = sampled.invalid;
       point.window_margin_s = sampled.margin_s;

@@ -36,6 +36,7 @@ struct MeasureSettings {
   std::optional<std::size_t> rows_per_round;  // sample rows sent to rank 0 (none: all)
   std::optional<LoadKind> overlap_load;  // --overlap-load: measured beside latency points
   LoadSite load_site;                    // this rank's, for a host load's core
+  double timer_step_s = 0;  // the run's timer step, the coarsest of its ranks' (timer_step.h)
 };
 
 // The communicators of one placement: every group runs its operations at once, on its own

@@ -74,7 +74,7 @@ void collect_rank_figures(Communicator& world, PointResult& point) {
 }
 
 MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass,
-                                 const LoadSite& site) {
+                                 const LoadSite& site, double timer_step_s) {
   MeasureSettings settings;
   settings.backend = config.backend;
   settings.placement = pass.layout.placement;
@@ -88,6 +88,7 @@ MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass,
   settings.rows_per_round = rows_per_round(config.keep_samples, config.rounds);
   settings.overlap_load = config.overlap_load;
   settings.load_site = site;
+  settings.timer_step_s = timer_step_s;
   return settings;
 }
 
@@ -218,7 +219,8 @@ std::unique_ptr<HierarchicalCommunicator> compose_hierarchy(Communicator& world,
 }
 
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
-                const LoadSite& site, RunBuffers& buffers, const TimeLeft& time_left,
+                const LoadSite& site, double timer_step_s, RunBuffers& buffers,
+                const TimeLeft& time_left,
                 const RowDone& row_done, std::vector<std::string>& notes) {
   // The control plane (barriers, sample times, decisions) always runs on the untuned world: a
   // pinned algorithm may lack what it needs (NCCL's Tree has no broadcast or allgather).
@@ -247,7 +249,8 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
     std::unique_ptr<RowRunner> runner;
     std::string failure;
     try {  // the first call tells whether the library can run this tuning here
-      runner = std::make_unique<RowRunner>(run, measure_settings(config, pass, site), buffers,
+      runner = std::make_unique<RowRunner>(run, measure_settings(config, pass, site, timer_step_s),
+                                           buffers,
                                            pass.rows.front().collective);
     } catch (const CommunicationFault& error) {
       if (!tuned) throw;

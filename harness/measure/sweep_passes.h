@@ -37,9 +37,10 @@ using TimeLeft = std::function<std::optional<double>()>;
 
 // Runs the passes in order, in `buffers` (which fit buffers_for of every pass's plan).
 // Collective over the world; notes say what was skipped or cut short. `site`: this rank's place
-// on its node, for --overlap-load.
+// on its node, for --overlap-load; `timer_step_s` the job's (job_timer_step).
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
-                const LoadSite& site, RunBuffers& buffers, const TimeLeft& time_left,
+                const LoadSite& site, double timer_step_s, RunBuffers& buffers,
+                const TimeLeft& time_left,
                 const RowDone& row_done, std::vector<std::string>& notes);
 
 }  // namespace collbench

@@ -32,7 +32,8 @@ std::vector<double> slowest_rank_times(const RawSamples& raw) {
 }
 
 std::vector<RoundMedian> kept_round_medians(const PointResult& point) {
-  return round_estimates(slowest_rank_times(point.samples), point.samples.round_starts);
+  return round_estimates(slowest_rank_times(point.samples), point.samples.round_starts,
+                         point.sample_step_s);
 }
 
 bool converged(const PointResult& point) {

@@ -101,6 +101,9 @@ struct PointResult {
   std::int64_t wrong = kNotChecked;  // wrong elements summed over ranks, or kNotChecked
   StopReason stop_reason = StopReason::converged;
   int ops_per_sample = 1;             // 1 in latency mode, the loop length in bandwidth mode
+  // How finely a sample is read: the timer's step (harness/measure/timer_step.h) over
+  // ops_per_sample; 0 where the timer showed none. Medians are known to a step at best.
+  double sample_step_s = 0;
   SampleStart start = SampleStart::barrier;
   std::uint64_t invalid_samples = 0;  // window samples a rank reached late: left out, counted
   double window_margin_s = kNotApplicable;  // window: rank 0's lead on t0 at the last sample

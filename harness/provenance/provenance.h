@@ -13,6 +13,8 @@ namespace collbench {
 // one a core, spinning (absent then).
 inline constexpr const char* kBinding = "binding";
 inline constexpr const char* kBindingWarning = "binding_warning";
+// The step the ranks' timers read durations in (harness/measure/timer_step.h), in picoseconds.
+inline constexpr const char* kTimerStepPs = "timer_step_ps";
 
 std::string shell_quoted(const std::vector<std::string>& argv);
 

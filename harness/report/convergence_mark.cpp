@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/stats/reading_step.h"
 #include "harness/stats/rounds.h"
 
 namespace collbench {
@@ -98,6 +99,16 @@ std::string_view legend(Mark mark) {
              "by rounds that disagree)";
   }
   return "";
+}
+
+std::string step_legend(const PointResult& point) {
+  const double step = point.sample_step_s;
+  if (point.key.mode != Mode::latency || !(step > 0) || !(point.summary.median > 0)) return "";
+  return fmt::format(
+      "# ci: the timer reads in steps of {:.2f} ns: a median is known to a step at best, and no "
+      "ci is asked to be under {:g} steps ({} of a {:.2f} us median)",
+      step * 1e9, kStepsHeld, percent(kStepsHeld * step / point.summary.median),
+      point.summary.median * 1e6);
 }
 
 std::string convergence_mark(const PointResult& point) { return precision_text(point).text; }

@@ -34,6 +34,10 @@ PrecisionText precision_text(std::span<const PointResult> points);
 // The line that explains a mark, for a legend ("# ci +-x%: ...").
 std::string_view legend(Mark mark);
 
+// The legend line that says what the timer's step does to the precision of `point`, a latency
+// point read in steps (PointResult::sample_step_s); empty at any other.
+std::string step_legend(const PointResult& point);
+
 std::string convergence_mark(const PointResult& point);  // precision_text(point).text
 
 }  // namespace collbench

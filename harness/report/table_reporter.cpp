@@ -59,6 +59,7 @@ void TableReporter::open_section(const PointKey& key, std::span<const PointResul
   wrong_ = 0;
   checked_ = false;
   explained_.clear();
+  step_explained_ = false;
   fmt::print(out_, "#\n# {} | placement {} | {} ranks | backend {}\n", name(key.collective),
              name(key.placement), key.nranks, key.backend);
   if (tuned(key))
@@ -122,6 +123,11 @@ void TableReporter::row(std::span<const PointResult> points) {
   // finish.
   for (Mark mark : precision.marks)
     if (explained_.insert(mark).second) fmt::print(out_, "{}\n", legend(mark));
+  if (const PointResult* lat = find_point(points, false, Mode::latency); lat && !step_explained_) {
+    const std::string line = step_legend(*lat);
+    step_explained_ = !line.empty();
+    if (step_explained_) fmt::print(out_, "{}\n", line);
+  }
   fmt::print(out_, "{}{}  {:>7}\n", line, latency, precision.text);
   out_.flush();
 }

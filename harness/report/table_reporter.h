@@ -36,6 +36,7 @@ class TableReporter final : public Reporter {
   long long wrong_ = 0;
   bool checked_ = false;
   std::set<Mark> explained_;  // in the current section
+  bool step_explained_ = false;
 };
 
 }  // namespace collbench

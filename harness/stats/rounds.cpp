@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "harness/stats/no_value.h"
+#include "harness/stats/reading_step.h"
 #include "harness/stats/sampling_distributions.h"
 #include "harness/stats/summary.h"
 
@@ -54,7 +55,7 @@ double log_variance_of(const Interval& median_interval) {
 }
 
 std::vector<RoundMedian> round_estimates(std::span<const double> samples,
-                                         std::span<const std::size_t> round_starts) {
+                                         std::span<const std::size_t> round_starts, double step) {
   std::vector<RoundMedian> rounds;
   for (std::size_t j = 0; j < round_starts.size(); ++j) {
     const std::size_t begin = round_starts[j];
@@ -66,7 +67,8 @@ std::vector<RoundMedian> round_estimates(std::span<const double> samples,
     std::ranges::sort(round);
     RoundMedian estimate{percentile_of_sorted(round, 50)};
     const MedianInterval interval = median_interval_of_sorted(round);
-    if (interval.covers) estimate.log_variance = log_variance_of({interval.low, interval.high});
+    if (interval.covers)
+      estimate.log_variance = log_variance_of(widened_by_step({interval.low, interval.high}, step));
     rounds.push_back(estimate);
   }
   return rounds;

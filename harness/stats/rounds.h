@@ -27,9 +27,11 @@ struct RoundMedian {
 double log_variance_of(const Interval& median_interval);
 
 // Each round's median; `round_starts[j]` is the first sample of round j, in ascending order. A
-// round without samples (cut by --time-limit) has none.
+// round without samples (cut by --time-limit) has none. Samples read in steps of `step` have
+// their medians' intervals widened by it (stats/reading_step.h).
 std::vector<RoundMedian> round_estimates(std::span<const double> samples,
-                                         std::span<const std::size_t> round_starts);
+                                         std::span<const std::size_t> round_starts,
+                                         double step = 0);
 std::vector<double> medians_of(std::span<const RoundMedian> rounds);
 
 // How far apart the rounds' medians lie, as a reader can take it: (max - min) / (max + min), so

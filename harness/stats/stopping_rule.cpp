@@ -5,6 +5,7 @@
 #include <array>
 #include <utility>
 
+#include "harness/stats/reading_step.h"
 #include "harness/stats/summary.h"
 
 namespace collbench {
@@ -48,12 +49,21 @@ StoppingRule round_share(const StoppingRule& point_rule, int rounds) {
 
 StoppingState::StoppingState(const StoppingRule& rule, std::optional<double> time_left_s,
                              std::span<const RoundMedian> earlier_rounds)
-    : rule_(rule),
-      time_left_s_(time_left_s),
-      earlier_rounds_(earlier_rounds, rule.rounds, rule.point_target_ci) {}
+    : rule_(rule), time_left_s_(time_left_s), earlier_(earlier_rounds.begin(), earlier_rounds.end()) {
+  read_in_steps_of(rule.sample_step_s);
+}
 
-// The median's 95% interval; none when too few samples give it that coverage, however narrow it
-// would look. Read after every sample: three order statistics, no pass over the samples.
+void StoppingState::read_in_steps_of(double step) {
+  rule_.sample_step_s = step;
+  // The point's median is not known yet; its earlier rounds' (geometric) mean stands for it.
+  const LogSpread spread = log_spread(medians_of(earlier_));
+  const double median = spread.count > 0 ? std::exp(spread.mean) : 0;
+  earlier_rounds_ =
+      RoundsSoFar(earlier_, rule_.rounds, held_target(rule_.point_target_ci, median, step));
+}
+
+// The median's 95% interval, widened by the samples' step; none when too few samples give it
+// that coverage, however narrow it would look. Read after every sample: three order statistics, no pass over the samples.
 std::optional<StoppingState::MedianInterval> StoppingState::median_interval() const {
   const std::size_t n = sorted_.size();
   const std::size_t rank = median_interval_rank(n);
@@ -62,7 +72,8 @@ std::optional<StoppingState::MedianInterval> StoppingState::median_interval() co
   const double upper_middle = sorted_.at(n / 2);
   const double median =
       n % 2 ? upper_middle : upper_middle - (upper_middle - sorted_.at(n / 2 - 1)) * 0.5;
-  return MedianInterval{median, {sorted_.at(rank - 1), sorted_.at(n - rank)}};
+  return MedianInterval{
+      median, widened_by_step({sorted_.at(rank - 1), sorted_.at(n - rank)}, rule_.sample_step_s)};
 }
 
 std::optional<StopReason> StoppingState::decide(double elapsed_s) const {
@@ -73,7 +84,8 @@ std::optional<StopReason> StoppingState::decide(double elapsed_s) const {
   if (adaptive && samples() >= rule_.min_samples && elapsed_s >= rule_.min_time_s) {
     if (const auto estimate = median_interval()) {
       const auto& [median, interval] = *estimate;
-      if (std::max(median - interval.low, interval.high - median) <= rule_.target_ci * median)
+      const double target = held_target(rule_.target_ci, median, rule_.sample_step_s);
+      if (std::max(median - interval.low, interval.high - median) <= target * median)
         return StopReason::converged;
       if (earlier_rounds_.cannot_converge(interval)) return StopReason::round_noise;
     }

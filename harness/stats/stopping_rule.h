@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "harness/stats/interval.h"
 #include "harness/stats/rounds.h"
@@ -24,6 +25,9 @@ struct StoppingRule {
   // round_noise once the point's interval can no longer reach `point_target_ci`.
   int rounds = 1;
   double point_target_ci = 0.01;
+  // How finely a sample is read: the timer's step over the operations it times. No point is
+  // held to a finer interval than a few of it (stats/reading_step.h); 0: no step.
+  double sample_step_s = 0;
 };
 
 // One round's share of a point's rule: R rounds whose medians are each within target·sqrt(R)
@@ -43,6 +47,8 @@ class StoppingState {
   std::size_t samples() const { return sorted_.size(); }
   // Forgets the samples (their loop was resized); the clock keeps running.
   void restart() { sorted_.clear(); }
+  // The samples from now on are read in steps of `step` (a loop of another length).
+  void read_in_steps_of(double step);
 
  private:
   struct MedianInterval {
@@ -53,6 +59,7 @@ class StoppingState {
 
   StoppingRule rule_;
   std::optional<double> time_left_s_;
+  std::vector<RoundMedian> earlier_;
   RoundsSoFar earlier_rounds_;
   SortedSamples sorted_;
 };

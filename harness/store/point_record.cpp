@@ -84,6 +84,7 @@ h5::Handle build_point_row_type() {
   insert("overlap_hidden_ci_high", offsetof(PointRow, overlap_hidden_ci_high),
          H5T_NATIVE_DOUBLE);
   insert("osu_mean_us", offsetof(PointRow, osu_mean_us), H5T_NATIVE_DOUBLE);
+  insert("sample_step_us", offsetof(PointRow, sample_step_us), H5T_NATIVE_DOUBLE);
   return type;
 }
 
@@ -136,6 +137,7 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   row.overlap_hidden_ci_low = point.overlap.hidden_ci.low;
   row.overlap_hidden_ci_high = point.overlap.hidden_ci.high;
   row.osu_mean_us = point.osu_mean_s * kMicrosecondsPerSecond;
+  row.sample_step_us = point.sample_step_s * kMicrosecondsPerSecond;
   return row;
 }
 
@@ -189,6 +191,7 @@ PointResult from_point_row(const PointRow& row) {
                      .hidden_ci = {row.overlap_hidden_ci_low, row.overlap_hidden_ci_high}};
   if (row.osu_mean_us > 0)  // not 0, as files before schema 14 read, nor NaN
     point.osu_mean_s = row.osu_mean_us / kMicrosecondsPerSecond;
+  point.sample_step_s = row.sample_step_us / kMicrosecondsPerSecond;
   return point;
 }
 

@@ -57,6 +57,8 @@ struct PointRow {
   // Schema 14: OSU's figure (PointResult::osu_mean_s); NaN where it does not apply, 0 in older
   // files.
   double osu_mean_us;
+  // Schema 15: PointResult::sample_step_s; 0 where the timer showed no step, and in older files.
+  double sample_step_us;
 };
 
 // The point_id of a row appended but not yet finished, so that a reader who meets it (the last
@@ -74,12 +76,12 @@ hid_t point_row_type();
 
 // Columns of /points that files of an older schema version lack (read as zeros: empty strings):
 // algorithm and protocol since schema 3, sync to clock_error_us since 4, the chosen_ ones since 5,
-// rounds since 6, the overlap_ ones since 13, osu_mean_us since 14.
+// rounds since 6, the overlap_ ones since 13, osu_mean_us since 14, sample_step_us since 15.
 inline constexpr std::string_view kPointColumnsAddedAfterSchema2[] = {
     "algorithm",       "protocol",         "sync",           "invalid_samples",
     "window_margin_us", "clock_error_us",  "chosen_algorithm", "chosen_protocol",
     "chosen_channels", "rounds",           "overlap_collective_slowdown",
     "overlap_load_slowdown", "overlap_hidden", "overlap_hidden_ci_low",
-    "overlap_hidden_ci_high", "osu_mean_us"};
+    "overlap_hidden_ci_high", "osu_mean_us", "sample_step_us"};
 
 }  // namespace collbench

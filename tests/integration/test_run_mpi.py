@@ -156,7 +156,7 @@ def test_provenance_and_topology(sweep):
     nranks, out, _ = sweep
     with h5py.File(out, "r") as f:
         assert f.attrs["schema"] == "collbench-results"
-        assert f.attrs["schema_version"] == 14
+        assert f.attrs["schema_version"] == 15
         assert f.attrs["backend"] == "mpi"
         assert "Open MPI" in f.attrs["backend_version"]
         assert "--out" in f.attrs["command_line"]
@@ -172,6 +172,10 @@ def test_provenance_and_topology(sweep):
         assert set(points["chosen_algorithm"]) == {b""}
         assert set(points["chosen_protocol"]) == {b""}
         assert set(points["chosen_channels"]) == {0}
+        # The timer's step, measured before the sweep, is each point's over its loop.
+        step_us = f.attrs["timer_step_ps"] * 1e-6
+        assert f.attrs["timer_step_ps"] == 0 or 5000 <= f.attrs["timer_step_ps"] <= 100000
+        assert points["sample_step_us"] == pytest.approx(step_us / points["ops_per_sample"])
 
 
 def test_done_when_command():

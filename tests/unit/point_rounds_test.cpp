@@ -111,6 +111,32 @@ TEST(PointRounds, OsuMeanAveragesEachRanksMeanOverItsRounds) {
   EXPECT_TRUE(std::isnan(osu_mean(point, rank_means)));
 }
 
+// Three rounds of one reading each: a 10 ns timer's 0.6 us, 200 times. The samples alone pin
+// the median to nothing (an interval of 0 ns); read in steps, the point knows it to half a step
+// either side, is held to two steps (3.3%) and converges at a 1% target; a step it cannot reach
+// (2 steps over 1% of the median) is no reason to call its rounds noisy.
+TEST(PointRounds, APointReadInStepsIsKnownToHalfAStepAndHeldToTwo) {
+  const std::vector<double> tied(200, 0.6e-6);
+  for (const double step : {0.0, 10e-9}) {
+    PointResult point = round_of(tied, StopReason::converged);
+    point.sample_step_s = step;
+    add_round(point, round_of(tied, StopReason::converged));
+    add_round(point, round_of(tied, StopReason::converged));
+    finish_point(point, 0.01);
+    EXPECT_EQ(point.stop_reason, StopReason::converged) << step;
+    EXPECT_DOUBLE_EQ(point.summary.ci_low, 0.6e-6 - step / 2);
+    EXPECT_DOUBLE_EQ(point.summary.ci_high, 0.6e-6 + step / 2);
+  }
+  // Rounds a step apart: told the step, their medians agree within it.
+  PointResult apart = round_of(tied, StopReason::converged);
+  apart.sample_step_s = 10e-9;
+  add_round(apart, round_of(std::vector<double>(200, 0.61e-6), StopReason::converged));
+  add_round(apart, round_of(tied, StopReason::converged));
+  finish_point(apart, 0.01);
+  EXPECT_EQ(apart.stop_reason, StopReason::converged);
+  EXPECT_LE(relative_ci_halfwidth(apart.summary), 2 * 10e-9 / 0.6e-6);
+}
+
 TEST(PointRounds, AgreeingRoundsConvergeDisagreeingOnesAreHeldBack) {
   PointResult steady = round_of(around(1e-5, 200), StopReason::converged);
   add_round(steady, round_of(around(1e-5, 200), StopReason::converged));

@@ -136,6 +136,7 @@ std::vector<PointResult> example_points() {
   world.wrong = 0;
   world.stop_reason = StopReason::converged;
   world.osu_mean_s = 1.7e-5;  // a barrier-started latency point's; NaN at the others
+  world.sample_step_s = 10.02e-9 / 5;  // kvm-clock's step over a loop of 5
 
   PointResult intra = example_point({.backend = "nccl",
                                      .collective = CollectiveKind::allgather,
@@ -211,6 +212,7 @@ void expect_same_point(const PointResult& expected, const PointResult& actual, b
   EXPECT_EQ(expected.wrong, actual.wrong);
   EXPECT_EQ(expected.stop_reason, actual.stop_reason);
   EXPECT_EQ(expected.ops_per_sample, actual.ops_per_sample);
+  EXPECT_DOUBLE_EQ(expected.sample_step_s, actual.sample_step_s);
   if (std::isnan(expected.osu_mean_s))
     EXPECT_TRUE(std::isnan(actual.osu_mean_s)) << actual.osu_mean_s;
   else

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -11,7 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "harness/stats/reading_step.h"
 #include "harness/stats/stop_reason.h"
+#include "harness/stats/summary.h"
 
 namespace collbench {
 namespace {
@@ -165,6 +168,55 @@ TEST(StoppingState, NoisyStreamConvergesOnceIntervalIsNarrowEnough) {
     EXPECT_EQ(outcome.reason, StopReason::converged) << "seed " << seed;
     EXPECT_GT(outcome.samples, 100u) << "seed " << seed;
     EXPECT_LT(outcome.samples, 500u) << "seed " << seed;
+  }
+}
+
+// 0.6 us with a 1% spread read in 10 ns steps, as kvm-clock reads a small allreduce: every
+// sample is 0.59, 0.60 or 0.61 us.
+std::function<double()> stepped_stream(std::uint32_t seed) {
+  return [noisy = NoisyStream(seed)]() mutable {
+    constexpr double kStep = 10e-9;
+    const double sample = 0.6e-6 * std::pow(noisy() / 1e-3, 1.0 / 30);  // the 30% spread at 1%
+    return kStep * std::round(sample / kStep);
+  };
+}
+
+// The samples a rule took of `stream` before it stopped, sorted, and why it stopped.
+std::pair<std::vector<double>, std::optional<StopReason>> sorted_until_stop(
+    const StoppingRule& rule, const std::function<double()>& stream) {
+  StoppingState state(rule, std::nullopt);
+  std::vector<double> taken;
+  std::optional<StopReason> reason;
+  double elapsed = 0;
+  while (!reason && taken.size() < kSafetyCap) {
+    taken.push_back(stream());
+    elapsed += taken.back();
+    state.add(taken.back());
+    reason = state.decide(elapsed);
+  }
+  std::sort(taken.begin(), taken.end());
+  return {taken, reason};
+}
+
+// A target finer than the timer reads (0.5%, 3 ns): told nothing, the rule stops on order
+// statistics that tie, an interval of 0%; told the step, it stops once the interval widened by
+// half a step each side is within two steps (3.3%).
+TEST(StoppingState, APointReadInStepsIsHeldToTwoStepsNotToATie) {
+  constexpr double kStep = 10e-9;
+  for (std::uint32_t seed : {1u, 2u, 3u, 42u, 2024u}) {
+    StoppingRule rule = adaptive_rule(10, 0, 0.005, 1e9);
+    const auto [blind, blind_reason] = sorted_until_stop(rule, stepped_stream(seed));
+    EXPECT_EQ(blind_reason, StopReason::converged) << "seed " << seed;
+    const MedianInterval tie = median_interval_of_sorted(blind);
+    EXPECT_EQ(tie.low, tie.high) << "seed " << seed;
+
+    rule.sample_step_s = kStep;
+    const auto [taken, reason] = sorted_until_stop(rule, stepped_stream(seed));
+    EXPECT_EQ(reason, StopReason::converged) << "seed " << seed;
+    const MedianInterval bounds = median_interval_of_sorted(taken);
+    const Interval held = widened_by_step({bounds.low, bounds.high}, kStep);
+    const double median = taken[taken.size() / 2];
+    EXPECT_LE(std::max(median - held.low, held.high - median), 2 * kStep + 1e-15) << seed;
   }
 }
 

@@ -385,6 +385,27 @@ TEST(TableReporter, EachMarkUsedIsExplainedOncePerSection) {
   EXPECT_EQ(lines_starting(render({clean[0], clean[1]}), "# ci ").size(), 0u);
 }
 
+// A section whose latency points were read in steps says once, before its first row, what the
+// step does to their precision, in the figures of that row; a section read without steps, never.
+TEST(TableReporter, TheTimersStepIsExplainedOncePerSection) {
+  const auto AR = CollectiveKind::allreduce;
+  std::vector<std::vector<PointResult>> rows;
+  for (std::uint64_t size : {8, 16}) {
+    auto p = point(AR, size, size / 4, Mode::latency, false, 0.6e-6, 0.7e-6, 0.01, 0.01, 0);
+    p.sample_step_s = 10.02e-9;
+    rows.push_back({p});
+  }
+  const auto lines = split_lines(render(rows));
+  const auto said = std::find_if(lines.begin(), lines.end(),
+                                 [](const std::string& line) { return line.starts_with("# ci: "); });
+  ASSERT_NE(said, lines.end());
+  EXPECT_NE(said->find("steps of 10.02 ns"), std::string::npos) << *said;
+  EXPECT_NE(said->find("2 steps (3.3% of a 0.60 us median)"), std::string::npos) << *said;
+  EXPECT_FALSE(said[1].starts_with("#"));  // the row it explains follows
+  EXPECT_EQ(lines_starting(render(rows), "# ci: ").size(), 1u);
+  EXPECT_EQ(lines_starting(render(allreduce_rows()), "# ci: ").size(), 0u);
+}
+
 // csv and json carry what the table's column shows, and the rounds behind it.
 TEST(JsonLinesReporter, CarriesTheTablesPrecisionAndTheRoundsSpread) {
   const Precisions p;
