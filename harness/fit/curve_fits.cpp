@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/fit/regime_step.h"
 #include "harness/stats/summary.h"
 
 namespace collbench {
@@ -64,7 +65,7 @@ SegmentReport report_segment(const Segment& segment, const SegmentIntervals& int
 }
 
 Headline headline_of(const std::vector<SegmentReport>& segments, const SegmentIntervals& intervals,
-                     double misfit, std::size_t sizes) {
+                     double misfit, std::size_t sizes, const std::optional<RegimeStep>& step) {
   Headline headline;
   headline.alpha_s = segments.front().alpha_s;
   headline.alpha_ci = intervals.alpha_s;
@@ -86,8 +87,9 @@ Headline headline_of(const std::vector<SegmentReport>& segments, const SegmentIn
   if (sizes < kMinSizesToTrust)
     headline.flags.push_back(fmt::format("too few sizes to trust ({} < {})", sizes, kMinSizesToTrust));
   if (!(misfit <= kMaxTrustedMisfit))
-    headline.flags.push_back(fmt::format("misfit {:.1f}% above {:.0f}%", 100 * misfit,
-                                         100 * kMaxTrustedMisfit));
+    headline.flags.push_back(
+        fmt::format("misfit {:.1f}% above {:.0f}%{}", 100 * misfit, 100 * kMaxTrustedMisfit,
+                    step ? ": " + describe(*step) : ""));
   if (segments.front().alpha_at_bound)
     headline.flags.push_back("alpha at its bound 0: no latency term measurable");
   else
@@ -121,10 +123,14 @@ CurveFit fit_curve(const CurveData& data, const FitOptions& options) {
     return curve;
   }
   std::vector<double> sizes, medians;
+  std::vector<std::size_t> bytes;
+  std::vector<Interval> median_intervals;
   std::vector<std::vector<double>> samples;
   for (const auto* point : data.points) {
     sizes.push_back(static_cast<double>(point->key.size_bytes));
+    bytes.push_back(point->key.size_bytes);
     medians.push_back(point->summary.median);
+    median_intervals.push_back({point->summary.ci_low, point->summary.ci_high});
     samples.push_back(slowest_rank_times(point->samples));
   }
   const PiecewiseFit fit = fit_piecewise(sizes, medians);
@@ -132,7 +138,8 @@ CurveFit fit_curve(const CurveData& data, const FitOptions& options) {
       bootstrap_intervals(fit, sizes, samples, options.bootstrap_replicates, options.seed);
   for (std::size_t k = 0; k < fit.segments.size(); ++k)
     curve.segments.push_back(report_segment(fit.segments[k], intervals.segments[k], sizes));
-  curve.headline = headline_of(curve.segments, intervals.headline, fit.misfit(), curve.sizes);
+  curve.headline = headline_of(curve.segments, intervals.headline, fit.misfit(), curve.sizes,
+                               steepest_regime_step(bytes, medians, median_intervals));
   if (options.holdout) curve.holdout_median_rel_error = holdout_error(sizes, medians);
   return curve;
 }

@@ -39,7 +39,7 @@ struct FitRow {
   double rms_rel_error, max_rel_error, holdout_median_rel_error;
   std::int8_t alpha_at_bound;  // schema 5
   std::int8_t trusted;
-  char flags[128];
+  char flags[256];
 };
 
 // One row per fitted curve: its headline (curve_fits.h).
@@ -53,7 +53,7 @@ struct HeadlineRow {
   std::uint64_t bandwidth_falls_at_bytes;
   double peak_bandwidth_GBps;
   std::int8_t trusted;
-  char flags[128];
+  char flags[256];
 };
 
 struct FamilyRow {
