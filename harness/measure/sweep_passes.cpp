@@ -220,8 +220,8 @@ std::unique_ptr<HierarchicalCommunicator> compose_hierarchy(Communicator& world,
 
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
                 const LoadSite& site, double timer_step_s, RunBuffers& buffers,
-                const TimeLeft& time_left,
-                const RowDone& row_done, std::vector<std::string>& notes) {
+                const TimeLeft& time_left, const RowDone& row_done,
+                std::vector<std::string>& notes) {
   // The control plane (barriers, sample times, decisions) always runs on the untuned world: a
   // pinned algorithm may lack what it needs (NCCL's Tree has no broadcast or allgather).
   Communicator& world = backend.world();
@@ -250,8 +250,7 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
     std::string failure;
     try {  // the first call tells whether the library can run this tuning here
       runner = std::make_unique<RowRunner>(run, measure_settings(config, pass, site, timer_step_s),
-                                           buffers,
-                                           pass.rows.front().collective);
+                                           buffers, pass.rows.front().collective);
     } catch (const CommunicationFault& error) {
       if (!tuned) throw;
       failure = error.what();

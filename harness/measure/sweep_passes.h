@@ -40,7 +40,7 @@ using TimeLeft = std::function<std::optional<double>()>;
 // on its node, for --overlap-load; `timer_step_s` the job's (job_timer_step).
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
                 const LoadSite& site, double timer_step_s, RunBuffers& buffers,
-                const TimeLeft& time_left,
-                const RowDone& row_done, std::vector<std::string>& notes);
+                const TimeLeft& time_left, const RowDone& row_done,
+                std::vector<std::string>& notes);
 
 }  // namespace collbench

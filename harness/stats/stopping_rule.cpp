@@ -49,7 +49,9 @@ StoppingRule round_share(const StoppingRule& point_rule, int rounds) {
 
 StoppingState::StoppingState(const StoppingRule& rule, std::optional<double> time_left_s,
                              std::span<const RoundMedian> earlier_rounds)
-    : rule_(rule), time_left_s_(time_left_s), earlier_(earlier_rounds.begin(), earlier_rounds.end()) {
+    : rule_(rule),
+      time_left_s_(time_left_s),
+      earlier_(earlier_rounds.begin(), earlier_rounds.end()) {
   read_in_steps_of(rule.sample_step_s);
 }
 
@@ -63,7 +65,8 @@ void StoppingState::read_in_steps_of(double step) {
 }
 
 // The median's 95% interval, widened by the samples' step; none when too few samples give it
-// that coverage, however narrow it would look. Read after every sample: three order statistics, no pass over the samples.
+// that coverage, however narrow it would look. Read after every sample: three order
+// statistics, no pass over the samples.
 std::optional<StoppingState::MedianInterval> StoppingState::median_interval() const {
   const std::size_t n = sorted_.size();
   const std::size_t rank = median_interval_rank(n);

@@ -9,7 +9,8 @@ namespace {
 
 std::vector<Interval> within(const std::vector<double>& medians, double relative) {
   std::vector<Interval> intervals;
-  for (double median : medians) intervals.push_back({median * (1 - relative), median * (1 + relative)});
+  for (double median : medians)
+    intervals.push_back({median * (1 - relative), median * (1 + relative)});
   return intervals;
 }
 

@@ -1,10 +1,11 @@
 #include "harness/measure/timer_step.h"
 
+#include <gtest/gtest.h>
+
+#include <chrono>
 #include <cmath>
 #include <random>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace collbench {
 namespace {
