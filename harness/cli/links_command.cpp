@@ -240,8 +240,11 @@ int links_command(const LinksOptions& options, const std::vector<std::string>& a
   }
   try {
     return measure(*bootstrap, *links, config, argv);
-  } catch (const UsageError&) {  // bad input, not a fault: the guard reports it
-    throw;
+  } catch (const UsageError& error) {
+    // Bad input, not a fault; printed before MPI ends, as `run` does, so that no rank exits 2
+    // before rank 0 has printed why (mpirun would kill it first).
+    if (may_print) fmt::print(stderr, "collbench links: {}\n", error.what());
+    return kExitUsage;
   } catch (const std::exception& error) {
     const std::string context = fault_context();
     fmt::print(stderr, "collbench links: rank {} on {}: fault{}{}: {}; every finished link is in {}\n",

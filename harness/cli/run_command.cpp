@@ -218,7 +218,15 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
     end_failed_start();
     return kExitFault;
   }
-  std::vector<std::string> support_notes = fit_to_backend(config, *backend);
+  std::vector<std::string> support_notes;
+  try {
+    support_notes = fit_to_backend(config, *backend);
+  } catch (const UsageError& error) {
+    // Printed here, while the backend is up: its end (MPI_Finalize) waits for every rank, so no
+    // rank exits 2 before rank 0 has printed why, and mpirun cannot kill rank 0 first.
+    if (may_print) fmt::print(stderr, "collbench run: {}\n", error.what());
+    return kExitUsage;
+  }
   // A lone process is one rank: its collectives move nothing and print busbw 0.
   if (!launched && !config.allow_single_rank) {
     fmt::print(stderr,
