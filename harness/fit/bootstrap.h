@@ -7,7 +7,8 @@
 // replicates bound it. A model that misses sizes gets intervals as wide as its misses; on a
 // curve it fits, the noise within a size is counted in both moves, which makes the intervals
 // conservative (fit_suite_test measures by how much). Skewed quantities (n½ = alpha/beta) get
-// percentile intervals too.
+// percentile intervals too. Every interval holds the fit's own value, stretched to reach it
+// where the replicates all fall on one side of it.
 #include <cstddef>
 #include <cstdint>
 #include <random>
