@@ -36,6 +36,10 @@ Reading reading_of(const PointResult& point) {
     if (rounds.size() >= 2 && !rounds_agree(rounds)) {
       reading.shown = Shown::rounds_disagree;
       reading.value = round_spread(rounds);
+      // The spread is why the point fell short, and its token says so; `!` is left for a limit
+      // that cut it, which more time would lift.
+      reading.short_of_target = point.stop_reason == StopReason::max_time ||
+                                point.stop_reason == StopReason::time_limit;
       return reading;
     }
   }
@@ -95,8 +99,8 @@ std::string_view legend(Mark mark) {
       return "# ci >100%: the 95% interval is wider than the median itself";
     case Mark::no_interval: return "# ci -: no 95% interval (fewer than 6 samples)";
     case Mark::short_of_target:
-      return "# ci !: short of --target-ci (stopped by --max-time or --time-limit, or held back "
-             "by rounds that disagree)";
+      return "# ci !: short of --target-ci: stopped by --max-time or --time-limit (more time "
+             "would narrow it), or held back by rounds that disagree where no +-x% says so";
   }
   return "";
 }

@@ -5,11 +5,12 @@
 //   +-3.4%   the rounds disagree (harness/stats/rounds.h; their medians from the samples the
 //            point keeps) and the point stopped short: the medians lie within ±3.4% of the
 //            middle of their range (round_spread), shown instead of an interval that their spread
-//            keeps wider than the target;
+//            keeps wider than the target, which more samples in this run would not narrow;
 //   >100%    an interval wider than the value itself, which pins the median down to nothing;
 //   -        no interval: too few samples for one;
 //   !        after any of them: the point did not reach what it was sampled for
-//            (harness/plan/point.h, converged()).
+//            (harness/plan/point.h, converged()); after +-x% only where a limit (--max-time,
+//            --time-limit) cut it, since the spread already says why it fell short.
 #include <span>
 #include <string>
 #include <string_view>
@@ -22,7 +23,7 @@ namespace collbench {
 enum class Mark { rounds_disagree, wider_than_value, no_interval, short_of_target };
 
 struct PrecisionText {
-  std::string text;         // "0.4%", "+-3.4%!", ">100%!", "-!"
+  std::string text;         // "0.4%", "+-3.4%", "+-3.4%!", ">100%!", "-!"
   std::vector<Mark> marks;  // those the text carries, in the order above
 };
 

@@ -311,11 +311,14 @@ struct Precisions {
                                   3e-6, 0.2, 0.1, 0);
   PointResult disagreeing_converged = disagreeing;
   PointResult wider_than_value = disagreeing;
+  PointResult disagreeing_cut = disagreeing;
   Precisions() {
     measure_in_rounds(disagreeing, {1e-6, 1.1e-6, 2e-6});
     disagreeing.stop_reason = StopReason::round_noise;
     disagreeing.summary.ci_low = 0.3e-6;
     disagreeing.summary.ci_high = 4.08e-6;  // +271%
+    disagreeing_cut = disagreeing;
+    disagreeing_cut.stop_reason = StopReason::max_time;
     // Rounds a little apart whose interval, spread included, still met the target.
     measure_in_rounds(disagreeing_converged, {1.1e-6, 1.1e-6, 1.11e-6});
     measure_in_rounds(wider_than_value, {1.1e-6, 1.1e-6, 1.1e-6});
@@ -327,13 +330,15 @@ struct Precisions {
 TEST(TableReporter, RoundsThatDisagreeShowTheirSpreadInsteadOfAnInterval) {
   const Precisions p;
   ASSERT_FALSE(rounds_agree(kept_round_medians(p.disagreeing_converged)));
-  const auto rows =
-      data_lines(render({{p.disagreeing}, {p.disagreeing_converged}, {p.wider_than_value}}));
-  ASSERT_EQ(rows.size(), 3u);
-  // (2 - 1) / (2 + 1): the round medians lie within ±33% of the middle of their range.
-  EXPECT_EQ(rows[0].back(), "+-33%!");
+  const auto rows = data_lines(render(
+      {{p.disagreeing}, {p.disagreeing_converged}, {p.wider_than_value}, {p.disagreeing_cut}}));
+  ASSERT_EQ(rows.size(), 4u);
+  // (2 - 1) / (2 + 1): the round medians lie within ±33% of the middle of their range; that
+  // spread is why the point stopped, and the token says it without a `!`.
+  EXPECT_EQ(rows[0].back(), "+-33%");
   EXPECT_EQ(rows[1].back(), "1.0%");  // converged: the interval, the spread inside it
   EXPECT_EQ(rows[2].back(), ">100%!");
+  EXPECT_EQ(rows[3].back(), "+-33%!");  // cut by --max-time: more time would have helped
 }
 
 // However wide an interval, the column never prints it as a precision above 100%.
@@ -374,14 +379,15 @@ TEST(TableReporter, EachMarkUsedIsExplainedOncePerSection) {
     if (!fields.empty() && !fields[0].starts_with("#") && fields.back() != "1.0%")
       before_first.push_back(std::to_string(legends.size()));
   }
-  // allreduce: "-!" alone uses "-" and "!"; the allgather section starts its own legend.
+  // allreduce: "-!" alone uses "-" and "!"; the allgather section starts its own legend, "!"
+  // first with ">100%!", since "+-33%" carries none.
   ASSERT_EQ(legends.size(), 2u + 3u) << text;
   EXPECT_EQ(legends[0], std::string(legend(Mark::no_interval)));
   EXPECT_EQ(legends[1], std::string(legend(Mark::short_of_target)));
   EXPECT_EQ(legends[2], std::string(legend(Mark::rounds_disagree)));
-  EXPECT_EQ(legends[3], std::string(legend(Mark::short_of_target)));
-  EXPECT_EQ(legends[4], std::string(legend(Mark::wider_than_value)));
-  EXPECT_EQ(before_first, (std::vector<std::string>{"2", "4", "5", "5"})) << text;
+  EXPECT_EQ(legends[3], std::string(legend(Mark::wider_than_value)));
+  EXPECT_EQ(legends[4], std::string(legend(Mark::short_of_target)));
+  EXPECT_EQ(before_first, (std::vector<std::string>{"2", "3", "5", "5"})) << text;
   EXPECT_EQ(lines_starting(render({clean[0], clean[1]}), "# ci ").size(), 0u);
 }
 
@@ -417,7 +423,7 @@ TEST(JsonLinesReporter, CarriesTheTablesPrecisionAndTheRoundsSpread) {
   const auto lines = split_lines(out.str());
   ASSERT_EQ(lines.size(), 4u);
   const auto disagreeing = nlohmann::json::parse(lines[0]);
-  EXPECT_EQ(disagreeing.at("ci_mark"), "+-33%!");
+  EXPECT_EQ(disagreeing.at("ci_mark"), "+-33%");
   EXPECT_NEAR(disagreeing.at("round_spread_rel").get<double>(), 1.0 / 3, 1e-12);
   EXPECT_EQ(disagreeing.at("rounds_agree"), false);
   EXPECT_EQ(disagreeing.at("converged"), false);
