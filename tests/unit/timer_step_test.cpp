@@ -2,10 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <random>
 #include <vector>
+
+#include "benches/backends/steady_timer.h"
 
 namespace collbench {
 namespace {
@@ -50,16 +51,7 @@ TEST(TimerStepTest, DurationsThatSpanTooLittleTellNoStep) {
 }
 
 TEST(TimerStepTest, ThisMachinesSteadyClockHasAStepItsDurationsLieOn) {
-  class Steady final : public Timer {
-   public:
-    void start() override { start_ = std::chrono::steady_clock::now(); }
-    double stop_seconds() override {
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    }
-
-   private:
-    std::chrono::steady_clock::time_point start_;
-  } timer;
+  SteadyTimer timer;
   const double step = measure_timer_step(timer);
   EXPECT_TRUE(step == 0 || (step >= kSmallestStepSeconds && step <= kLargestStepSeconds)) << step;
 }

@@ -6,6 +6,7 @@
 #include <thread>
 #include <new>
 
+#include "benches/backends/steady_timer.h"
 #include "mpi_types.h"
 
 namespace collbench::mpi {
@@ -39,17 +40,6 @@ class HostBuffer final : public Buffer {
  private:
   std::byte* data_ = nullptr;
   std::size_t bytes_;
-};
-
-class SteadyTimer final : public Timer {
- public:
-  void start() override { start_ = std::chrono::steady_clock::now(); }
-  double stop_seconds() override {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_;
 };
 
 constexpr int kControlTag = 7301;
