@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -16,9 +17,12 @@
 #include "harness/provenance/clock.h"
 #include "harness/provenance/provenance.h"
 #include "harness/report/hierarchy_report.h"
+#include "harness/report/convergence_mark.h"
 #include "harness/report/model_report.h"
 #include "harness/report/overlap_report.h"
 #include "harness/report/straggler_report.h"
+#include "harness/stats/rounds.h"
+#include "harness/stats/summary.h"
 
 namespace collbench {
 namespace {
@@ -42,6 +46,19 @@ std::string stops_text(const std::array<std::size_t, kStopReasons>& stops, doubl
     if (const auto count = stops[static_cast<std::size_t>(reason)])
       parts.push_back(fmt::format("{} {}", count, words));
   return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// How far apart the rounds of the points held back by them lay, in the table's terms (the
+// +-x% of its ci column): what the machine's speed did between rounds, in one line.
+std::string held_back_line(std::vector<double> spreads) {
+  if (spreads.empty()) return "";
+  std::ranges::sort(spreads);
+  return fmt::format(
+      "# held back: the rounds of {} points disagreed, their medians within ±{} of their middle "
+      "at the median point (±{} to ±{}): the machine's speed moved between rounds, which more "
+      "samples cannot narrow and more --rounds or a quieter machine can",
+      spreads.size(), percent_text(percentile_of_sorted(spreads, 50)),
+      percent_text(spreads.front()), percent_text(spreads.back()));
 }
 
 std::string duration_text(double seconds) {
@@ -93,6 +110,9 @@ void RunOutput::add_row(const std::vector<PointResult>& points, const PlannedRow
     writer_->append_point(point);
     if (point.wrong > 0) wrong_ = true;
     ++stops_[static_cast<std::size_t>(point.stop_reason)];
+    if (point.stop_reason == StopReason::round_noise)
+      if (const double spread = round_spread(kept_round_medians(point)); std::isfinite(spread))
+        held_back_spreads_.push_back(spread);
     stragglers_->add(point);
     PointResult& summary = summaries_.emplace_back();
     summary.key = point.key;
@@ -141,6 +161,8 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
   for (const auto& line : straggler_footer_lines(stragglers, binding_warning_))
     fmt::print("{}\n", line);
   for (const auto& note : notes) fmt::print("# note: {}\n", note);
+  if (const std::string held_back = held_back_line(held_back_spreads_); !held_back.empty())
+    fmt::print("{}\n", held_back);
   std::error_code ignored;
   const auto bytes = std::filesystem::file_size(config_.out, ignored);
   fmt::print("# {} points in {:.1f} s ({}); results in {} ({})\n", done_, seconds,

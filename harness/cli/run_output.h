@@ -41,6 +41,7 @@ class RunOutput {
   std::size_t done_ = 0;
   bool wrong_ = false;
   std::array<std::size_t, kStopReasons> stops_{};  // points per stop reason
+  std::vector<double> held_back_spreads_;  // round_spread of each point held back by its rounds
   std::vector<PointResult> measured_;  // kept for the fits at the end
   // Every point's key, summary and overlap, without samples: what the footers compare.
   std::vector<PointResult> summaries_;

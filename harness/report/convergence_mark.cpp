@@ -20,11 +20,6 @@ struct Reading {
   auto rank() const { return std::pair{shown, value}; }
 };
 
-std::string percent(double fraction) {
-  const double value = fraction * 100;
-  return value < 10 ? fmt::format("{:.1f}%", value) : fmt::format("{:.0f}%", value);
-}
-
 Reading reading_of(const PointResult& point) {
   Reading reading{.short_of_target = !converged(point)};
   if (!median_interval_covers(point.summary.samples)) {
@@ -51,13 +46,13 @@ Reading reading_of(const PointResult& point) {
 PrecisionText text_of(const Reading& reading) {
   PrecisionText text;
   switch (reading.shown) {
-    case Shown::interval: text.text = percent(reading.value); break;
+    case Shown::interval: text.text = percent_text(reading.value); break;
     case Shown::wider_than_value:
       text.text = ">100%";
       text.marks.push_back(Mark::wider_than_value);
       break;
     case Shown::rounds_disagree:
-      text.text = "+-" + percent(reading.value);
+      text.text = "+-" + percent_text(reading.value);
       text.marks.push_back(Mark::rounds_disagree);
       break;
     case Shown::no_interval:
@@ -73,6 +68,11 @@ PrecisionText text_of(const Reading& reading) {
 }
 
 }  // namespace
+
+std::string percent_text(double fraction) {
+  const double value = fraction * 100;
+  return value < 10 ? fmt::format("{:.1f}%", value) : fmt::format("{:.0f}%", value);
+}
 
 PrecisionText precision_text(const PointResult& point) {
   return precision_text(std::span(&point, 1));
@@ -111,7 +111,7 @@ std::string step_legend(const PointResult& point) {
   return fmt::format(
       "# ci: the timer reads in steps of {:.2f} ns: a median is known to a step at best, and no "
       "ci is asked to be under {:g} steps ({} of a {:.2f} us median)",
-      step * 1e9, kStepsHeld, percent(kStepsHeld * step / point.summary.median),
+      step * 1e9, kStepsHeld, percent_text(kStepsHeld * step / point.summary.median),
       point.summary.median * 1e6);
 }
 

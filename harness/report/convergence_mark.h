@@ -27,6 +27,9 @@ struct PrecisionText {
   std::vector<Mark> marks;  // those the text carries, in the order above
 };
 
+// A fraction as the column prints it: "0.4%", "36%".
+std::string percent_text(double fraction);
+
 PrecisionText precision_text(const PointResult& point);
 // A table row's points in one token: its least precise point's (no interval, then rounds that
 // disagree by the widest spread, then the widest interval), "!" when any point stopped short.

@@ -123,6 +123,24 @@ def test_footer_counts_how_each_point_stopped(sweep):
     assert f"({expected}); results in" in footer, (footer, expected)
 
 
+def test_footer_says_how_far_apart_the_held_back_points_rounds_lay(sweep):
+    """A line before the last gives the spread of the rounds (the table's +-x%) of the points
+    their rounds held back: its median over them, and their least and most."""
+    _, out, result = sweep
+    reported = json.loads(run_plain(["report", str(out), "--format", "json"]).stdout)["points"]
+    spreads = sorted(p["round_spread_rel"] for p in reported
+                     if p["stop_reason"] == "round_noise" and p["round_spread_rel"] is not None)
+    lines = [l for l in result.stdout.splitlines() if l.startswith("# held back: ")]
+    if not spreads:
+        assert lines == []
+        return
+    percent = lambda f: f"{100 * f:.1f}%" if 100 * f < 10 else f"{100 * f:.0f}%"
+    (line,) = lines
+    assert f"the rounds of {len(spreads)} points disagreed" in line, line
+    assert f"±{percent(float(np.median(spreads)))} of their middle at the median point" in line
+    assert f"(±{percent(spreads[0])} to ±{percent(spreads[-1])})" in line, line
+
+
 def test_report_prints_the_same_table(sweep):
     _, out, result = sweep
     report = run_plain(["report", str(out)])
