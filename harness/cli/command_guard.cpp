@@ -69,4 +69,9 @@ int run_guarded(const std::string& command, bool may_print, const std::function<
   }
 }
 
+int usage_error_within_job(const std::string& command, bool may_print, const UsageError& error) {
+  if (may_print) print_lines(command, "", error.what());
+  return kExitUsage;
+}
+
 }  // namespace collbench

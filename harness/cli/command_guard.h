@@ -4,6 +4,8 @@
 #include <functional>
 #include <string>
 
+#include "harness/errors.h"
+
 namespace collbench {
 
 // Runs `body` and returns its exit code. What it throws is printed, each line of the message
@@ -15,5 +17,10 @@ namespace collbench {
 // internal error too, with exit 3. Under MPI, `run` and `links` still end a fault of their
 // own once the communicators are up: the job is aborted there, which a return cannot do.
 int run_guarded(const std::string& command, bool may_print, const std::function<int()>& body);
+
+// Prints bad usage or input as the guard does and returns exit 2: for `run` and `links` once
+// MPI is up, whose rank 0 must print before MPI ends (MPI_Finalize waits for every rank), or a
+// peer that exits 2 first gets it killed by mpirun before it has said why.
+int usage_error_within_job(const std::string& command, bool may_print, const UsageError& error);
 
 }  // namespace collbench

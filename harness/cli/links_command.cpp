@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "benches/backends/registry.h"
+#include "harness/cli/command_guard.h"
 #include "harness/cli/option_values.h"
 #include "harness/errors.h"
 #include "harness/links/link_fits.h"
@@ -240,11 +241,8 @@ int links_command(const LinksOptions& options, const std::vector<std::string>& a
   }
   try {
     return measure(*bootstrap, *links, config, argv);
-  } catch (const UsageError& error) {
-    // Bad input, not a fault; printed before MPI ends, as `run` does, so that no rank exits 2
-    // before rank 0 has printed why (mpirun would kill it first).
-    if (may_print) fmt::print(stderr, "collbench links: {}\n", error.what());
-    return kExitUsage;
+  } catch (const UsageError& error) {  // bad input, not a fault
+    return usage_error_within_job("links", may_print, error);
   } catch (const std::exception& error) {
     const std::string context = fault_context();
     fmt::print(stderr, "collbench links: rank {} on {}: fault{}{}: {}; every finished link is in {}\n",

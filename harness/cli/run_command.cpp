@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "benches/backends/registry.h"
+#include "harness/cli/command_guard.h"
 #include "harness/cli/run_output.h"
 #include "harness/errors.h"
 #include "harness/launch/local_launcher.h"
@@ -222,10 +223,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
   try {
     support_notes = fit_to_backend(config, *backend);
   } catch (const UsageError& error) {
-    // Printed here, while the backend is up: its end (MPI_Finalize) waits for every rank, so no
-    // rank exits 2 before rank 0 has printed why, and mpirun cannot kill rank 0 first.
-    if (may_print) fmt::print(stderr, "collbench run: {}\n", error.what());
-    return kExitUsage;
+    return usage_error_within_job("run", may_print, error);
   }
   // A lone process is one rank: its collectives move nothing and print busbw 0.
   if (!launched && !config.allow_single_rank) {
