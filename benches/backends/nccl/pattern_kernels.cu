@@ -1,14 +1,7 @@
 #include "pattern_kernels.h"
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-#include <cuda_fp8.h>
-
-#include <cstdint>
-#include <cstring>
-#include <type_traits>
-
 #include "nccl_check.h"
+#include "pattern_kernels.cuh"
 
 namespace collbench::nccl {
 namespace {
@@ -16,66 +9,9 @@ namespace {
 constexpr int kThreads = 256;
 constexpr std::size_t kMaxBlocks = 4096;
 
-template <typename T>
-__device__ T from_integer(std::int64_t value) {
-  if constexpr (std::is_arithmetic_v<T>)
-    return static_cast<T>(value);
-  else
-    return T(static_cast<float>(value));  // exact: the pattern's integers are small
-}
-
-// Bit equality: the pattern never makes NaN or -0, and bits compare every type alike.
-template <typename T>
-__device__ bool same_bits(const T& a, const T& b) {
-  using Bits = std::conditional_t<
-      sizeof(T) == 1, std::uint8_t,
-      std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                         std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
-  Bits x, y;
-  memcpy(&x, &a, sizeof(T));
-  memcpy(&y, &b, sizeof(T));
-  return x == y;
-}
-
-template <typename T>
-__global__ void fill_kernel(PatternRule rule, T* out) {
-  const std::size_t n = rule.input_count();
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(blockDim.x) * gridDim.x)
-    out[i] = from_integer<T>(rule.input(i));
-}
-
-template <typename T>
-__global__ void count_wrong_kernel(PatternRule rule, const T* got, unsigned long long* wrong) {
-  const std::size_t n = rule.result_count();
-  unsigned long long mine = 0;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(blockDim.x) * gridDim.x)
-    mine += !same_bits(got[i], from_integer<T>(rule.expected(i)));
-  if (mine) atomicAdd(wrong, mine);
-}
-
 unsigned blocks_for(std::size_t elements) {
   const std::size_t blocks = (elements + kThreads - 1) / kThreads;
   return static_cast<unsigned>(blocks < 1 ? 1 : blocks > kMaxBlocks ? kMaxBlocks : blocks);
-}
-
-template <typename F>
-void visit_device_type(DataType type, F&& f) {
-  switch (type) {
-    case DataType::int8: return f(std::int8_t{});
-    case DataType::uint8: return f(std::uint8_t{});
-    case DataType::int32: return f(std::int32_t{});
-    case DataType::uint32: return f(std::uint32_t{});
-    case DataType::int64: return f(std::int64_t{});
-    case DataType::uint64: return f(std::uint64_t{});
-    case DataType::float16: return f(__half{});
-    case DataType::float32: return f(float{});
-    case DataType::float64: return f(double{});
-    case DataType::bfloat16: return f(__nv_bfloat16{});
-    case DataType::float8_e4m3: return f(__nv_fp8_e4m3{});
-    case DataType::float8_e5m2: return f(__nv_fp8_e5m2{});
-  }
 }
 
 }  // namespace

@@ -1,0 +1,173 @@
+#include "communicator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "faults.h"
+#include "reduction.h"
+#include "stream.h"
+
+namespace standin {
+
+const char* name(CollectiveKind kind) {
+  switch (kind) {
+    case CollectiveKind::all_reduce: return "AllReduce";
+    case CollectiveKind::all_gather: return "AllGather";
+    case CollectiveKind::reduce_scatter: return "ReduceScatter";
+    case CollectiveKind::broadcast: return "Broadcast";
+    case CollectiveKind::reduce: return "Reduce";
+    case CollectiveKind::send: return "Send";
+    case CollectiveKind::receive: return "Recv";
+  }
+  return "?";
+}
+
+}  // namespace standin
+
+using standin::Collective;
+using standin::CollectiveKind;
+
+void ncclComm::run(const Collective& c, long call_number) {
+  std::lock_guard lock(running_);
+  if (aborted) return;
+  const auto stop = [this] { return aborted.load(); };
+  const double start = standin::host_seconds();
+  try {
+    switch (standin::fault_for(call_number)) {
+      case standin::Fault::async_error:
+        async_error = ncclRemoteError;
+        [[fallthrough]];
+      case standin::Fault::hang:
+        standin::wait_until([] { return false; }, stop);
+        return;
+      case standin::Fault::none: break;
+    }
+    if (const double delay = standin::delay_seconds(); delay > 0)
+      std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+    switch (c.kind) {
+      case CollectiveKind::all_reduce: all_reduce(c); break;
+      case CollectiveKind::all_gather: all_gather(c); break;
+      case CollectiveKind::reduce_scatter: reduce_scatter(c); break;
+      case CollectiveKind::broadcast: broadcast(c); break;
+      case CollectiveKind::reduce: reduce(c); break;
+      case CollectiveKind::send: send(c); break;
+      case CollectiveKind::receive: receive(c); break;
+    }
+  } catch (const standin::Aborted&) {
+    return;
+  }
+  const std::size_t element = standin::element_bytes(c.type);
+  const std::size_t rank_bytes =
+      c.count * element * (c.kind == CollectiveKind::all_gather || c.kind == CollectiveKind::reduce_scatter
+                               ? static_cast<std::size_t>(nranks) : 1);
+  if (c.output && c.count > 0 && standin::corrupts(c.type) && c.kind != CollectiveKind::send)
+    c.output[0] ^= std::byte{0x5A};
+  const double until = start + standin::cost_seconds(rank_bytes);
+  const double left = until - standin::host_seconds();
+  if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double>(left));
+}
+
+void ncclComm::barrier() { segment->barrier(barriers_passed_, [this] { return aborted.load(); }); }
+
+// Chunks of a slot: every rank stages its part, all pass a barrier, each reads what it needs,
+// and all pass another before the slots are written again.
+void ncclComm::all_reduce(const Collective& c) {
+  const std::size_t element = standin::element_bytes(c.type);
+  const std::size_t chunk = standin::kSlotBytes / element;
+  std::vector<const std::byte*> slots(static_cast<std::size_t>(nranks));
+  for (int r = 0; r < nranks; ++r) slots[std::size_t(r)] = segment->slot(r);
+  for (std::size_t first = 0; first < c.count; first += chunk) {
+    const std::size_t n = std::min(chunk, c.count - first);
+    std::memcpy(segment->slot(rank), c.input + first * element, n * element);
+    barrier();
+    standin::reduce(c.type, c.op, nranks, slots.data(), c.output + first * element, n);
+    barrier();
+  }
+}
+
+void ncclComm::reduce(const Collective& c) {
+  const std::size_t element = standin::element_bytes(c.type);
+  const std::size_t chunk = standin::kSlotBytes / element;
+  std::vector<const std::byte*> slots(static_cast<std::size_t>(nranks));
+  for (int r = 0; r < nranks; ++r) slots[std::size_t(r)] = segment->slot(r);
+  for (std::size_t first = 0; first < c.count; first += chunk) {
+    const std::size_t n = std::min(chunk, c.count - first);
+    std::memcpy(segment->slot(rank), c.input + first * element, n * element);
+    barrier();
+    if (rank == c.peer) standin::reduce(c.type, c.op, nranks, slots.data(), c.output + first * element, n);
+    barrier();
+  }
+}
+
+void ncclComm::all_gather(const Collective& c) {
+  const std::size_t element = standin::element_bytes(c.type);
+  const std::size_t chunk = standin::kSlotBytes / element;
+  for (std::size_t first = 0; first < c.count; first += chunk) {
+    const std::size_t n = std::min(chunk, c.count - first);
+    std::memcpy(segment->slot(rank), c.input + first * element, n * element);
+    barrier();
+    for (int r = 0; r < nranks; ++r)
+      std::memcpy(c.output + (std::size_t(r) * c.count + first) * element, segment->slot(r),
+                  n * element);
+    barrier();
+  }
+}
+
+void ncclComm::reduce_scatter(const Collective& c) {
+  const std::size_t element = standin::element_bytes(c.type);
+  const std::size_t p = static_cast<std::size_t>(nranks);
+  const std::size_t chunk = standin::kSlotBytes / (element * p);
+  std::vector<const std::byte*> mine(p);
+  for (std::size_t first = 0; first < c.count; first += chunk) {
+    const std::size_t n = std::min(chunk, c.count - first);
+    for (std::size_t to = 0; to < p; ++to)
+      std::memcpy(segment->slot(rank) + to * n * element, c.input + (to * c.count + first) * element,
+                  n * element);
+    barrier();
+    for (std::size_t from = 0; from < p; ++from)
+      mine[from] = segment->slot(static_cast<int>(from)) + std::size_t(rank) * n * element;
+    standin::reduce(c.type, c.op, nranks, mine.data(), c.output + first * element, n);
+    barrier();
+  }
+}
+
+void ncclComm::broadcast(const Collective& c) {
+  const std::size_t element = standin::element_bytes(c.type);
+  const std::size_t chunk = standin::kSlotBytes / element;
+  for (std::size_t first = 0; first < c.count; first += chunk) {
+    const std::size_t n = std::min(chunk, c.count - first);
+    if (rank == c.peer) std::memcpy(segment->slot(rank), c.input + first * element, n * element);
+    barrier();
+    std::memcpy(c.output + first * element, segment->slot(c.peer), n * element);
+    barrier();
+  }
+}
+
+void ncclComm::send(const Collective& c) {
+  const std::size_t bytes = c.count * standin::element_bytes(c.type);
+  standin::Mailbox& box = segment->mailbox(rank, c.peer);
+  const auto stop = [this] { return aborted.load(); };
+  for (std::size_t first = 0; first < bytes || first == 0; first += standin::kMailboxBytes) {
+    standin::wait_until([&] { return box.state.load() % 2 == 0; }, stop);
+    const std::size_t n = std::min(standin::kMailboxBytes, bytes - first);
+    std::memcpy(segment->mailbox_data(rank, c.peer), c.input + first, n);
+    box.bytes = n;
+    box.state.fetch_add(1);
+    if (bytes == 0) break;
+  }
+}
+
+void ncclComm::receive(const Collective& c) {
+  const std::size_t bytes = c.count * standin::element_bytes(c.type);
+  standin::Mailbox& box = segment->mailbox(c.peer, rank);
+  const auto stop = [this] { return aborted.load(); };
+  for (std::size_t first = 0; first < bytes || first == 0; first += standin::kMailboxBytes) {
+    standin::wait_until([&] { return box.state.load() % 2 == 1; }, stop);
+    std::memcpy(c.output + first, segment->mailbox_data(c.peer, rank), box.bytes);
+    box.state.fetch_add(1);
+    if (bytes == 0) break;
+  }
+}

@@ -1,0 +1,63 @@
+#pragma once
+// A stand-in NCCL communicator: its ranks' shared segment, its state as the API sees it, and
+// the collectives its streams run, moving and reducing real data through the segment.
+#include <nccl.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "segment.h"
+
+namespace standin {
+
+enum class CollectiveKind { all_reduce, all_gather, reduce_scatter, broadcast, reduce, send, receive };
+
+struct Collective {
+  CollectiveKind kind;
+  const std::byte* input;  // the stand-in's views (memory.h)
+  std::byte* output;
+  std::size_t count;       // NCCL's count: per rank for allgather's input and reduce-scatter's output
+  ncclDataType_t type;
+  ncclRedOp_t op;
+  int peer;                // root of broadcast and reduce, peer of send and receive
+};
+
+const char* name(CollectiveKind kind);
+
+}  // namespace standin
+
+struct ncclComm {
+  std::string name;  // of its segment; splits are named after it
+  standin::Segment* segment = nullptr;
+  int rank = 0;
+  int nranks = 1;
+  int device = 0;
+  std::string algorithm;  // NCCL_ALGO and NCCL_PROTO when it was created
+  std::string protocol;
+  std::atomic<bool> aborted{false};
+  bool destroyed = false;
+  std::atomic<int> async_error{ncclSuccess};
+  std::uint64_t splits = 0;
+  void* profiler_context = nullptr;
+
+  // Runs on a stream thread: one collective of this communicator at a time, in the order the
+  // streams reach them. Returns early, leaving the output as it is, when the communicator is
+  // aborted.
+  void run(const standin::Collective& collective, long call_number);
+
+ private:
+  void all_reduce(const standin::Collective& c);
+  void all_gather(const standin::Collective& c);
+  void reduce_scatter(const standin::Collective& c);
+  void broadcast(const standin::Collective& c);
+  void reduce(const standin::Collective& c);
+  void send(const standin::Collective& c);
+  void receive(const standin::Collective& c);
+  void barrier();
+
+  std::mutex running_;
+  std::uint64_t barriers_passed_ = 0;
+};

@@ -1,0 +1,458 @@
+// The CUDA runtime calls collbench makes, over host memory and stream threads (stream.h,
+// memory.h, kernels.h). Compiled against the toolkit's cuda_runtime_api.h, so a signature that
+// drifts from the real one fails the build.
+#include <cuda_runtime_api.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "kernels.h"
+#include "memory.h"
+#include "stream.h"
+#include "violation.h"
+
+using standin::current_device;
+using standin::stream_of;
+
+namespace {
+
+thread_local cudaError_t t_last_error = cudaSuccess;
+
+cudaError_t failed(cudaError_t error) {
+  t_last_error = error;
+  return error;
+}
+
+struct LaunchConfiguration {
+  dim3 grid, block;
+  std::size_t shared_bytes;
+  cudaStream_t stream;
+};
+thread_local std::vector<LaunchConfiguration> t_configurations;
+
+std::mutex g_kernels_mutex;
+std::map<const void*, const char*> g_device_names;  // host stub -> mangled device name
+
+// A host copy of an HtoD source, taken when the call is made: pageable memory may change
+// once the call returns, as a GPU's staging copy also reads it at once.
+std::shared_ptr<std::vector<std::byte>> snapshot(const void* from, std::size_t bytes) {
+  auto copy = std::make_shared<std::vector<std::byte>>(bytes);
+  std::memcpy(copy->data(), from, bytes);
+  return copy;
+}
+
+cudaError_t copy_async(void* to, const void* from, std::size_t bytes, cudaMemcpyKind kind,
+                       cudaStream_t stream, const char* call) {
+  CUstream_st* s = stream_of(stream, call);
+  const auto target = standin::allocation_holding(to);
+  const auto source = standin::allocation_holding(from);
+  const bool to_device = target && target->kind == standin::MemoryKind::device;
+  const bool from_device = source && source->kind == standin::MemoryKind::device;
+  const bool wants_to_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  const bool wants_from_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  if (kind != cudaMemcpyDefault && (to_device != wants_to_device || from_device != wants_from_device))
+    standin::violation(call, "kind {} does not match the pointers: dst {} is {}, src {} is {}",
+                       static_cast<int>(kind), fmt::ptr(to), to_device ? "device memory" : "host memory",
+                       fmt::ptr(from), from_device ? "device memory" : "host memory");
+  std::byte* target_view = standin::access(to, bytes, current_device(), call, "dst");
+  const std::byte* source_view = standin::access(from, bytes, current_device(), call, "src");
+  if (!from_device && !source) {
+    auto copy = snapshot(source_view, bytes);
+    s->enqueue([=] { std::memcpy(target_view, copy->data(), bytes); });
+  } else {
+    s->enqueue([=] { std::memmove(target_view, source_view, bytes); });
+  }
+  return cudaSuccess;
+}
+
+}  // namespace
+
+extern "C" {
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  *count = standin::device_count();
+  return *count > 0 ? cudaSuccess : failed(cudaErrorNoDevice);
+}
+
+cudaError_t cudaSetDevice(int device) {
+  if (device < 0 || device >= standin::device_count()) return failed(cudaErrorInvalidDevice);
+  current_device() = device;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int* device) {
+  *device = current_device();
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
+  if (device < 0 || device >= standin::device_count()) return failed(cudaErrorInvalidDevice);
+  *properties = cudaDeviceProp{};
+  std::snprintf(properties->name, sizeof(properties->name), "collbench stand-in %d (host memory)",
+                device);
+  properties->major = 9;
+  properties->minor = 0;
+  properties->totalGlobalMem = standin::device_memory_bytes();
+  properties->multiProcessorCount = 132;
+  properties->pciBusID = device + 1;
+  properties->warpSize = 32;
+  properties->maxThreadsPerBlock = 1024;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
+  if (device < 0 || device >= standin::device_count()) return failed(cudaErrorInvalidDevice);
+  const char* mps = std::getenv("COLLBENCH_STANDIN_MPS");
+  switch (attribute) {
+    case cudaDevAttrMpsEnabled: *value = mps && std::strcmp(mps, "1") == 0; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = 9; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = 0; break;
+    case cudaDevAttrMultiProcessorCount: *value = 132; break;
+    case cudaDevAttrPciBusId: *value = device + 1; break;
+    default: *value = 0;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetPCIBusId(char* bus_id, int length, int device) {
+  if (device < 0 || device >= standin::device_count()) return failed(cudaErrorInvalidDevice);
+  std::snprintf(bus_id, static_cast<std::size_t>(length), "0000:%02X:00.0", device + 1);
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
+  const int n = standin::device_count();
+  if (device < 0 || device >= n || peer < 0 || peer >= n) return failed(cudaErrorInvalidDevice);
+  *can = device != peer;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int* version) {
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  *version = CUDART_VERSION;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void) {
+  standin::forbid_during_capture("cudaDeviceSynchronize");
+  stream_of(nullptr, "cudaDeviceSynchronize")->synchronize();
+  return cudaSuccess;
+}
+
+const char* cudaGetErrorString(cudaError_t error) {
+  switch (error) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    default: return "unknown error (collbench stand-in)";
+  }
+}
+
+const char* cudaGetErrorName(cudaError_t error) { return cudaGetErrorString(error); }
+
+cudaError_t cudaGetLastError(void) {
+  const cudaError_t error = t_last_error;
+  t_last_error = cudaSuccess;
+  return error;
+}
+
+cudaError_t cudaPeekAtLastError(void) { return t_last_error; }
+
+cudaError_t cudaMalloc(void** pointer, size_t bytes) {
+  standin::forbid_during_capture("cudaMalloc");
+  *pointer = standin::allocate(bytes, current_device(), standin::MemoryKind::device);
+  return *pointer ? cudaSuccess : failed(cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaFree(void* pointer) {
+  if (!pointer) return cudaSuccess;
+  standin::forbid_during_capture("cudaFree");
+  // A GPU frees only once the device is done with the memory.
+  stream_of(nullptr, "cudaFree")->synchronize();
+  if (!standin::release(pointer, standin::MemoryKind::device))
+    standin::violation("cudaFree", "{} is no cudaMalloc allocation (freed twice, or never "
+                       "allocated)", fmt::ptr(pointer));
+  return cudaSuccess;
+}
+
+cudaError_t cudaHostAlloc(void** pointer, size_t bytes, unsigned int) {
+  *pointer = standin::allocate(bytes, -1, standin::MemoryKind::pinned_host);
+  return *pointer ? cudaSuccess : failed(cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaMallocHost(void** pointer, size_t bytes) { return cudaHostAlloc(pointer, bytes, 0); }
+
+cudaError_t cudaFreeHost(void* pointer) {
+  if (!pointer) return cudaSuccess;
+  if (!standin::release(pointer, standin::MemoryKind::pinned_host))
+    standin::violation("cudaFreeHost", "{} is no cudaHostAlloc allocation", fmt::ptr(pointer));
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void* to, const void* from, size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream) {
+  return copy_async(to, from, bytes, kind, stream, "cudaMemcpyAsync");
+}
+
+cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind) {
+  standin::forbid_during_capture("cudaMemcpy");
+  copy_async(to, from, bytes, kind, nullptr, "cudaMemcpy");
+  stream_of(nullptr, "cudaMemcpy")->synchronize();
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemsetAsync(void* pointer, int value, size_t bytes, cudaStream_t stream) {
+  CUstream_st* s = stream_of(stream, "cudaMemsetAsync");
+  std::byte* view = standin::device_access(pointer, bytes, current_device(), "cudaMemsetAsync",
+                                           "devPtr");
+  s->enqueue([=] { std::memset(view, value, bytes); });
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemset(void* pointer, int value, size_t bytes) {
+  standin::forbid_during_capture("cudaMemset");
+  cudaMemsetAsync(pointer, value, bytes, nullptr);
+  stream_of(nullptr, "cudaMemset")->synchronize();
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+  *stream = new CUstream_st(current_device(), !(flags & cudaStreamNonBlocking));
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, 0); }
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int) {
+  return cudaStreamCreateWithFlags(stream, flags);
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = -5;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  if (stream->capture)
+    standin::violation("cudaStreamDestroy", "stream {} is being captured", fmt::ptr(stream));
+  delete stream;  // its thread finishes the queued work first, as a GPU does
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  CUstream_st* s = stream_of(stream, "cudaStreamQuery");
+  standin::forbid_during_capture("cudaStreamQuery", s);
+  return s->idle() ? cudaSuccess : cudaErrorNotReady;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  CUstream_st* s = stream_of(stream, "cudaStreamSynchronize");
+  standin::forbid_during_capture("cudaStreamSynchronize", s);
+  s->synchronize();
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+  *event = new CUevent_st{};
+  (*event)->device = current_device();
+  (*event)->timing = !(flags & cudaEventDisableTiming);
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, 0); }
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  if (!event) return cudaSuccess;
+  {
+    std::unique_lock lock(event->mutex);  // a record still queued would touch it
+    event->reached_changed.wait(lock, [&] { return event->reached == event->recorded; });
+  }
+  delete event;
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  CUstream_st* s = stream_of(stream, "cudaEventRecord");
+  if (event->device != s->device)
+    standin::violation("cudaEventRecord", "event {} belongs to device {}, stream {} to device {}",
+                       fmt::ptr(event), event->device, fmt::ptr(stream), s->device);
+  std::uint64_t record = 0;
+  {
+    std::lock_guard lock(event->mutex);
+    record = ++event->recorded;
+    event->stream = s;
+  }
+  s->enqueue([event, record] {
+    std::lock_guard lock(event->mutex);
+    event->seconds = standin::host_seconds();
+    event->reached = std::max(event->reached, record);
+    event->reached_changed.notify_all();
+  });
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  std::lock_guard lock(event->mutex);
+  return event->reached == event->recorded ? cudaSuccess : cudaErrorNotReady;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  standin::forbid_during_capture("cudaEventSynchronize", event->stream);
+  std::unique_lock lock(event->mutex);
+  event->reached_changed.wait(lock, [&] { return event->reached == event->recorded; });
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (!start->timing || !end->timing) return failed(cudaErrorInvalidResourceHandle);
+  std::scoped_lock lock(start->mutex, end->mutex);
+  if (start->recorded == 0 || end->recorded == 0) return failed(cudaErrorInvalidResourceHandle);
+  if (start->reached != start->recorded || end->reached != end->recorded) return cudaErrorNotReady;
+  // A GPU would answer, but with the two streams' clocks unrelated: no interval of one
+  // stream's work, which is what every timer of a benchmark means.
+  if (start->stream != end->stream)
+    standin::violation("cudaEventElapsedTime", "start {} was recorded on stream {}, end {} on "
+                       "stream {}: the interval spans two streams", fmt::ptr(start),
+                       fmt::ptr(start->stream), fmt::ptr(end), fmt::ptr(end->stream));
+  *ms = static_cast<float>((end->seconds - start->seconds) * 1e3);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+  CUstream_st* s = stream_of(stream, "cudaStreamWaitEvent");
+  std::uint64_t record = 0;
+  {
+    std::lock_guard lock(event->mutex);
+    record = event->recorded;
+  }
+  s->enqueue([event, record] {
+    std::unique_lock lock(event->mutex);
+    event->reached_changed.wait(lock, [&] { return event->reached >= record; });
+  });
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  CUstream_st* s = stream_of(stream, "cudaStreamBeginCapture");
+  if (stream == nullptr || stream == cudaStreamLegacy)
+    standin::violation("cudaStreamBeginCapture", "the legacy stream cannot be captured");
+  if (s->capture)
+    standin::violation("cudaStreamBeginCapture", "stream {} is already being captured",
+                       fmt::ptr(stream));
+  s->capture = new CUgraph_st{s->device, {}};
+  s->capture_mode = mode;
+  s->capture_thread = std::this_thread::get_id();
+  standin::capture_began(s);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
+  CUstream_st* s = stream_of(stream, "cudaStreamEndCapture");
+  if (!s->capture)
+    standin::violation("cudaStreamEndCapture", "stream {} is not being captured", fmt::ptr(stream));
+  if (s->capture_mode != cudaStreamCaptureModeRelaxed &&
+      s->capture_thread != std::this_thread::get_id())
+    standin::violation("cudaStreamEndCapture", "the capture of stream {} began on another thread",
+                       fmt::ptr(stream));
+  standin::capture_ended(s);
+  *graph = s->capture;
+  s->capture = nullptr;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status) {
+  *status = stream_of(stream, "cudaStreamIsCapturing")->capture ? cudaStreamCaptureStatusActive
+                                                                 : cudaStreamCaptureStatusNone;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long) {
+  *exec = new CUgraphExec_st{graph->device, graph->work};
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+  CUstream_st* s = stream_of(stream, "cudaGraphLaunch");
+  if (exec->device != s->device)
+    standin::violation("cudaGraphLaunch", "graph of device {} launched on a stream of device {}",
+                       exec->device, s->device);
+  for (const standin::Work& work : exec->work) s->enqueue(work);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  delete graph;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
+  delete exec;
+  return cudaSuccess;
+}
+
+// Kernels: nvcc's registration at start-up, then per launch the configuration pushed by <<<>>>,
+// popped by the stub, and __cudaLaunchKernel with the arguments.
+void** __cudaRegisterFatBinary(void* fat_cubin) { return static_cast<void**>(fat_cubin); }
+void __cudaRegisterFatBinaryEnd(void**) {}
+void __cudaUnregisterFatBinary(void**) {}
+
+void __cudaRegisterFunction(void**, const char* host_function, char*, const char* device_name,
+                            int, uint3*, uint3*, dim3*, dim3*, int*) {
+  std::lock_guard lock(g_kernels_mutex);
+  g_device_names[host_function] = device_name;
+}
+
+cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* host_function) {
+  std::lock_guard lock(g_kernels_mutex);
+  const auto found = g_device_names.find(host_function);
+  if (found == g_device_names.end())
+    standin::violation("__cudaGetKernel", "no kernel was registered for {}", host_function);
+  *kernel = reinterpret_cast<cudaKernel_t>(
+      const_cast<standin::HostKernel*>(&standin::host_kernel(found->second, "cudaLaunchKernel")));
+  return cudaSuccess;
+}
+
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared_bytes,
+                                     struct CUstream_st* stream) {
+  t_configurations.push_back({grid, block, shared_bytes, stream});
+  return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared_bytes,
+                                       void* stream) {
+  const LaunchConfiguration c = t_configurations.back();
+  t_configurations.pop_back();
+  *grid = c.grid;
+  *block = c.block;
+  *shared_bytes = c.shared_bytes;
+  *static_cast<cudaStream_t*>(stream) = c.stream;
+  return cudaSuccess;
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** arguments,
+                               size_t, cudaStream_t stream) {
+  CUstream_st* s = stream_of(stream, "cudaLaunchKernel");
+  const auto* host = reinterpret_cast<const standin::HostKernel*>(kernel);
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x * block.y * block.z == 0 ||
+      block.x * block.y * block.z > 1024)
+    return failed(cudaErrorInvalidConfiguration);
+  auto run = host->bind(arguments);
+  const standin::KernelLaunch launch{grid, block};
+  s->enqueue([run, launch] { run(launch); });
+  return cudaSuccess;
+}
+
+}  // extern "C"

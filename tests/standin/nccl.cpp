@@ -1,0 +1,320 @@
+// The NCCL calls collbench makes, over stand-in communicators (communicator.h) whose
+// collectives run on the stand-in's streams. Compiled against the installed nccl.h, so a
+// signature that drifts from the real one fails the build. Every call checks what a GPU would
+// punish only by crashing or hanging: a communicator used after abort or destroy, a buffer
+// outside its allocation or on another device, an in-place offset that is not NCCL's, a
+// stream of another device, unbalanced group calls.
+#include <nccl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "communicator.h"
+#include "faults.h"
+#include "memory.h"
+#include "profiler.h"
+#include "reduction.h"
+#include "stream.h"
+#include "violation.h"
+
+using standin::Collective;
+using standin::CollectiveKind;
+
+namespace {
+
+constexpr char kIdMagic[] = "collbench-standin:";
+
+std::mutex g_mutex;
+std::set<const ncclComm*> g_communicators;  // every one created; never forgotten, so a use after
+                                            // abort or destroy is named rather than undefined
+std::string g_last_error;
+thread_local int t_group_depth = 0;
+std::atomic<long> g_calls{0};
+
+ncclResult_t failed(ncclResult_t result, std::string why) {
+  std::lock_guard lock(g_mutex);
+  g_last_error = "collbench stand-in: " + std::move(why);
+  return result;
+}
+
+ncclComm* checked(ncclComm_t comm, const char* call) {
+  {
+    std::lock_guard lock(g_mutex);
+    if (!comm || !g_communicators.contains(comm))
+      standin::violation(call, "comm {} is no communicator ncclCommInitRank or ncclCommSplit made",
+                         fmt::ptr(comm));
+  }
+  if (comm->aborted)
+    standin::violation(call, "comm {} (rank {} of {}) was aborted by ncclCommAbort, which freed it",
+                       fmt::ptr(comm), comm->rank, comm->nranks);
+  if (comm->destroyed)
+    standin::violation(call, "comm {} (rank {} of {}) was freed by ncclCommDestroy", fmt::ptr(comm),
+                       comm->rank, comm->nranks);
+  return comm;
+}
+
+std::string host_identity() {
+  if (const char* id = std::getenv("NCCL_HOSTID"); id && *id) return id;
+  char name[128] = {};
+  gethostname(name, sizeof(name) - 1);
+  return name;
+}
+
+std::string environment(const char* variable) {
+  const char* value = std::getenv(variable);
+  return value ? value : "";
+}
+
+// Joins `name` and checks what NCCL checks at init: no two ranks of one host on one GPU.
+ncclResult_t create(const std::string& name, int nranks, int rank, ncclComm_t* made) {
+  standin::RankEntry entry{};
+  std::snprintf(entry.host, sizeof(entry.host), "%s", host_identity().c_str());
+  cudaDeviceGetPCIBusId(entry.bus_id, sizeof(entry.bus_id), standin::current_device());
+  entry.pid = getpid();
+  standin::Segment* segment = nullptr;
+  if (std::string why = standin::Segment::join(name, nranks, rank, entry, segment); !why.empty())
+    return failed(ncclInvalidArgument, why);
+  for (int other = 0; other < nranks; ++other) {
+    const standin::RankEntry& e = segment->entry(other);
+    if (other != rank && std::strcmp(e.host, entry.host) == 0 && std::strcmp(e.bus_id, entry.bus_id) == 0)
+      return failed(ncclInvalidUsage, fmt::format("Duplicate GPU detected : rank {} and rank {} both "
+                                                  "on CUDA device {}", rank, other, entry.bus_id));
+  }
+  auto* comm = new ncclComm;
+  comm->name = name;
+  comm->segment = segment;
+  comm->rank = rank;
+  comm->nranks = nranks;
+  comm->device = standin::current_device();
+  comm->algorithm = environment("NCCL_ALGO");
+  comm->protocol = environment("NCCL_PROTO");
+  {
+    std::lock_guard lock(g_mutex);
+    g_communicators.insert(comm);
+  }
+  standin::set_process_rank(rank);
+  standin::profile_communicator(*comm);
+  *made = comm;
+  return ncclSuccess;
+}
+
+bool overlaps(const std::byte* a, std::size_t a_bytes, const std::byte* b, std::size_t b_bytes) {
+  return a < b + b_bytes && b < a + a_bytes;
+}
+
+// Checks the buffers, stream and communicator of a collective and enqueues it.
+ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, void* receive,
+                     std::size_t count, ncclDataType_t type, ncclRedOp_t op, int peer,
+                     ncclComm_t handle, cudaStream_t stream) {
+  ncclComm* comm = checked(handle, call);
+  const std::size_t element = standin::element_bytes(type);
+  if (element == 0) return failed(ncclInvalidArgument, fmt::format("{}: datatype {} is unknown", call, static_cast<int>(type)));
+  if (op < ncclSum || op > ncclAvg) return failed(ncclInvalidArgument, fmt::format("{}: op {} is unknown", call, static_cast<int>(op)));
+  const bool rooted = kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce ||
+                      kind == CollectiveKind::send || kind == CollectiveKind::receive;
+  if (rooted && (peer < 0 || peer >= comm->nranks))
+    return failed(ncclInvalidArgument, fmt::format("{}: root or peer {} is not a rank of {}", call, peer, comm->nranks));
+  CUstream_st* s = standin::stream_of(stream, call);
+  if (s->device != comm->device)
+    standin::violation(call, "stream {} is on device {}, comm {} on device {}", fmt::ptr(stream),
+                       s->device, fmt::ptr(comm), comm->device);
+  const std::size_t p = static_cast<std::size_t>(comm->nranks);
+  const std::size_t bytes = count * element;
+  std::size_t send_bytes = bytes, receive_bytes = bytes;
+  if (kind == CollectiveKind::all_gather) receive_bytes = p * bytes;
+  if (kind == CollectiveKind::reduce_scatter) send_bytes = p * bytes;
+  const bool reads = kind != CollectiveKind::receive &&
+                     (kind != CollectiveKind::broadcast || peer == comm->rank);
+  const bool writes = kind != CollectiveKind::send && (kind != CollectiveKind::reduce || peer == comm->rank);
+  const auto* in = static_cast<const std::byte*>(send);
+  auto* out = static_cast<std::byte*>(receive);
+  if (reads && writes && count > 0 && overlaps(in, send_bytes, out, receive_bytes)) {
+    // NCCL's in-place positions: the same buffer, or a rank's share of the larger one.
+    const std::byte* in_place = kind == CollectiveKind::all_gather ? out + comm->rank * bytes
+                                : kind == CollectiveKind::reduce_scatter ? nullptr : out;
+    const bool ok = kind == CollectiveKind::reduce_scatter ? out == in + comm->rank * bytes
+                                                           : in == in_place;
+    if (!ok)
+      standin::violation(call, "sendbuff {} and recvbuff {} overlap, but not in place: in place, {} "
+                         "(rank {} of {}, {} bytes a rank)", fmt::ptr(send), fmt::ptr(receive),
+                         kind == CollectiveKind::all_gather ? "sendbuff = recvbuff + rank × sendcount"
+                         : kind == CollectiveKind::reduce_scatter ? "recvbuff = sendbuff + rank × recvcount"
+                                                                  : "sendbuff = recvbuff",
+                         comm->rank, comm->nranks, bytes);
+  }
+  Collective c{kind, nullptr, nullptr, count, type, op, peer};
+  if (reads && count > 0) c.input = standin::device_access(send, send_bytes, comm->device, call, "sendbuff");
+  if (writes && count > 0) c.output = standin::device_access(receive, receive_bytes, comm->device, call, "recvbuff");
+  standin::profile_collective(*comm, c, send, receive);
+  s->enqueue([comm, c] { comm->run(c, ++g_calls); });
+  return ncclSuccess;
+}
+
+}  // namespace
+
+extern "C" {
+
+ncclResult_t ncclGetVersion(int* version) {
+  *version = NCCL_VERSION_CODE;
+  return ncclSuccess;
+}
+
+const char* ncclGetErrorString(ncclResult_t result) {
+  switch (result) {
+    case ncclSuccess: return "no error";
+    case ncclUnhandledCudaError: return "unhandled cuda error (run with NCCL_DEBUG=INFO for details)";
+    case ncclSystemError: return "unhandled system error (run with NCCL_DEBUG=INFO for details)";
+    case ncclInternalError: return "internal error - please report this issue to the NCCL developers";
+    case ncclInvalidArgument: return "invalid argument (run with NCCL_DEBUG=WARN for details)";
+    case ncclInvalidUsage: return "invalid usage (run with NCCL_DEBUG=WARN for details)";
+    case ncclRemoteError: return "remote process exited or there was a network error";
+    case ncclInProgress: return "NCCL operation in progress";
+    default: return "unknown result code";
+  }
+}
+
+const char* ncclGetLastError(ncclComm_t) {
+  std::lock_guard lock(g_mutex);
+  return g_last_error.c_str();
+}
+
+ncclResult_t ncclGetUniqueId(ncclUniqueId* id) {
+  *id = ncclUniqueId{};
+  std::random_device random;
+  std::string name = kIdMagic;
+  for (int i = 0; i < 16; ++i) name += fmt::format("{:02x}", random() & 0xff);
+  std::memcpy(id->internal, name.data(), name.size());
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId id, int rank) {
+  const std::string text(id.internal, strnlen(id.internal, sizeof(id.internal)));
+  if (text.rfind(kIdMagic, 0) != 0)
+    return failed(ncclInvalidArgument, "ncclCommInitRank: the unique id does not come from ncclGetUniqueId");
+  return create("/collbench-standin-" + text.substr(sizeof(kIdMagic) - 1), nranks, rank, comm);
+}
+
+ncclResult_t ncclCommSplit(ncclComm_t handle, int color, int key, ncclComm_t* made,
+                           ncclConfig_t*) {
+  ncclComm* comm = checked(handle, "ncclCommSplit");
+  const std::string rendezvous = fmt::format("{}.s{}", comm->name, ++comm->splits);
+  standin::RankEntry entry{};
+  entry.color = color;
+  entry.key = key;
+  standin::Segment* meeting = nullptr;
+  if (std::string why = standin::Segment::join(rendezvous, comm->nranks, comm->rank, entry, meeting);
+      !why.empty())
+    return failed(ncclInternalError, "ncclCommSplit: " + why);
+  std::vector<std::pair<int, int>> members;  // (key, parent rank) of this color
+  for (int r = 0; r < comm->nranks; ++r)
+    if (meeting->entry(r).color == color) members.emplace_back(meeting->entry(r).key, r);
+  delete meeting;
+  *made = nullptr;
+  if (color == NCCL_SPLIT_NOCOLOR) return ncclSuccess;
+  std::sort(members.begin(), members.end());
+  const int rank = static_cast<int>(std::find(members.begin(), members.end(), std::pair(key, comm->rank)) -
+                                    members.begin());
+  return create(fmt::format("{}.c{}", rendezvous, color), static_cast<int>(members.size()), rank, made);
+}
+
+ncclResult_t ncclCommCount(const ncclComm_t comm, int* count) {
+  *count = checked(comm, "ncclCommCount")->nranks;
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommUserRank(const ncclComm_t comm, int* rank) {
+  *rank = checked(comm, "ncclCommUserRank")->rank;
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommCuDevice(const ncclComm_t comm, int* device) {
+  *device = checked(comm, "ncclCommCuDevice")->device;
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t* error) {
+  *error = static_cast<ncclResult_t>(checked(comm, "ncclCommGetAsyncError")->async_error.load());
+  if (*error != ncclSuccess) failed(*error, "injected: the network failed under a collective (COLLBENCH_STANDIN_ASYNC_ERROR)");
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommFinalize(ncclComm_t comm) {
+  checked(comm, "ncclCommFinalize");
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommDestroy(ncclComm_t comm) {
+  if (!comm) return ncclSuccess;
+  checked(comm, "ncclCommDestroy")->destroyed = true;
+  standin::profile_end(*comm);
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommAbort(ncclComm_t comm) {
+  if (!comm) return ncclSuccess;
+  checked(comm, "ncclCommAbort")->aborted = true;
+  return ncclSuccess;
+}
+
+ncclResult_t ncclGroupStart(void) {
+  ++t_group_depth;
+  return ncclSuccess;
+}
+
+ncclResult_t ncclGroupEnd(void) {
+  if (t_group_depth == 0)
+    standin::violation("ncclGroupEnd", "no ncclGroupStart is open on this thread");
+  --t_group_depth;
+  return ncclSuccess;
+}
+
+ncclResult_t ncclAllReduce(const void* send, void* receive, size_t count, ncclDataType_t type,
+                           ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream) {
+  return enqueue("ncclAllReduce", CollectiveKind::all_reduce, send, receive, count, type, op, 0,
+                 comm, stream);
+}
+
+ncclResult_t ncclAllGather(const void* send, void* receive, size_t count, ncclDataType_t type,
+                           ncclComm_t comm, cudaStream_t stream) {
+  return enqueue("ncclAllGather", CollectiveKind::all_gather, send, receive, count, type, ncclSum,
+                 0, comm, stream);
+}
+
+ncclResult_t ncclReduceScatter(const void* send, void* receive, size_t count, ncclDataType_t type,
+                               ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream) {
+  return enqueue("ncclReduceScatter", CollectiveKind::reduce_scatter, send, receive, count, type,
+                 op, 0, comm, stream);
+}
+
+ncclResult_t ncclBroadcast(const void* send, void* receive, size_t count, ncclDataType_t type,
+                           int root, ncclComm_t comm, cudaStream_t stream) {
+  return enqueue("ncclBroadcast", CollectiveKind::broadcast, send, receive, count, type, ncclSum,
+                 root, comm, stream);
+}
+
+ncclResult_t ncclReduce(const void* send, void* receive, size_t count, ncclDataType_t type,
+                        ncclRedOp_t op, int root, ncclComm_t comm, cudaStream_t stream) {
+  return enqueue("ncclReduce", CollectiveKind::reduce, send, receive, count, type, op, root, comm,
+                 stream);
+}
+
+ncclResult_t ncclSend(const void* send, size_t count, ncclDataType_t type, int peer,
+                      ncclComm_t comm, cudaStream_t stream) {
+  return enqueue("ncclSend", CollectiveKind::send, send, nullptr, count, type, ncclSum, peer, comm,
+                 stream);
+}
+
+ncclResult_t ncclRecv(void* receive, size_t count, ncclDataType_t type, int peer, ncclComm_t comm,
+                      cudaStream_t stream) {
+  return enqueue("ncclRecv", CollectiveKind::receive, nullptr, receive, count, type, ncclSum, peer,
+                 comm, stream);
+}
+
+}  // extern "C"

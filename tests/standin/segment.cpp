@@ -1,0 +1,117 @@
+#include "segment.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <thread>
+
+#include <fmt/format.h>
+
+namespace standin {
+
+struct Segment::Header {
+  std::atomic<std::uint32_t> nranks;
+  std::atomic<std::uint32_t> arrived;
+  std::atomic<std::uint32_t> mapped;
+  std::atomic<std::uint32_t> taken[1024];  // per rank: 1 once joined
+  std::atomic<std::uint64_t> barrier;
+};
+
+namespace {
+
+constexpr int kMaxRanks = 1024;
+
+std::size_t layout_bytes(int p) {
+  const std::size_t n = static_cast<std::size_t>(p);
+  return 8192 + n * sizeof(RankEntry) + n * n * sizeof(Mailbox) + n * kSlotBytes +
+         n * n * kMailboxBytes;
+}
+
+}  // namespace
+
+void wait_until(const std::function<bool()>& ready, const std::function<bool()>& stop) {
+  for (long spins = 0; !ready(); ++spins) {
+    if (stop && stop()) throw Aborted{};
+    if (spins < 200)
+      sched_yield();
+    else
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+  }
+}
+
+std::string Segment::join(const std::string& name, int nranks, int rank, const RankEntry& entry,
+                          Segment*& joined) {
+  if (nranks < 1 || nranks > kMaxRanks) return fmt::format("nranks {} is not in [1, {}]", nranks, kMaxRanks);
+  if (rank < 0 || rank >= nranks) return fmt::format("rank {} is not in [0, {})", rank, nranks);
+  const std::size_t bytes = layout_bytes(nranks);
+  const int file = shm_open(name.c_str(), O_CREAT | O_RDWR, 0600);
+  if (file < 0) return fmt::format("shm_open {}: {}", name, std::strerror(errno));
+  struct stat status {};
+  fstat(file, &status);
+  if (static_cast<std::size_t>(status.st_size) < bytes && ftruncate(file, static_cast<off_t>(bytes)) != 0) {
+    close(file);
+    return fmt::format("ftruncate {}: {}", name, std::strerror(errno));
+  }
+  void* base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, file, 0);
+  close(file);
+  if (base == MAP_FAILED) return fmt::format("mmap {}: {}", name, std::strerror(errno));
+  auto* segment = new Segment(static_cast<std::byte*>(base), bytes, nranks);
+  Header& h = segment->header();
+  std::uint32_t expected = 0;
+  if (!h.nranks.compare_exchange_strong(expected, static_cast<std::uint32_t>(nranks)) &&
+      expected != static_cast<std::uint32_t>(nranks)) {
+    delete segment;
+    return fmt::format("this rank says nranks {}, another rank of the id said {}", nranks, expected);
+  }
+  if (h.taken[rank].exchange(1) != 0) {
+    delete segment;
+    return fmt::format("rank {} joined twice", rank);
+  }
+  std::memcpy(const_cast<RankEntry*>(&segment->entry(rank)), &entry, sizeof(entry));
+  h.arrived.fetch_add(1);
+  wait_until([&] { return h.arrived.load() == static_cast<std::uint32_t>(nranks); }, nullptr);
+  if (h.mapped.fetch_add(1) + 1 == static_cast<std::uint32_t>(nranks)) shm_unlink(name.c_str());
+  joined = segment;
+  return {};
+}
+
+Segment::Segment(std::byte* base, std::size_t bytes, int nranks)
+    : base_(base), bytes_(bytes), nranks_(nranks) {
+  static_assert(sizeof(Header) <= 8192);
+}
+
+Segment::~Segment() { munmap(base_, bytes_); }
+
+Segment::Header& Segment::header() { return *reinterpret_cast<Header*>(base_); }
+
+const RankEntry& Segment::entry(int rank) const {
+  return reinterpret_cast<const RankEntry*>(base_ + 8192)[rank];
+}
+
+Mailbox& Segment::mailbox(int from, int to) {
+  auto* boxes = reinterpret_cast<Mailbox*>(base_ + 8192 + std::size_t(nranks_) * sizeof(RankEntry));
+  return boxes[std::size_t(from) * nranks_ + to];
+}
+
+std::byte* Segment::slot(int rank) {
+  const std::size_t n = static_cast<std::size_t>(nranks_);
+  return base_ + 8192 + n * sizeof(RankEntry) + n * n * sizeof(Mailbox) + std::size_t(rank) * kSlotBytes;
+}
+
+std::byte* Segment::mailbox_data(int from, int to) {
+  return slot(nranks_) + (std::size_t(from) * nranks_ + to) * kMailboxBytes;
+}
+
+void Segment::barrier(std::uint64_t& passed, const std::function<bool()>& stop) {
+  Header& h = header();
+  h.barrier.fetch_add(1);
+  const std::uint64_t target = (passed + 1) * static_cast<std::uint64_t>(nranks_);
+  wait_until([&] { return h.barrier.load() >= target; }, stop);
+  ++passed;
+}
+
+}  // namespace standin

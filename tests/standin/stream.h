@@ -1,0 +1,88 @@
+#pragma once
+// Streams are ordered queues run by a thread each; events are host instants taken when their
+// stream reaches them; a stream being captured records its work into a graph instead, and a
+// launched graph enqueues that work again.
+#include <cuda_runtime_api.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace standin {
+
+using Work = std::function<void()>;
+
+// The device a call runs on: cudaSetDevice's, per thread.
+int& current_device();
+int device_count();
+
+}  // namespace standin
+
+struct CUgraph_st {
+  int device;
+  std::vector<standin::Work> work;
+};
+
+struct CUgraphExec_st {
+  int device;
+  std::vector<standin::Work> work;
+};
+
+struct CUstream_st {
+  CUstream_st(int device, bool blocking);
+  ~CUstream_st();
+
+  // Runs `work` after everything enqueued before it, or records it when capturing.
+  void enqueue(standin::Work work);
+  bool idle();
+  void synchronize();
+
+  const int device;
+  const bool blocking;
+  // Capture: the graph being recorded, its mode, and the thread that began it.
+  CUgraph_st* capture = nullptr;
+  cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeGlobal;
+  std::thread::id capture_thread;
+
+ private:
+  void run();
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<standin::Work> queue_;
+  std::uint64_t enqueued_ = 0;
+  std::uint64_t done_ = 0;
+  bool stopping_ = false;
+  std::thread worker_;
+};
+
+struct CUevent_st {
+  int device;
+  bool timing;
+  std::mutex mutex;
+  std::condition_variable reached_changed;
+  std::uint64_t recorded = 0;  // records asked for
+  std::uint64_t reached = 0;   // records their stream has reached
+  double seconds = 0;          // the host instant of the last one reached
+  CUstream_st* stream = nullptr;
+};
+
+namespace standin {
+
+// The stream a call names: the per-device legacy stream for 0, cudaStreamLegacy and
+// cudaStreamPerThread; a violation for a stream of another device than the current one.
+CUstream_st* stream_of(cudaStream_t stream, const std::string& call);
+double host_seconds();
+
+// Synchronous calls a capture forbids: a violation when one would run while `stream` (or, with
+// null, any stream this thread or, in global mode, any thread) is capturing.
+void forbid_during_capture(const std::string& call, CUstream_st* stream = nullptr);
+void capture_began(CUstream_st* stream);
+void capture_ended(CUstream_st* stream);
+
+}  // namespace standin

@@ -1,0 +1,21 @@
+#pragma once
+// What a real GPU would answer only with a crash, a hang or a wrong number, the stand-in answers
+// with the call and the argument named, on stderr, and an abort.
+#include <string>
+
+#include <fmt/format.h>
+
+namespace standin {
+
+[[noreturn]] void violation(const std::string& call, const std::string& what);
+
+template <typename... Args>
+[[noreturn]] void violation(const std::string& call, fmt::format_string<Args...> format,
+                            Args&&... args) {
+  violation(call, fmt::format(format, std::forward<Args>(args)...));
+}
+
+// Reads a "RANK:N" setting of the environment (a fault for one rank); false when unset.
+bool rank_setting(const char* variable, int& rank, long& n);
+
+}  // namespace standin
