@@ -105,7 +105,13 @@ CurveIntervals bootstrap_intervals(const PiecewiseFit& fit, std::span<const doub
   check_arguments(fit, sizes, samples, replicates);
   const std::size_t count = fit.segments.size();
   std::vector<double> model(sizes.size());
-  for (std::size_t i = 0; i < sizes.size(); ++i) model[i] = predict(fit, sizes, sizes[i]);
+  // A segment fitted on relative error to a curve with a deep dip (a size measured ten times
+  // faster than its neighbours) can fall below zero inside the sizes it covers; a replicate
+  // starts from the measured time there, the only positive one.
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    model[i] = predict(fit, sizes, sizes[i]);
+    if (!(model[i] > 0)) model[i] = fit.times.at(i);
+  }
 
   std::vector<Draws> segment_draws(count);
   Draws headline;

@@ -122,7 +122,7 @@ std::vector<std::vector<double>> held_out_errors(std::span<const double> sizes,
     const auto fits = best_segmentations(kept_sizes, kept_times, max_count, options, scale);
     for (std::size_t k = 0; k < fits.size(); ++k) {
       if (fits[k].empty()) continue;
-      const PiecewiseFit fit{fits[k], {}};
+      const PiecewiseFit fit{fits[k], {}, kept_times};
       errors[k][out] = (predict(fit, kept_sizes, sizes[out]) - times[out]) / times[out];
     }
   }
@@ -167,7 +167,8 @@ PiecewiseFit fit_piecewise(std::span<const double> sizes, std::span<const double
   const double scale = curve_relative_scale(sizes, times);
   const auto fits = best_segmentations(sizes, times, options.max_segments, options, scale);
   // Leaving a size out must leave at least one full segment.
-  if (sizes.size() <= shortest_segment(sizes.size(), options)) return PiecewiseFit{fits[0], {}};
+  if (sizes.size() <= shortest_segment(sizes.size(), options))
+    return PiecewiseFit{fits[0], {}, {times.begin(), times.end()}};
   const auto errors = held_out_errors(sizes, times, fits.size(), options, scale);
   // One more segment at a time while the data demand it.
   const auto demanded = [&](std::size_t k) {
@@ -176,7 +177,7 @@ PiecewiseFit fit_piecewise(std::span<const double> sizes, std::span<const double
   };
   std::size_t chosen = 0;
   while (chosen + 1 < fits.size() && !fits[chosen + 1].empty() && demanded(chosen + 1)) ++chosen;
-  return PiecewiseFit{fits[chosen], errors[chosen]};
+  return PiecewiseFit{fits[chosen], errors[chosen], {times.begin(), times.end()}};
 }
 
 PiecewiseFit fit_segments(std::span<const double> sizes, std::span<const double> times,
@@ -185,7 +186,7 @@ PiecewiseFit fit_segments(std::span<const double> sizes, std::span<const double>
   const auto fits = best_segmentations(sizes, times, std::max<std::size_t>(count, 1), options,
                                        curve_relative_scale(sizes, times));
   for (std::size_t k = fits.size(); k-- > 0;)
-    if (!fits[k].empty()) return PiecewiseFit{fits[k], {}};
+    if (!fits[k].empty()) return PiecewiseFit{fits[k], {}, {times.begin(), times.end()}};
   throw std::logic_error("fit_segments: no segmentation fits");
 }
 

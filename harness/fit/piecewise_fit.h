@@ -35,6 +35,8 @@ struct PiecewiseFit {
   // Per size: (time predicted without it - time) / time, with the chosen segment count; empty
   // where the curve is too short to leave a size out.
   std::vector<double> held_out_errors;
+  // The per-size times it was fitted to.
+  std::vector<double> times;
   // The median of their magnitudes: how far the model misses a size it did not see.
   double misfit() const;
 };

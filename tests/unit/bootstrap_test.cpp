@@ -222,6 +222,24 @@ TEST(BootstrapIntervals, EveryIntervalHoldsTheFitsOwnValue) {
   EXPECT_EQ(held, checked);
 }
 
+// A curve of the CI stand-in of NCCL (2 ranks, int8 allreduce, sizes 8 B to 256 B): the size of
+// 128 B measured ten times faster than its neighbours, and the fit's last segment falls below
+// zero at 256 B. Every replicate used to start there from a negative time, and the bootstrap
+// threw, failing every fit of the run.
+TEST(BootstrapIntervals, AFitThatFallsBelowZeroAtAMeasuredSizeStillHasIntervals) {
+  const std::vector<double> sizes{8, 16, 32, 64, 128, 256};
+  const std::vector<double> times{68.54e-6, 68.89e-6, 69.87e-6, 68.08e-6, 6.795e-6, 65.17e-6};
+  const PiecewiseFit fit = fit_piecewise(sizes, times);
+  ASSERT_LE(predict(fit, sizes, 256), 0) << "the curve no longer makes the fit cross zero";
+  const std::vector<std::vector<double>> no_samples(sizes.size());
+  const CurveIntervals intervals = bootstrap_intervals(fit, sizes, no_samples, 200, 1);
+  ASSERT_EQ(intervals.segments.size(), fit.segments.size());
+  for (std::size_t k = 0; k < fit.segments.size(); ++k) {
+    EXPECT_TRUE(inside(intervals.segments[k].alpha_s, fit.segments[k].fit.alpha_s));
+    EXPECT_TRUE(inside(intervals.segments[k].beta_s_per_byte, fit.segments[k].fit.beta_s_per_byte));
+  }
+}
+
 TEST(BootstrapIntervals, RejectsMalformedInput) {
   const FittedCurve fitted = fitted_curve(3);
   const auto& samples = fitted.curve.samples;
