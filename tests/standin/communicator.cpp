@@ -65,9 +65,9 @@ void ncclComm::run(const Collective& c, long call_number) {
                                ? static_cast<std::size_t>(nranks) : 1);
   if (c.output && c.count > 0 && standin::corrupts(c.type) && c.kind != CollectiveKind::send)
     c.output[0] ^= std::byte{0x5A};
+  // Yielding, not sleeping: a sleep of microseconds lasts the timer slack (50 us).
   const double until = start + standin::cost_seconds(rank_bytes);
-  const double left = until - standin::host_seconds();
-  if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double>(left));
+  standin::wait_until([&] { return standin::host_seconds() >= until; }, nullptr);
 }
 
 void ncclComm::barrier() { segment->barrier(barriers_passed_, [this] { return aborted.load(); }); }

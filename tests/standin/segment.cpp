@@ -36,10 +36,13 @@ std::size_t layout_bytes(int p) {
 void wait_until(const std::function<bool()>& ready, const std::function<bool()>& stop) {
   for (long spins = 0; !ready(); ++spins) {
     if (stop && stop()) throw Aborted{};
-    if (spins < 200)
+    // Yielding while the others may still come: a sleep costs a scheduler tick (50 us or more
+    // here), as long as the collective itself, and made the times bimodal. A wait of
+    // milliseconds is a hang or an abort to come, and sleeps.
+    if (spins < 20000)
       sched_yield();
     else
-      std::this_thread::sleep_for(std::chrono::microseconds(20));
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
 }
 
