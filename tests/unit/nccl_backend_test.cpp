@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "benches/backends/hierarchical_communicator.h"
 #include "benches/collectives/pattern.h"
 
 namespace collbench {
@@ -47,7 +48,8 @@ class NcclBackend : public ::testing::Test {
     timer->start();
     comm.prepare(call, *send, *recv, 1)->enqueue();
     timer->stop_seconds();
-    return comm.count_wrong(rule, call.in_place ? *send : *recv, 0);
+    return call.in_place ? comm.count_wrong(rule, *send, comm.in_place_result_offset(call))
+                         : comm.count_wrong(rule, *recv, 0);
   }
 
   static Backend* backend_;
@@ -75,15 +77,19 @@ TEST_F(NcclBackend, DeviceFillMatchesTheHostPatternAndFindsAPlantedError) {
   }
 }
 
+// allreduce_hier runs as `run` runs it: composed over the world by HierarchicalCommunicator
+// (a plain NcclCommunicator refuses it, and this test did, on the first GPU it met).
 TEST_F(NcclBackend, EveryCollectiveTypeAndOpIsExactOutOfPlaceAndInPlace) {
+  HierarchicalCommunicator hierarchy(comm());
   for (CollectiveKind kind : all_collectives())
     for (DataType type : all_datatypes()) {
+      Communicator& runner = kind == CollectiveKind::allreduce_hier ? hierarchy : comm();
       if (!backend_->supports(type)) continue;
       for (ReduceOp op : all_reduce_ops())
         for (bool in_place : {false, true}) {
           const Shape shape = shape_for(kind, 1 << 16, size_of(type), 1);
           const CollectiveCall call{kind, type, op, shape, in_place};
-          EXPECT_EQ(run_and_check(comm(), call), 0u)
+          EXPECT_EQ(run_and_check(runner, call), 0u)
               << name(kind) << " " << name(type) << " " << name(op) << (in_place ? " in place" : "");
         }
     }
@@ -137,6 +143,23 @@ TEST_F(NcclBackend, ProvenanceNamesTheLibraryRuntimeAndGpu) {
   EXPECT_EQ(provenance.at("bootstrap"), "local launcher (--np)");
   EXPECT_FALSE(backend_->device().name.empty());
   EXPECT_FALSE(backend_->device().bus_id.empty());
+}
+
+// After an abort (the watchdog's, or an asynchronous error's) the communicators are freed by
+// NCCL: tearing the backend down must not synchronise or destroy them. In a child process, since
+// an abort is for the whole process.
+TEST_F(NcclBackend, TearingDownAfterAnAbortLeavesTheCommunicatorsAlone) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        auto aborted = one_rank_backend(false);
+        auto split = aborted->tuned_split(Tuning{}, 0, 0);
+        aborted->abort_communication();
+        split.reset();
+        aborted.reset();
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
