@@ -30,13 +30,13 @@ const char* name(CollectiveKind kind) {
 using standin::Collective;
 using standin::CollectiveKind;
 
-void ncclComm::run(const Collective& c, long call_number) {
+void ncclComm::run(const Collective& c) {
   std::lock_guard lock(running_);
   if (aborted) return;
   const auto stop = [this] { return aborted.load(); };
   const double start = standin::host_seconds();
   try {
-    switch (standin::fault_for(call_number)) {
+    switch (standin::fault_now()) {
       case standin::Fault::async_error:
         async_error = ncclRemoteError;
         [[fallthrough]];
@@ -45,8 +45,6 @@ void ncclComm::run(const Collective& c, long call_number) {
         return;
       case standin::Fault::none: break;
     }
-    if (const double delay = standin::delay_seconds(); delay > 0)
-      std::this_thread::sleep_for(std::chrono::duration<double>(delay));
     switch (c.kind) {
       case CollectiveKind::all_reduce: all_reduce(c); break;
       case CollectiveKind::all_gather: all_gather(c); break;
@@ -65,8 +63,9 @@ void ncclComm::run(const Collective& c, long call_number) {
                                ? static_cast<std::size_t>(nranks) : 1);
   if (c.output && c.count > 0 && standin::corrupts(c.type) && c.kind != CollectiveKind::send)
     c.output[0] ^= std::byte{0x5A};
-  // Yielding, not sleeping: a sleep of microseconds lasts the timer slack (50 us).
-  const double until = start + standin::cost_seconds(rank_bytes);
+  // Yielding, not sleeping: a sleep of microseconds lasts the timer slack (50 us). A delayed
+  // rank finishes late, as one with a slow link would.
+  const double until = start + standin::cost_seconds(rank_bytes) + standin::delay_seconds();
   standin::wait_until([&] { return standin::host_seconds() >= until; }, nullptr);
 }
 

@@ -46,7 +46,7 @@ struct ncclComm {
   // Runs on a stream thread: one collective of this communicator at a time, in the order the
   // streams reach them. Returns early, leaving the output as it is, when the communicator is
   // aborted.
-  void run(const standin::Collective& collective, long call_number);
+  void run(const standin::Collective& collective);
 
  private:
   void all_reduce(const standin::Collective& c);

@@ -1,34 +1,42 @@
 #include "faults.h"
 
+#include <atomic>
 #include <cstdlib>
 
+#include "stream.h"
 #include "violation.h"
 
 namespace standin {
 namespace {
 
 int g_process_rank = -1;
+double g_started = 0;
+std::atomic<bool> g_faulted{false};
 
 double number_from(const char* variable, double fallback) {
   const char* text = std::getenv(variable);
   return text && *text ? std::atof(text) : fallback;
 }
 
-bool hits(const char* variable, long call_number) {
+bool due(const char* variable) {
   int rank = 0;
-  long n = 0;
-  return rank_setting(variable, rank, n) && rank == g_process_rank && n == call_number;
+  long milliseconds = 0;
+  return rank_setting(variable, rank, milliseconds) && rank == g_process_rank &&
+         host_seconds() - g_started >= static_cast<double>(milliseconds) * 1e-3 &&
+         !g_faulted.exchange(true);
 }
 
 }  // namespace
 
 void set_process_rank(int rank) {
-  if (g_process_rank < 0) g_process_rank = rank;
+  if (g_process_rank >= 0) return;
+  g_process_rank = rank;
+  g_started = host_seconds();
 }
 
-Fault fault_for(long call_number) {
-  if (hits("COLLBENCH_STANDIN_HANG", call_number)) return Fault::hang;
-  if (hits("COLLBENCH_STANDIN_ASYNC_ERROR", call_number)) return Fault::async_error;
+Fault fault_now() {
+  if (due("COLLBENCH_STANDIN_HANG")) return Fault::hang;
+  if (due("COLLBENCH_STANDIN_ASYNC_ERROR")) return Fault::async_error;
   return Fault::none;
 }
 

@@ -1,0 +1,265 @@
+"""The NCCL backend end to end without a GPU: `collbench run --backend nccl` over the stand-in of
+the CUDA runtime and NCCL (tests/standin, README "The NCCL path without a GPU"), put before the
+real libraries by LD_LIBRARY_PATH. The real backend, bootstrap, launcher, hierarchy, graphs,
+validation kernels (their host build), profiler plugin and fault paths run; the stand-in moves
+and reduces real data between the ranks, and aborts, naming the call, on what a GPU would
+punish only with a crash or a hang. Every run here is checked for such an abort."""
+import re
+import subprocess
+
+import h5py
+import pytest
+
+from conftest import BINARY, QUICK, ROOT, environment, run_plain, table_rows, text
+
+STANDIN = BINARY.parents[1] / "tests" / "standin" / "lib"
+VIOLATION = "collbench stand-in (pid"
+TYPES = "int8,uint8,int32,uint32,int64,uint64,half,float,double,bfloat16,f8e4m3,f8e5m2"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def standin_built():
+    if not (STANDIN / "libnccl.so.2").exists():
+        pytest.skip(f"no stand-in in {STANDIN}: this collbench was built without the NCCL backend")
+
+
+def standin_environment(faults=None):
+    """The stand-in first on the library path; faults as COLLBENCH_STANDIN_<NAME>."""
+    extra = {"LD_LIBRARY_PATH": str(STANDIN)}
+    extra.update({f"COLLBENCH_STANDIN_{k}": str(v) for k, v in (faults or {}).items()})
+    return environment(extra)
+
+
+def checked(result):
+    assert VIOLATION not in result.stderr, result.stderr
+    return result
+
+
+def run_np(np_, args, timeout=300, **faults):
+    """`run --backend nccl --np N`: the local launcher and its NCCL bootstrap."""
+    command = [str(BINARY), "run", "--backend", "nccl", "--np", str(np_), *args]
+    return checked(subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                                  env=standin_environment(faults), cwd=ROOT))
+
+
+def run_mpirun(np_, args, ranks_per_node=None, timeout=300):
+    """Under mpirun (NCCL's id broadcast over MPI); `ranks_per_node` gives consecutive ranks
+    one NCCL host identity each, as nodes."""
+    program = [str(BINARY), "run", "--backend", "nccl", *args]
+    if ranks_per_node:
+        program = ["sh", "-c", f'NCCL_HOSTID=node$((OMPI_COMM_WORLD_RANK / {ranks_per_node})) '
+                   'exec "$0" "$@"', *program]
+    command = ["mpirun", "-np", str(np_), "-x", "LD_LIBRARY_PATH", *program]
+    return checked(subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                                  env=standin_environment(), cwd=ROOT))
+
+
+def points_of(path):
+    with h5py.File(path, "r") as f:
+        return f["points"][()], dict(f.attrs)
+
+
+@pytest.fixture(scope="module", params=[2, 4])
+def sweep(request, tmp_path_factory):
+    nranks = request.param
+    out = tmp_path_factory.mktemp(f"standin-np{nranks}") / "sweep.h5"
+    result = run_np(nranks, ["--virtual-nodes", "-b", "8", "-e", "64K", "-f", "8", "--inplace",
+                             "-d", "int8,uint32,int64,float,double", "-o", "all",
+                             "--keep-samples", "all", "--out", str(out), *QUICK])
+    assert result.returncode == 0, result.stderr
+    return nranks, out, result
+
+
+def test_every_point_validates_clean(sweep):
+    nranks, out, result = sweep
+    points, attrs = points_of(out)
+    assert attrs["complete"] == 1 and attrs["nranks"] == nranks
+    assert {text(c) for c in points["collective"]} == {"allreduce", "allgather", "reduce_scatter"}
+    assert {text(o) for o in points["redop"]} >= {"sum", "prod", "min", "max"}
+    assert set(points["in_place"]) == {0, 1}
+    assert (points["wrong"] == 0).all()
+    assert "# Out of bounds values : 0 OK" in result.stdout
+
+
+def test_table_agrees_with_the_file(sweep):
+    _, out, result = sweep
+    points, _ = points_of(out)
+    rows = table_rows(result.stdout)
+    assert len(rows) == len(points) // 4  # a row: out of place and in place, two modes each
+    assert {int(r[0]) for r in rows} == {int(s) for s in points["size_bytes"]}
+
+
+def test_provenance_names_nccl_the_stand_in_gpu_and_the_choices_nccl_reported(sweep):
+    nranks, out, _ = sweep
+    points, attrs = points_of(out)
+    assert attrs["backend"] == "nccl"
+    assert attrs["nccl_version_header"] == attrs["nccl_version_library"]
+    assert attrs["backend_version"] == f"NCCL {attrs['nccl_version_library']}"
+    assert attrs["bootstrap"] == "local launcher (--np)"
+    assert attrs["gpu_name"].startswith("collbench stand-in")
+    assert attrs["cuda_graphs"] == "no"
+    # The profiler plugin built into collbench was loaded, and told of every collective.
+    assert attrs["nccl_profiler"].startswith("collbench:")
+    assert set(points["chosen_algorithm"]) == {b"Ring"}
+    assert set(points["chosen_protocol"]) == {b"Simple"}
+    with h5py.File(out, "r") as f:
+        topology = f["topology"][()]
+    assert list(topology["rank"]) == list(range(nranks))
+    assert len({text(b) for b in topology["gpu_bus_id"]}) == nranks  # a GPU each
+
+
+@pytest.mark.parametrize("nranks", [2, 3, 4])
+def test_every_datatype_and_op_is_exact(tmp_path, nranks):
+    """half, bfloat16, fp8 and avg included; at 3 ranks avg on floating types is inexact by
+    NCCL's definition (a rounded 1/p) and left unvalidated, as on MPI."""
+    out = tmp_path / "types.h5"
+    result = run_np(nranks, ["--virtual-nodes", "-d", TYPES, "-o", "all", "-b", "64", "-e", "256",
+                             "-f", "4", "--mode", "bandwidth", "--out", str(out), *QUICK])
+    assert result.returncode == 0, result.stderr
+    points, _ = points_of(out)
+    assert {text(d) for d in points["datatype"]} == set(TYPES.split(","))
+    assert (points["wrong"] <= 0).all(), points[points["wrong"] > 0]
+    validated = points[points["wrong"] == 0]
+    assert {text(o) for o in validated["redop"]} == {"sum", "prod", "min", "max", "avg", "none"}
+
+
+def test_under_mpirun_the_id_travels_over_mpi(tmp_path):
+    out = tmp_path / "mpirun.h5"
+    result = run_mpirun(2, ["-e", "4K", "--out", str(out), *QUICK])
+    assert result.returncode == 0, result.stderr
+    points, attrs = points_of(out)
+    assert attrs["bootstrap"] == "mpi" and attrs["nranks"] == 2
+    assert (points["wrong"] == 0).all()
+
+
+def test_graphs_replay_the_captured_launches(tmp_path):
+    out = tmp_path / "graphs.h5"
+    result = run_np(2, ["-G", "2", "-e", "64K", "-f", "16", "--inplace", "--out", str(out), *QUICK])
+    assert result.returncode == 0, result.stderr
+    points, attrs = points_of(out)
+    assert attrs["cuda_graphs"] == "yes"
+    assert (points["wrong"] == 0).all()
+
+
+def test_pinned_algorithms_and_protocols_are_what_nccl_reports(tmp_path):
+    out = tmp_path / "tuned.h5"
+    result = run_np(2, ["--nccl-algo", "Ring,Tree", "--nccl-proto", "LL,Simple", "-e", "1K",
+                        "--out", str(out), *QUICK])
+    assert result.returncode == 0, result.stderr
+    points, _ = points_of(out)
+    pinned = {(text(p["collective"]), text(p["algorithm"]), text(p["protocol"])) for p in points}
+    assert ("allreduce", "Tree", "LL") in pinned and ("allgather", "Ring", "Simple") in pinned
+    assert not any(a == "Tree" and c != "allreduce" for c, a, _ in pinned)  # Tree: allreduce only
+    for pin in ("algorithm", "protocol"):  # unpinned rows: NCCL's own choice
+        pinned_rows = points[points[pin] != b""]
+        assert (pinned_rows[f"chosen_{pin}"] == pinned_rows[pin]).all()
+    assert (points["wrong"] == 0).all()
+
+
+def test_every_placement_on_virtual_nodes(tmp_path):
+    out = tmp_path / "placements.h5"
+    result = run_np(4, ["--virtual-nodes", "--placement", "all", "-e", "1K", "--out", str(out),
+                        *QUICK])
+    assert result.returncode == 0, result.stderr
+    points, _ = points_of(out)
+    assert len({text(p) for p in points["placement"]}) >= 2
+    assert (points["wrong"] == 0).all()
+
+
+def test_hierarchical_allreduce_over_two_nodes_of_two(tmp_path):
+    out = tmp_path / "hier.h5"
+    result = run_mpirun(4, ["--ops", "allreduce_hier", "-d", "int32,float,bfloat16", "-o", "all",
+                            "-b", "64", "-e", "16K", "-f", "16", "--inplace", "--out", str(out),
+                            *QUICK], ranks_per_node=2)
+    assert result.returncode == 0, result.stderr
+    points, attrs = points_of(out)
+    assert attrs["nodes"] == 2 and attrs["ranks_per_node"] == 2
+    assert set(points["collective"]) == {b"allreduce_hier"}
+    assert (points["wrong"] <= 0).all() and (points["wrong"] == 0).any()
+
+
+def test_overlap_beside_a_memory_load(tmp_path):
+    out = tmp_path / "overlap.h5"
+    result = run_np(2, ["--ops", "allreduce", "--overlap-load", "memory", "-b", "1K", "-e", "4K",
+                        "-f", "4", "--out", str(out), *QUICK])
+    assert result.returncode == 0, result.stderr
+    assert "runs as a stream kernel on a stream of its own" in result.stdout
+    points, _ = points_of(out)
+    latency = points[points["mode"] == b"latency"]
+    assert len(latency) == 2 and (latency["overlap_load_slowdown"] > 0).all()
+
+
+# A second into a run of about two seconds: some points are finished, some not.
+def test_a_hung_collective_times_out_with_exit_3_and_keeps_the_points(tmp_path):
+    out = tmp_path / "hung.h5"
+    result = run_np(2, ["-e", "64K", "-T", "3", "--out", str(out), *QUICK], HANG="1:1000")
+    assert result.returncode == 3, result.stderr
+    assert re.search(r"rank 0 on \S+: timeout: no progress for 3 s \(-T\)", result.stderr)
+    points, attrs = points_of(out)
+    assert attrs["complete"] == 0 and len(points) >= 1
+    assert (points["wrong"] == 0).all()
+
+
+def test_an_asynchronous_error_ends_the_run_with_exit_3_naming_it(tmp_path):
+    out = tmp_path / "async.h5"
+    result = run_np(2, ["-e", "64K", "-T", "30", "--out", str(out), *QUICK], ASYNC_ERROR="1:1000")
+    assert result.returncode == 3, result.stderr
+    assert re.search(r"rank 1 on \S+: fault: asynchronous NCCL error: remote process exited or "
+                     r"there was a network error", result.stderr), result.stderr
+    points, attrs = points_of(out)
+    assert attrs["complete"] == 0 and len(points) >= 1
+
+
+def test_damaged_results_are_counted_at_every_point(tmp_path):
+    """One byte of every float result flipped on the last rank: validation, on the device,
+    finds it at every point, and the run exits 1."""
+    out = tmp_path / "damaged.h5"
+    float32 = 7  # ncclFloat32
+    result = run_np(2, ["-d", "float", "-e", "1K", "-f", "4", "--inplace", "--out", str(out),
+                        *QUICK], CORRUPT=f"1:{float32}")
+    assert result.returncode == 1, result.stderr
+    points, _ = points_of(out)
+    assert len(points) == 3 * 4 * 2 * 2  # collectives x sizes x in place x modes
+    assert (points["wrong"] >= 1).all(), points["wrong"]
+
+
+def test_a_delayed_rank_is_named_a_straggler(tmp_path):
+    out = tmp_path / "slow.h5"
+    result = run_np(3, ["--virtual-nodes", "--mode", "latency", "-b", "8", "-e", "64K", "-f", "8",
+                        "--ops", "allreduce,allgather", "--out", str(out), *QUICK],
+                    DELAY_US="2:200")
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if line.startswith("# Straggler:")]
+    assert len(lines) == 1 and lines[0].startswith("# Straggler: rank 2 "), result.stdout
+
+
+def test_ranks_sharing_a_gpu_need_mps_and_virtual_nodes(tmp_path):
+    """One stand-in GPU for two ranks: refused without MPS (exit 2, nothing written), refused by
+    NCCL's duplicate-GPU rule without --virtual-nodes, and run with both."""
+    out = tmp_path / "shared.h5"
+    args = ["-e", "64", "--out", str(out), *QUICK]
+    alone = run_np(2, ["--virtual-nodes", *args], GPUS=1)
+    assert alone.returncode == 2 and "CUDA MPS is not running" in alone.stderr, alone.stderr
+    assert not out.exists()
+    pipes = tmp_path / "mps"
+    pipes.mkdir()
+    (pipes / "control").touch()
+    mps = {"GPUS": 1, "MPS": 1}
+    command = [str(BINARY), "run", "--backend", "nccl", "--np", "2"]
+    env = standin_environment(mps)
+    env["CUDA_MPS_PIPE_DIRECTORY"] = str(pipes)
+    same_host = checked(subprocess.run([*command, *args], capture_output=True, text=True,
+                                       timeout=120, env=env, cwd=ROOT))
+    assert same_host.returncode == 2 and "add --virtual-nodes" in same_host.stderr
+    shared = checked(subprocess.run([*command, "--virtual-nodes", *args], capture_output=True,
+                                    text=True, timeout=120, env=env, cwd=ROOT))
+    assert shared.returncode == 0, shared.stderr
+    _, attrs = points_of(out)
+    assert attrs["cuda_mps"] == "yes"
+
+
+def test_report_and_fit_read_the_file(sweep):
+    _, out, _ = sweep
+    for command in (["report", str(out)], ["fit", str(out)]):
+        result = run_plain(command)
+        assert result.returncode == 0, result.stderr
