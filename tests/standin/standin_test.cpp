@@ -1,0 +1,137 @@
+// The stand-in's own checks: each misuse a GPU would punish only with a crash, a hang or a
+// wrong number aborts, naming the call and the argument. Linked against the stand-in itself.
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "reduction.h"
+
+namespace {
+
+class StandIn : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    ncclUniqueId id;
+    ASSERT_EQ(ncclGetUniqueId(&id), ncclSuccess);
+    ASSERT_EQ(ncclCommInitRank(&comm_, 1, id, 0), ncclSuccess);
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&device_, kBytes), cudaSuccess);
+  }
+  void TearDown() override {
+    cudaFree(device_);
+    cudaStreamDestroy(stream_);
+    ncclCommDestroy(comm_);
+  }
+
+  static constexpr std::size_t kBytes = 4096;
+  ncclComm_t comm_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  void* device_ = nullptr;
+};
+
+TEST_F(StandIn, ACollectiveMovesRealData) {
+  std::vector<float> host(kBytes / sizeof(float), 2.5f), back(host.size());
+  ASSERT_EQ(cudaMemcpyAsync(device_, host.data(), kBytes, cudaMemcpyHostToDevice, stream_), cudaSuccess);
+  ASSERT_EQ(ncclAllReduce(device_, device_, host.size(), ncclFloat32, ncclSum, comm_, stream_), ncclSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(back.data(), device_, kBytes, cudaMemcpyDeviceToHost, stream_), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
+  EXPECT_EQ(back, host);
+}
+
+TEST_F(StandIn, ABufferPastItsAllocationIsNamed) {
+  EXPECT_DEATH(ncclAllReduce(device_, device_, kBytes, ncclFloat32, ncclSum, comm_, stream_),
+               "ncclAllReduce: sendbuff = .* overruns its cudaMalloc of 4096 bytes by 12288 bytes");
+}
+
+TEST_F(StandIn, HostMemoryIsNoDeviceBuffer) {
+  std::vector<float> host(16);
+  EXPECT_DEATH(ncclAllReduce(host.data(), device_, 16, ncclFloat32, ncclSum, comm_, stream_),
+               "ncclAllReduce: sendbuff = .* is not device memory");
+}
+
+TEST_F(StandIn, AHostReadOfDeviceMemoryIsNamed) {
+  EXPECT_DEATH((void)*static_cast<volatile char*>(device_), "host access to device memory");
+}
+
+TEST_F(StandIn, AnInPlaceAllgatherAtTheWrongOffsetIsNamed) {
+  auto* buffer = static_cast<char*>(device_);  // one rank: in place means sendbuff == recvbuff
+  EXPECT_DEATH(ncclAllGather(buffer + 2, buffer, 4, ncclUint8, comm_, stream_),
+               "ncclAllGather: sendbuff .* and recvbuff .* overlap, but not in place");
+}
+
+TEST_F(StandIn, ACommunicatorUsedAfterAbortIsNamed) {
+  EXPECT_DEATH(
+      {
+        ncclCommAbort(comm_);
+        ncclAllReduce(device_, device_, 1, ncclFloat32, ncclSum, comm_, stream_);
+      },
+      "ncclAllReduce: comm .* was aborted by ncclCommAbort");
+}
+
+TEST_F(StandIn, ASynchronousCallInsideACaptureIsNamed) {
+  EXPECT_DEATH(
+      {
+        cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal);
+        ncclAllReduce(device_, device_, 1, ncclFloat32, ncclSum, comm_, stream_);
+        cudaStreamSynchronize(stream_);
+      },
+      "cudaStreamSynchronize: stream .* is being captured into a graph");
+}
+
+TEST_F(StandIn, AnIntervalOverTwoStreamsIsNamed) {
+  cudaEvent_t start, end;
+  cudaEventCreate(&start);
+  cudaEventCreate(&end);
+  cudaEventRecord(start, nullptr);
+  cudaEventRecord(end, stream_);
+  cudaStreamSynchronize(stream_);
+  cudaDeviceSynchronize();
+  float ms = 0;
+  EXPECT_DEATH(cudaEventElapsedTime(&ms, start, end), "cudaEventElapsedTime: start .* end .* on "
+               "stream .*: the interval spans two streams");
+}
+
+TEST_F(StandIn, AStreamOfAnotherDeviceIsNamed) {
+  ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
+  EXPECT_DEATH(cudaStreamQuery(stream_), "cudaStreamQuery: stream .* belongs to device 0, the "
+               "current device is 1");
+  cudaSetDevice(0);
+}
+
+TEST_F(StandIn, AnUnbalancedGroupEndIsNamed) {
+  EXPECT_DEATH(ncclGroupEnd(), "ncclGroupEnd: no ncclGroupStart is open");
+}
+
+// NCCL rounds each step of a half-precision sum to half: 2048 + 1 is 2048 (ties to even), and
+// so is 2048 + 1 + 1, where a sum in float rounded once would be 2050.
+TEST(StandInReduction, HalfSumsRoundEveryStep) {
+  const std::uint16_t h2048 = 0x6800, h1 = 0x3C00;
+  const std::byte* inputs[3] = {reinterpret_cast<const std::byte*>(&h2048),
+                                reinterpret_cast<const std::byte*>(&h1),
+                                reinterpret_cast<const std::byte*>(&h1)};
+  std::uint16_t out = 0;
+  standin::reduce(ncclFloat16, ncclSum, 3, inputs, reinterpret_cast<std::byte*>(&out), 1);
+  EXPECT_EQ(out, h2048);
+}
+
+// avg on integers is a sum divided by p; on floats, each input times 1/p rounded to the type.
+TEST(StandInReduction, AverageIsNcclsPreMultipliedSumOnFloatsAndADivisionOnIntegers) {
+  const std::int32_t a = 7, b = 8;
+  const std::byte* ints[2] = {reinterpret_cast<const std::byte*>(&a), reinterpret_cast<const std::byte*>(&b)};
+  std::int32_t mean = 0;
+  standin::reduce(ncclInt32, ncclAvg, 2, ints, reinterpret_cast<std::byte*>(&mean), 1);
+  EXPECT_EQ(mean, 7);
+  const float x = 1.0f, y = 1.0f, z = 1.0f;
+  const std::byte* floats[3] = {reinterpret_cast<const std::byte*>(&x), reinterpret_cast<const std::byte*>(&y),
+                                reinterpret_cast<const std::byte*>(&z)};
+  float third = 0;
+  standin::reduce(ncclFloat32, ncclAvg, 3, floats, reinterpret_cast<std::byte*>(&third), 1);
+  EXPECT_EQ(third, 3 * (1.0f / 3));  // 1/3 rounded, summed three times: not 1
+}
+
+}  // namespace
