@@ -194,7 +194,8 @@ def test_a_hung_collective_times_out_with_exit_3_and_keeps_the_points(tmp_path):
     out = tmp_path / "hung.h5"
     result = run_np(2, ["-e", "64K", "-T", "3", "--out", str(out), *QUICK], HANG="1:1000")
     assert result.returncode == 3, result.stderr
-    assert re.search(r"rank 0 on \S+: timeout: no progress for 3 s \(-T\)", result.stderr)
+    # Both ranks wait on the hung collective: the first watchdog to fire speaks.
+    assert re.search(r"rank [01] on \S+: timeout: no progress for 3 s \(-T\)", result.stderr)
     points, attrs = points_of(out)
     assert attrs["complete"] == 0 and len(points) >= 1
     assert (points["wrong"] == 0).all()
@@ -208,6 +209,21 @@ def test_an_asynchronous_error_ends_the_run_with_exit_3_naming_it(tmp_path):
                      r"there was a network error", result.stderr), result.stderr
     points, attrs = points_of(out)
     assert attrs["complete"] == 0 and len(points) >= 1
+
+
+def test_an_asynchronous_error_on_a_hierarchy_communicator_ends_the_run_at_once(tmp_path):
+    """The error is on a node or rail communicator (2 ranks) while the timer waits on the
+    world's stream (4 ranks): every live communicator is polled, and all are aborted."""
+    out = tmp_path / "hier-async.h5"
+    program = [str(BINARY), "run", "--backend", "nccl", "--ops", "allreduce_hier", "-e", "64K",
+               "-T", "60", "--out", str(out), *QUICK]
+    command = ["mpirun", "-np", "4", "-x", "LD_LIBRARY_PATH", "-x", "COLLBENCH_STANDIN_ASYNC_ERROR",
+               "sh", "-c", 'NCCL_HOSTID=node$((OMPI_COMM_WORLD_RANK / 2)) exec "$0" "$@"', *program]
+    result = checked(subprocess.run(command, capture_output=True, text=True, timeout=120,
+                                    env=standin_environment({"ASYNC_ERROR": "1:1000:2"}), cwd=ROOT))
+    assert result.returncode == 3, result.stderr
+    assert "asynchronous NCCL error: remote process exited" in result.stderr, result.stderr
+    assert "timeout" not in result.stderr
 
 
 def test_damaged_results_are_counted_at_every_point(tmp_path):

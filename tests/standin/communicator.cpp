@@ -36,7 +36,7 @@ void ncclComm::run(const Collective& c) {
   const auto stop = [this] { return aborted.load(); };
   const double start = standin::host_seconds();
   try {
-    switch (standin::fault_now()) {
+    switch (standin::fault_now(nranks)) {
       case standin::Fault::async_error:
         async_error = ncclRemoteError;
         [[fallthrough]];

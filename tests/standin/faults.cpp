@@ -1,7 +1,9 @@
 #include "faults.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "stream.h"
 #include "violation.h"
@@ -18,11 +20,28 @@ double number_from(const char* variable, double fallback) {
   return text && *text ? std::atof(text) : fallback;
 }
 
-bool due(const char* variable) {
+// "RANK:VALUE[:P]" of the environment, for this process's rank; nothing when unset or for
+// another rank.
+struct RankSetting {
+  long value = 0;
+  int nranks = 0;  // 0: communicators of any size
+};
+
+std::optional<RankSetting> rank_setting(const char* variable) {
+  const char* text = std::getenv(variable);
+  if (!text || !*text) return std::nullopt;
   int rank = 0;
-  long milliseconds = 0;
-  return rank_setting(variable, rank, milliseconds) && rank == g_process_rank &&
-         host_seconds() - g_started >= static_cast<double>(milliseconds) * 1e-3 &&
+  RankSetting setting;
+  if (std::sscanf(text, "%d:%ld:%d", &rank, &setting.value, &setting.nranks) < 2)
+    violation(variable, "'{}' is not RANK:VALUE or RANK:VALUE:NRANKS", text);
+  if (rank != g_process_rank) return std::nullopt;
+  return setting;
+}
+
+bool due(const char* variable, int nranks) {
+  const auto setting = rank_setting(variable);
+  return setting && (setting->nranks == 0 || setting->nranks == nranks) &&
+         host_seconds() - g_started >= static_cast<double>(setting->value) * 1e-3 &&
          !g_faulted.exchange(true);
 }
 
@@ -34,18 +53,15 @@ void set_process_rank(int rank) {
   g_started = host_seconds();
 }
 
-Fault fault_now() {
-  if (due("COLLBENCH_STANDIN_HANG")) return Fault::hang;
-  if (due("COLLBENCH_STANDIN_ASYNC_ERROR")) return Fault::async_error;
+Fault fault_now(int nranks) {
+  if (due("COLLBENCH_STANDIN_HANG", nranks)) return Fault::hang;
+  if (due("COLLBENCH_STANDIN_ASYNC_ERROR", nranks)) return Fault::async_error;
   return Fault::none;
 }
 
 double delay_seconds() {
-  int rank = 0;
-  long microseconds = 0;
-  if (!rank_setting("COLLBENCH_STANDIN_DELAY_US", rank, microseconds) || rank != g_process_rank)
-    return 0;
-  return static_cast<double>(microseconds) * 1e-6;
+  const auto setting = rank_setting("COLLBENCH_STANDIN_DELAY_US");
+  return setting ? static_cast<double>(setting->value) * 1e-6 : 0;
 }
 
 double cost_seconds(std::size_t bytes) {
@@ -54,10 +70,8 @@ double cost_seconds(std::size_t bytes) {
 }
 
 bool corrupts(ncclDataType_t type) {
-  int rank = 0;
-  long corrupted_type = 0;
-  return rank_setting("COLLBENCH_STANDIN_CORRUPT", rank, corrupted_type) &&
-         rank == g_process_rank && corrupted_type == static_cast<long>(type);
+  const auto setting = rank_setting("COLLBENCH_STANDIN_CORRUPT");
+  return setting && setting->value == static_cast<long>(type);
 }
 
 }  // namespace standin

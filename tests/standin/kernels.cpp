@@ -1,3 +1,5 @@
+// First: the coordinates and __shared__ it defines come before any CUDA header.
+#include "device_emulation.h"
 #include "kernels.h"
 
 #include <cxxabi.h>
@@ -9,7 +11,6 @@
 #include <mutex>
 #include <vector>
 
-#include "device_emulation.h"
 #include "violation.h"
 
 namespace standin {

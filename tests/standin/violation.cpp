@@ -14,12 +14,4 @@ void violation(const std::string& call, const std::string& what) {
   std::abort();
 }
 
-bool rank_setting(const char* variable, int& rank, long& n) {
-  const char* text = std::getenv(variable);
-  if (!text || !*text) return false;
-  if (std::sscanf(text, "%d:%ld", &rank, &n) != 2)
-    violation(variable, "'{}' is not RANK:N", text);
-  return true;
-}
-
 }  // namespace standin

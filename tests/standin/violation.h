@@ -15,7 +15,4 @@ template <typename... Args>
   violation(call, fmt::format(format, std::forward<Args>(args)...));
 }
 
-// Reads a "RANK:N" setting of the environment (a fault for one rank); false when unset.
-bool rank_setting(const char* variable, int& rank, long& n);
-
 }  // namespace standin

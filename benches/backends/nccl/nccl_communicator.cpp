@@ -26,6 +26,13 @@ std::mutex g_live_mutex;
 std::vector<ncclComm_t> g_live;
 bool g_aborted = false;
 
+// With g_live_mutex held: once, by the watchdog or the first asynchronous error.
+void abort_live_communicators() noexcept {
+  g_aborted = true;
+  for (ncclComm_t comm : g_live) ncclCommAbort(comm);
+  g_live.clear();
+}
+
 // Device memory whose every copy and fill runs on the communicator's stream: kernels and NCCL
 // run there, and a non-blocking stream is not ordered against the legacy one.
 class DeviceBuffer final : public Buffer {
@@ -246,13 +253,14 @@ void NcclCommunicator::wait() {
       const cudaError_t state = cudaStreamQuery(stream_);
       if (state == cudaSuccess) return;
       if (state != cudaErrorNotReady) check(state, "waiting for the GPU");
-      ncclResult_t async = ncclSuccess;
-      check(ncclCommGetAsyncError(comm_, &async), "ncclCommGetAsyncError");
-      if (async != ncclSuccess && async != ncclInProgress) {
-        const std::string detail = ncclGetLastError(comm_);
-        ncclCommAbort(comm_);
-        g_live.erase(std::remove(g_live.begin(), g_live.end(), comm_), g_live.end());
-        g_aborted = true;
+      // Every live communicator, not this one only: this stream may wait, through an event, on
+      // another's (the hierarchy's node and rail steps), which would hang until the watchdog.
+      for (ncclComm_t comm : g_live) {
+        ncclResult_t async = ncclSuccess;
+        check(ncclCommGetAsyncError(comm, &async), "ncclCommGetAsyncError");
+        if (async == ncclSuccess || async == ncclInProgress) continue;
+        const std::string detail = ncclGetLastError(comm);
+        abort_live_communicators();
         throw CommunicationFault(fmt::format("asynchronous NCCL error: {}{}{}",
                                              ncclGetErrorString(async),
                                              detail.empty() ? "" : ": ", detail));
@@ -368,10 +376,7 @@ std::unique_ptr<Communicator> NcclCommunicator::split_node() {
 
 void abort_all_communicators() noexcept {
   std::lock_guard lock(g_live_mutex);
-  if (g_aborted) return;
-  g_aborted = true;
-  for (ncclComm_t comm : g_live) ncclCommAbort(comm);
-  g_live.clear();
+  if (!g_aborted) abort_live_communicators();
 }
 
 }  // namespace collbench::nccl
