@@ -199,8 +199,11 @@ class Backend {
 
   virtual bool supports(DataType type) const { return has_host_type(type); }
   virtual bool supports(ReduceOp op) const { return op != ReduceOp::avg; }
-  // Whether a pinned algorithm implements this collective (NCCL's Tree reduces, never gathers).
-  virtual bool supports(CollectiveKind, const Tuning&) const { return true; }
+  // Empty where the library runs this collective of this type and op under `tuning`; else why
+  // not (NCCL's Tree reduces, never gathers; NVLS sums no int8).
+  virtual std::string why_unsupported(CollectiveKind, DataType, ReduceOp, const Tuning&) const {
+    return {};
+  }
   virtual bool supports(LoadKind kind) const { return kind == LoadKind::memory; }
   // Library, runtime and driver versions beyond version(), as provenance attributes.
   virtual std::map<std::string, std::string> provenance() const { return {}; }

@@ -43,13 +43,16 @@ std::vector<PlannedRow> rows_for(const SweepPlan& plan, const Backend& backend,
                                  const Tuning& tuning, std::vector<std::string>& notes) {
   std::vector<PlannedRow> rows;
   for (const PlannedRow& row : plan.rows) {
-    if (backend.supports(row.collective, tuning))
+    const std::string why = backend.why_unsupported(row.collective, row.datatype, row.op, tuning);
+    if (why.empty())
       rows.push_back(row);
     else if (tuning == Tuning{})
       add_note(notes, fmt::format("{} runs no {}; skipped", backend.name(), name(row.collective)));
     else
-      add_note(notes, fmt::format("{} has no {}; skipped with it", describe(tuning),
-                                  name(row.collective)));
+      add_note(notes, fmt::format("{}: {}; {} {}{}{} skipped", describe(tuning), why,
+                                  name(row.collective), name(row.datatype),
+                                  describe(row.collective).reduces ? " " : "",
+                                  describe(row.collective).reduces ? name(row.op) : ""));
   }
   return rows;
 }

@@ -156,6 +156,23 @@ def test_pinned_algorithms_and_protocols_are_what_nccl_reports(tmp_path):
     assert (points["wrong"] == 0).all()
 
 
+def test_rows_a_pinned_algorithm_cannot_run_are_skipped_saying_why(tmp_path):
+    """PAT has no pre-multiplied sum: NCCL fails a float avg reduce-scatter pinned to it, which
+    ended the sweep with exit 3 at its first such row; those rows are now skipped with a note,
+    and the rest are measured."""
+    out = tmp_path / "pat.h5"
+    result = run_np(2, ["--virtual-nodes", "--nccl-algo", "PAT", "--ops", "reduce_scatter", "-o",
+                        "avg,sum", "-d", "float,int32", "-e", "1K", "--out", str(out), *QUICK])
+    assert result.returncode == 0, result.stderr
+    assert ("# note: NCCL algorithm PAT, protocol auto: PAT has no pre-multiplied sum (avg of "
+            "float); reduce_scatter float avg skipped") in result.stdout
+    points, _ = points_of(out)
+    pat = {(text(p["datatype"]), text(p["redop"])) for p in points if p["algorithm"] == b"PAT"}
+    assert pat == {("float", "sum"), ("int32", "avg"), ("int32", "sum")}
+    assert set(points[points["algorithm"] == b"PAT"]["chosen_algorithm"]) == {b"PAT"}
+    assert (points["wrong"] == 0).all()
+
+
 def test_every_placement_on_virtual_nodes(tmp_path):
     out = tmp_path / "placements.h5"
     result = run_np(4, ["--virtual-nodes", "--placement", "all", "-e", "1K", "--out", str(out),

@@ -37,6 +37,7 @@ struct ncclComm {
   int device = 0;
   std::string algorithm;  // NCCL_ALGO and NCCL_PROTO when it was created
   std::string protocol;
+  bool one_rank_per_node = false;
   std::atomic<bool> aborted{false};
   bool destroyed = false;
   std::atomic<int> async_error{ncclSuccess};

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms.h"
 #include "communicator.h"
 #include "faults.h"
 #include "memory.h"
@@ -85,7 +86,12 @@ ncclResult_t create(const std::string& name, int nranks, int rank, ncclComm_t* m
       return failed(ncclInvalidUsage, fmt::format("Duplicate GPU detected : rank {} and rank {} both "
                                                   "on CUDA device {}", rank, other, entry.bus_id));
   }
+  bool one_rank_per_node = true;
+  for (int a = 0; a < nranks; ++a)
+    for (int b = a + 1; b < nranks; ++b)
+      one_rank_per_node = one_rank_per_node && std::strcmp(segment->entry(a).host, segment->entry(b).host) != 0;
   auto* comm = new ncclComm;
+  comm->one_rank_per_node = one_rank_per_node;
   comm->name = name;
   comm->segment = segment;
   comm->rank = rank;
@@ -150,7 +156,12 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
   Collective c{kind, nullptr, nullptr, count, type, op, peer};
   if (reads && count > 0) c.input = standin::device_access(send, send_bytes, comm->device, call, "sendbuff");
   if (writes && count > 0) c.output = standin::device_access(receive, receive_bytes, comm->device, call, "recvbuff");
-  standin::profile_collective(*comm, c, send, receive);
+  const standin::Choice choice = standin::choose(*comm, kind, type, op);
+  if (choice.algorithm.empty())
+    return failed(ncclInternalError, fmt::format("Error : no algorithm/protocol available for "
+                                                 "function {} with datatype {}", standin::name(kind),
+                                                 static_cast<int>(type)));
+  standin::profile_collective(*comm, c, choice, send, receive);
   s->enqueue([comm, c] { comm->run(c); });
   return ncclSuccess;
 }

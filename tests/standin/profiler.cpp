@@ -44,12 +44,6 @@ const char* type_name(ncclDataType_t type) {
   }
 }
 
-// The first of a pinned list ("Ring,Tree"; "^Tree" excludes), else NCCL's choice here.
-std::string chosen(const std::string& pinned, const char* fallback) {
-  if (pinned.empty() || pinned[0] == '^') return fallback;
-  return pinned.substr(0, pinned.find(','));
-}
-
 }  // namespace
 
 void profile_communicator(ncclComm& comm) {
@@ -63,18 +57,16 @@ void profile_communicator(ncclComm& comm) {
     comm.profiler_context = context;
 }
 
-void profile_collective(ncclComm& comm, const Collective& c, const void* send, void* receive) {
+void profile_collective(ncclComm& comm, const Collective& c, const Choice& choice, const void* send,
+                        void* receive) {
   const abi::ProfilerV5* p = plugin();
   if (!p || !comm.profiler_context || c.kind == CollectiveKind::send || c.kind == CollectiveKind::receive)
     return;
-  static thread_local std::string algorithm, protocol;
-  algorithm = chosen(comm.algorithm, "Ring");
-  protocol = chosen(comm.protocol, "Simple");
   abi::EventDescriptor descriptor{};
   descriptor.type = abi::kCollectiveEvent;
   descriptor.rank = comm.rank;
   descriptor.collective = {0, name(c.kind), send, receive, c.count, c.peer, type_name(c.type),
-                           2, 16, algorithm.c_str(), protocol.c_str(), nullptr};
+                           2, 16, choice.algorithm.c_str(), choice.protocol.c_str(), nullptr};
   void* handle = nullptr;
   if (p->start_event(comm.profiler_context, &handle, &descriptor) == abi::kSuccess && handle)
     p->stop_event(handle);

@@ -5,10 +5,10 @@
 
 #include <cstdlib>
 #include <optional>
-#include <set>
 
 #include <fmt/format.h>
 
+#include "algorithm_rules.h"
 #include "choice_recorder.h"
 #include "nccl_bootstrap.h"
 #include "nccl_check.h"
@@ -99,23 +99,13 @@ class NcclBackend final : public Backend {
   }
   bool supports(ReduceOp) const override { return true; }
   bool supports(LoadKind) const override { return true; }
-  bool supports(CollectiveKind kind, const Tuning& tuning) const override {
+  std::string why_unsupported(CollectiveKind kind, DataType type, ReduceOp op,
+                              const Tuning& tuning) const override {
     // The node and rail communicators are split from the group, untuned: a pinned algorithm
     // would hold for the group only.
-    if (kind == CollectiveKind::allreduce_hier) return tuning == Tuning{};
-    if (tuning.algorithm.empty()) return true;
-    // NCCL's algorithms per collective (its tuning tables).
-    static const std::map<std::string, std::set<CollectiveKind>> kAlgorithms{
-        {"Ring", {CollectiveKind::allreduce, CollectiveKind::allgather, CollectiveKind::reduce_scatter}},
-        {"Tree", {CollectiveKind::allreduce}},
-        {"CollnetDirect", {CollectiveKind::allreduce, CollectiveKind::allgather, CollectiveKind::reduce_scatter}},
-        {"CollnetChain", {CollectiveKind::allreduce}},
-        {"NVLS", {CollectiveKind::allreduce, CollectiveKind::allgather, CollectiveKind::reduce_scatter}},
-        {"NVLSTree", {CollectiveKind::allreduce}},
-        {"PAT", {CollectiveKind::allgather, CollectiveKind::reduce_scatter}},
-    };
-    const auto found = kAlgorithms.find(tuning.algorithm);
-    return found == kAlgorithms.end() || found->second.contains(kind);
+    if (kind == CollectiveKind::allreduce_hier)
+      return tuning == Tuning{} ? "" : "the hierarchy's communicators run untuned";
+    return nccl::why_ineligible(tuning, kind, type, op);
   }
 
   std::map<std::string, std::string> provenance() const override {

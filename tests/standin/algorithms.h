@@ -1,0 +1,23 @@
+#pragma once
+// NCCL's algorithm and protocol choice as the stand-in plays it: NCCL_ALGO and NCCL_PROTO (a
+// list, or "^" and a list to leave out) read when a communicator is created; each collective
+// takes the first pinned algorithm and protocol that can run it, by NCCL 2.28.9's rules (its
+// device function table: Tree only reduces whole buffers, PAT, NVLS and CollNet run Simple
+// only; PAT has no pre-multiplied sum, avg of floats), on what this machine has: no NVSwitch
+// (NVLS) and no CollNet; PAT where every rank is a node of its own. Unpinned: Ring, Simple.
+#include <nccl.h>
+
+#include <string>
+
+#include "communicator.h"
+
+namespace standin {
+
+struct Choice {
+  std::string algorithm;  // empty: none can run it ("no algorithm/protocol available")
+  std::string protocol;
+};
+
+Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, ncclRedOp_t op);
+
+}  // namespace standin
