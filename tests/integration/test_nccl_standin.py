@@ -291,6 +291,29 @@ def test_ranks_sharing_a_gpu_need_mps_and_virtual_nodes(tmp_path):
     assert attrs["cuda_mps"] == "yes"
 
 
+@pytest.mark.parametrize("visible, runs", [("$OMPI_COMM_WORLD_LOCAL_RANK", True), ("0", False)])
+def test_a_gpu_per_rank_by_cuda_visible_devices_is_no_sharing(tmp_path, visible, runs):
+    """Each rank sees one GPU (srun --gpus-per-task=1, a per-rank CUDA_VISIBLE_DEVICES): two
+    ranks on two GPUs run, where counting the GPUs a rank sees took them for two on one; two
+    ranks shown the same GPU still need MPS."""
+    out = tmp_path / "visible.h5"
+    program = [str(BINARY), "run", "--backend", "nccl", "-e", "1K", "--out", str(out), *QUICK]
+    command = ["mpirun", "-np", "2", "-x", "LD_LIBRARY_PATH", "sh", "-c",
+               f'CUDA_VISIBLE_DEVICES={visible} exec "$0" "$@"', *program]
+    result = checked(subprocess.run(command, capture_output=True, text=True, timeout=120,
+                                    env=standin_environment(), cwd=ROOT))
+    if runs:
+        assert result.returncode == 0, result.stderr
+        with h5py.File(out, "r") as f:
+            buses = {text(b) for b in f["topology"][()]["gpu_bus_id"]}
+        assert len(buses) == 2
+    else:
+        assert result.returncode == 2, result.stderr
+        assert ("2 ranks of this host would share the GPU at 0000:01:00.0, but CUDA MPS is not "
+                "running") in result.stderr
+        assert not out.exists()
+
+
 def test_report_and_fit_read_the_file(sweep):
     _, out, _ = sweep
     for command in (["report", str(out)], ["fit", str(out)]):

@@ -93,12 +93,12 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
   if (device < 0 || device >= standin::device_count()) return failed(cudaErrorInvalidDevice);
   *properties = cudaDeviceProp{};
   std::snprintf(properties->name, sizeof(properties->name), "collbench stand-in %d (host memory)",
-                device);
+                standin::physical_device(device));
   properties->major = 9;
   properties->minor = 0;
   properties->totalGlobalMem = standin::device_memory_bytes();
   properties->multiProcessorCount = 132;
-  properties->pciBusID = device + 1;
+  properties->pciBusID = standin::physical_device(device) + 1;
   properties->warpSize = 32;
   properties->maxThreadsPerBlock = 1024;
   return cudaSuccess;
@@ -112,7 +112,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int dev
     case cudaDevAttrComputeCapabilityMajor: *value = 9; break;
     case cudaDevAttrComputeCapabilityMinor: *value = 0; break;
     case cudaDevAttrMultiProcessorCount: *value = 132; break;
-    case cudaDevAttrPciBusId: *value = device + 1; break;
+    case cudaDevAttrPciBusId: *value = standin::physical_device(device) + 1; break;
     default: *value = 0;
   }
   return cudaSuccess;
@@ -120,7 +120,8 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int dev
 
 cudaError_t cudaDeviceGetPCIBusId(char* bus_id, int length, int device) {
   if (device < 0 || device >= standin::device_count()) return failed(cudaErrorInvalidDevice);
-  std::snprintf(bus_id, static_cast<std::size_t>(length), "0000:%02X:00.0", device + 1);
+  std::snprintf(bus_id, static_cast<std::size_t>(length), "0000:%02X:00.0",
+                standin::physical_device(device) + 1);
   return cudaSuccess;
 }
 

@@ -16,16 +16,6 @@ thread_local int t_captures = 0;
 
 }  // namespace
 
-int& current_device() {
-  thread_local int device = 0;
-  return device;
-}
-
-int device_count() {
-  const char* gpus = std::getenv("COLLBENCH_STANDIN_GPUS");
-  return gpus ? std::atoi(gpus) : 8;
-}
-
 double host_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }

@@ -13,13 +13,11 @@
 #include <thread>
 #include <vector>
 
+#include "device.h"
+
 namespace standin {
 
 using Work = std::function<void()>;
-
-// The device a call runs on: cudaSetDevice's, per thread.
-int& current_device();
-int device_count();
 
 }  // namespace standin
 

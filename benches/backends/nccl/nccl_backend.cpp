@@ -61,12 +61,13 @@ class NcclBackend final : public Backend {
   explicit NcclBackend(const NcclOptions& options)
       : options_(options), placement_(nccl::place_this_rank()) {
     // On failure MPI stays initialised: the caller prints why, then end_failed_start().
-    const int devices = nccl::usable_device_count(placement_.local_size);
+    const int devices = nccl::device_count();
     device_ = placement_.local_rank % devices;
     nccl::check(cudaSetDevice(device_), "cudaSetDevice");
     nccl::check(cudaGetDeviceProperties(&properties_, device_), "cudaGetDeviceProperties");
     mps_ = nccl::mps_enabled(device_);
-    nccl::require_mps_when_shared(placement_.local_size, devices, device_, mps_);
+    const std::string bus_id = bus_id_of(device_);
+    nccl::require_mps_when_shared(nccl::ranks_on_gpu(placement_, bus_id, devices), bus_id, mps_);
     // NCCL reports its choices to the built-in plugin, unless the user named a profiler of
     // their own, or none.
     setenv("NCCL_PROFILER_PLUGIN", nccl::kBuiltInProfiler, /*overwrite=*/0);

@@ -82,20 +82,33 @@ ncclUniqueId decode_unique_id(const std::string& hex) {
   return id;
 }
 
-int usable_device_count(int ranks_on_host) {
+int device_count() {
   int devices = 0;
   if (const cudaError_t error = cudaGetDeviceCount(&devices); error != cudaSuccess || devices == 0)
     throw BackendUnavailable(fmt::format("the nccl backend needs a GPU, and this host has none "
                                          "usable ({})",
                                          error == cudaSuccess ? "no CUDA device"
                                                               : cudaGetErrorString(error)));
-  if (ranks_on_host > devices && !std::filesystem::exists(mps_control_pipe()))
-    throw BackendUnavailable(fmt::format(
-        "{} ranks would share {} GPU{} on this host, but CUDA MPS is not running (no {}): without "
-        "it their kernels time-slice the GPU and every latency is milliseconds of scheduling. "
-        "Start it with `nvidia-cuda-mps-control -d` (see README, \"Several ranks on one GPU\")",
-        ranks_on_host, devices, devices == 1 ? "" : "s", mps_control_pipe().string()));
   return devices;
+}
+
+int ranks_on_gpu(const RankPlacement& placement, const std::string& bus_id, int devices) {
+  if (!placement.mpi) {
+    const int device = placement.local_rank % devices;
+    return placement.local_size / devices + (device < placement.local_size % devices ? 1 : 0);
+  }
+  constexpr int kBusIdBytes = 32;
+  std::string mine = bus_id;
+  mine.resize(kBusIdBytes, '\0');
+  MPI_Comm host = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, placement.rank, MPI_INFO_NULL, &host);
+  std::string all(std::size_t(placement.local_size) * kBusIdBytes, '\0');
+  MPI_Allgather(mine.data(), kBusIdBytes, MPI_CHAR, all.data(), kBusIdBytes, MPI_CHAR, host);
+  MPI_Comm_free(&host);
+  int sharing = 0;
+  for (int r = 0; r < placement.local_size; ++r)
+    sharing += all.compare(std::size_t(r) * kBusIdBytes, kBusIdBytes, mine) == 0;
+  return sharing;
 }
 
 bool mps_enabled(int device) {
@@ -104,18 +117,30 @@ bool mps_enabled(int device) {
          enabled != 0;
 }
 
-void require_mps_when_shared(int ranks_on_host, int devices, int device, bool mps) {
-  if (ranks_on_host <= devices || mps) return;
+void require_mps_when_shared(int sharing, const std::string& bus_id, bool mps) {
+  if (sharing <= 1 || mps) return;
+  if (!std::filesystem::exists(mps_control_pipe()))
+    throw BackendUnavailable(fmt::format(
+        "{} ranks of this host would share the GPU at {}, but CUDA MPS is not running (no {}): "
+        "without it their kernels time-slice the GPU and every latency is milliseconds of "
+        "scheduling. Start it with `nvidia-cuda-mps-control -d` (see README, \"Several ranks on "
+        "one GPU\")",
+        sharing, bus_id, mps_control_pipe().string()));
   throw BackendUnavailable(fmt::format(
-      "{} ranks share {} GPU{} on this host, but this rank's context on GPU {} is not an MPS "
-      "client, though {} exists (a stale pipe of a daemon that is gone?): the ranks would "
-      "time-slice the GPU. Restart MPS: `echo quit | nvidia-cuda-mps-control; "
-      "nvidia-cuda-mps-control -d`",
-      ranks_on_host, devices, devices == 1 ? "" : "s", device, mps_control_pipe().string()));
+      "{} ranks of this host share the GPU at {}, but this rank's context is not an MPS client, "
+      "though {} exists (a stale pipe of a daemon that is gone?): the ranks would time-slice the "
+      "GPU. Restart MPS: `echo quit | nvidia-cuda-mps-control; nvidia-cuda-mps-control -d`",
+      sharing, bus_id, mps_control_pipe().string()));
 }
 
 std::map<std::string, std::string> local_launch_environment(int nranks, bool virtual_nodes) {
-  const int devices = usable_device_count(nranks);
+  const int devices = device_count();
+  if (nranks > devices && !std::filesystem::exists(mps_control_pipe()))
+    throw BackendUnavailable(fmt::format(
+        "{} ranks would share {} GPU{} on this host, but CUDA MPS is not running (no {}): without "
+        "it their kernels time-slice the GPU and every latency is milliseconds of scheduling. "
+        "Start it with `nvidia-cuda-mps-control -d` (see README, \"Several ranks on one GPU\")",
+        nranks, devices, devices == 1 ? "" : "s", mps_control_pipe().string()));
   if (nranks > devices && !virtual_nodes)
     throw BackendUnavailable(fmt::format(
         "{} ranks on {} GPU{}: NCCL refuses two ranks of one communicator on one GPU; add "

@@ -30,17 +30,22 @@ void finish_bootstrap(const RankPlacement& placement);
 std::string encode_unique_id(const ncclUniqueId& id);
 ncclUniqueId decode_unique_id(const std::string& hex);
 
-// Throws BackendUnavailable when there is no GPU, or when `ranks_on_host` ranks would share
-// the host's GPUs without CUDA MPS (they would time-slice the GPU, and every latency would be
-// milliseconds of scheduling).
-int usable_device_count(int ranks_on_host);
+// The GPUs this process sees; throws BackendUnavailable when there is none.
+int device_count();
+
+// How many ranks of this host use the GPU with this PCI bus id, this one included: under MPI
+// from every local rank's bus id (each may see other GPUs: srun --gpus-per-task, a per-rank
+// CUDA_VISIBLE_DEVICES), under the local launcher, whose ranks all see the same GPUs, from the
+// local rank and `devices`.
+int ranks_on_gpu(const RankPlacement& placement, const std::string& bus_id, int devices);
 
 // Whether contexts on `device` are shared through CUDA MPS, as the driver says (a control pipe
 // on disk may be stale).
 bool mps_enabled(int device);
-// Throws BackendUnavailable when more ranks than GPUs share this host and `mps`, what
-// mps_enabled said of this rank's device once it was chosen, is false.
-void require_mps_when_shared(int ranks_on_host, int devices, int device, bool mps);
+// Throws BackendUnavailable when `sharing` ranks use this rank's GPU (`bus_id`) and `mps`, what
+// mps_enabled said of it, is false: the ranks would time-slice the GPU, and every latency would
+// be milliseconds of scheduling.
+void require_mps_when_shared(int sharing, const std::string& bus_id, bool mps);
 
 // The environment for `run --np N` children: a fresh unique id.
 std::map<std::string, std::string> local_launch_environment(int nranks, bool virtual_nodes);
