@@ -3,6 +3,7 @@
 // drifts from the real one fails the build.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -21,6 +22,7 @@ using standin::stream_of;
 namespace {
 
 thread_local cudaError_t t_last_error = cudaSuccess;
+constexpr int kGreatestPriority = -5;  // an H100's range: 0 to -5
 
 cudaError_t failed(cudaError_t error) {
   t_last_error = error;
@@ -229,20 +231,26 @@ cudaError_t cudaMemset(void* pointer, int value, size_t bytes) {
   return cudaSuccess;
 }
 
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {
   *stream = new CUstream_st(current_device(), !(flags & cudaStreamNonBlocking));
+  (*stream)->priority = std::clamp(priority, kGreatestPriority, 0);
   return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+  return cudaStreamCreateWithPriority(stream, flags, 0);
 }
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, 0); }
 
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int) {
-  return cudaStreamCreateWithFlags(stream, flags);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
+  *priority = stream_of(stream, "cudaStreamGetPriority")->priority;
+  return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
   if (least) *least = 0;
-  if (greatest) *greatest = -5;
+  if (greatest) *greatest = kGreatestPriority;
   return cudaSuccess;
 }
 

@@ -42,6 +42,7 @@ struct CUstream_st {
 
   const int device;
   const bool blocking;
+  int priority = 0;  // recorded, not scheduled by: the stand-in has no SMs to share
   // Capture: the graph being recorded, its mode, and the thread that began it.
   CUgraph_st* capture = nullptr;
   cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeGlobal;

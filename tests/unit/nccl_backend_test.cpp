@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "benches/backends/hierarchical_communicator.h"
+#include "benches/backends/nccl/nccl_communicator.h"
 #include "benches/collectives/pattern.h"
 
 namespace collbench {
@@ -134,6 +135,16 @@ TEST_F(NcclBackend, ControlPlaneAndSplitsWorkOnOneRank) {
   EXPECT_EQ(all, 2.5);
   EXPECT_EQ(comm().split_node()->size(), 1);
   EXPECT_EQ(backend_->tuned_split(Tuning{"Ring", "Simple"}, 0, 0)->size(), 1);
+}
+
+// Beside an overlap load the collective's kernels must get SMs first.
+TEST_F(NcclBackend, TheCollectivesStreamHasTheGreatestPriority) {
+  int least = 0, greatest = 0, priority = 1;
+  ASSERT_EQ(cudaDeviceGetStreamPriorityRange(&least, &greatest), cudaSuccess);
+  ASSERT_EQ(cudaStreamGetPriority(static_cast<nccl::NcclCommunicator&>(comm()).stream(), &priority),
+            cudaSuccess);
+  EXPECT_EQ(priority, greatest);
+  EXPECT_LT(greatest, least);
 }
 
 TEST_F(NcclBackend, ProvenanceNamesTheLibraryRuntimeAndGpu) {

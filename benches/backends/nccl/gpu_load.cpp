@@ -92,8 +92,10 @@ class GpuLoad final : public OverlapLoad {
   }
 
   std::string_view placement() const override {
-    return kind_ == LoadKind::memory ? "a stream kernel on a stream of its own"
-                                     : "a tiled matrix multiply on a stream of its own";
+    return kind_ == LoadKind::memory
+               ? "a stream kernel on a stream of its own, below the collective's in priority"
+               : "a tiled matrix multiply on a stream of its own, below the collective's in "
+                 "priority";
   }
 
  private:

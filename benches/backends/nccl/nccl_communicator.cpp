@@ -146,7 +146,12 @@ NcclCommunicator::NcclCommunicator(ncclComm_t comm, bool cuda_graphs)
     : comm_(comm), cuda_graphs_(cuda_graphs) {
   check(ncclCommUserRank(comm_, &rank_), "ncclCommUserRank");
   check(ncclCommCount(comm_, &size_), "ncclCommCount");
-  check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+  // The greatest priority: an overlap load launched first (thousands of blocks, several waves)
+  // would otherwise hold the SMs, and NCCL's blocks would start near its tail, serialised.
+  int least = 0, greatest = 0;
+  check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+  check(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest),
+        "cudaStreamCreateWithPriority");
   check(cudaEventCreateWithFlags(&followed_, cudaEventDisableTiming), "cudaEventCreate");
   std::lock_guard lock(g_live_mutex);
   g_live.push_back(comm_);
