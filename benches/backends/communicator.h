@@ -113,9 +113,11 @@ class Communicator {
   virtual std::uint64_t count_wrong(const PatternRule& rule, const Buffer& result,
                                     std::size_t offset_bytes);
 
-  // What the library chose for its launches of `call` from `send` since the last ask, by its
-  // own account (the most frequent choice); empty where the library does not say.
-  virtual LibraryChoice library_choice(const CollectiveCall&, Buffer&) { return {}; }
+  // What the library chose for its launches of `call` from `send` to `recv` since the last ask,
+  // by its own account (the most frequent choice); empty where the library does not say.
+  virtual LibraryChoice library_choice(const CollectiveCall&, Buffer&, Buffer&) {
+    return {};
+  }
 
   // A load to run beside this communicator's operations, where they run (Backend::supports
   // says which kinds). The default, for host backends: the host's memory-bound thread.

@@ -87,6 +87,8 @@ class HierarchicalSteps {
     group_.follow(node_);
   }
 
+  LibraryChoice rail_choice() { return rail_.library_choice(allreduce_, share_, share_); }
+
  private:
   Communicator& group_;
   Communicator& node_;
@@ -153,6 +155,12 @@ std::unique_ptr<Batch> HierarchicalCommunicator::prepare(const CollectiveCall& c
   if (composed(call))
     return std::make_unique<HierarchicalLoop>(call, send, recv, group_, *node_, *rail_, count);
   return group_.prepare(call, send, recv, count);
+}
+
+LibraryChoice HierarchicalCommunicator::library_choice(const CollectiveCall& call, Buffer& send,
+                                                       Buffer& recv) {
+  if (!composed(call)) return group_.library_choice(call, send, recv);
+  return HierarchicalSteps(call, send, recv, group_, *node_, *rail_).rail_choice();
 }
 
 std::size_t HierarchicalCommunicator::in_place_result_offset(const CollectiveCall& call) const {

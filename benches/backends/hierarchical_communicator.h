@@ -34,9 +34,8 @@ class HierarchicalCommunicator final : public Communicator {
                             std::size_t offset_bytes) override {
     return group_.count_wrong(rule, result, offset_bytes);
   }
-  LibraryChoice library_choice(const CollectiveCall& call, Buffer& send) override {
-    return group_.library_choice(call, send);
-  }
+  // For allreduce_hier, the choice for its step across the nodes (the rail allreduce).
+  LibraryChoice library_choice(const CollectiveCall& call, Buffer& send, Buffer& recv) override;
   std::unique_ptr<OverlapLoad> make_load(LoadKind kind, const LoadSite& site) override {
     return group_.make_load(kind, site);
   }

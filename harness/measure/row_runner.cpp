@@ -150,7 +150,7 @@ RowRunner::Order RowRunner::broadcast_order(Order order) {
 }
 
 LibraryChoice RowRunner::library_choice(const CollectiveCall& call) {
-  LibraryChoice choice = group_ ? group_->library_choice(call, *send_) : LibraryChoice{};
+  LibraryChoice choice = group_ ? group_->library_choice(call, *send_, *recv_) : LibraryChoice{};
   CommunicationWait wait("learning the library's choice");
   all_.broadcast_value(choice, run_.members.front());
   return choice;

@@ -193,6 +193,8 @@ def test_hierarchical_allreduce_over_two_nodes_of_two(tmp_path):
     assert attrs["nodes"] == 2 and attrs["ranks_per_node"] == 2
     assert set(points["collective"]) == {b"allreduce_hier"}
     assert (points["wrong"] <= 0).all() and (points["wrong"] == 0).any()
+    # NCCL's choice for the step across the nodes (it was looked up with the whole count).
+    assert set(points["chosen_algorithm"]) == {b"Ring"}
 
 
 def test_overlap_beside_a_memory_load(tmp_path):

@@ -222,7 +222,7 @@ void NcclCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& 
 }
 
 // Every launch above passes shape.count to NCCL and sends from inside `send`.
-LibraryChoice NcclCommunicator::library_choice(const CollectiveCall& call, Buffer& send) {
+LibraryChoice NcclCommunicator::library_choice(const CollectiveCall& call, Buffer& send, Buffer&) {
   return take_choice(send.data(), send.bytes(), call.shape.count);
 }
 

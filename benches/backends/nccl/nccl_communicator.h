@@ -30,7 +30,7 @@ class NcclCommunicator final : public Communicator {
   std::uint64_t count_wrong(const PatternRule& rule, const Buffer& result,
                             std::size_t offset_bytes) override;
   // From the profiler plugin built into collbench (choice_recorder.h).
-  LibraryChoice library_choice(const CollectiveCall& call, Buffer& send) override;
+  LibraryChoice library_choice(const CollectiveCall& call, Buffer& send, Buffer& recv) override;
   std::unique_ptr<OverlapLoad> make_load(LoadKind kind, const LoadSite& site) override;
   // An event on `earlier`'s stream that this stream waits for; `earlier` another NCCL one.
   void follow(Communicator& earlier) override;
