@@ -15,17 +15,14 @@ namespace {
 
 class LaunchLoop final : public Batch {
  public:
-  LaunchLoop(Communicator& comm, const CollectiveCall& call, Buffer& send, Buffer& recv, int count)
-      : comm_(comm), call_(call), send_(send), recv_(recv), count_(count) {}
+  LaunchLoop(std::function<void()> launches, int count)
+      : launches_(std::move(launches)), count_(count) {}
   void enqueue() override {
-    for (int i = 0; i < count_; ++i) comm_.launch(call_, send_, recv_);
+    for (int i = 0; i < count_; ++i) launches_();
   }
 
  private:
-  Communicator& comm_;
-  CollectiveCall call_;
-  Buffer& send_;
-  Buffer& recv_;
+  std::function<void()> launches_;
   int count_;
 };
 
@@ -33,7 +30,11 @@ class LaunchLoop final : public Batch {
 
 std::unique_ptr<Batch> Communicator::prepare(const CollectiveCall& call, Buffer& send,
                                              Buffer& recv, int count) {
-  return std::make_unique<LaunchLoop>(*this, call, send, recv, count);
+  return batch([this, call, &send, &recv] { launch(call, send, recv); }, count);
+}
+
+std::unique_ptr<Batch> Communicator::batch(std::function<void()> launches, int count) {
+  return std::make_unique<LaunchLoop>(std::move(launches), count);
 }
 
 std::unique_ptr<OverlapLoad> Communicator::make_load(LoadKind kind, const LoadSite& site) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -94,6 +95,9 @@ class Communicator {
   // `count` launches of `call`, back to back.
   virtual std::unique_ptr<Batch> prepare(const CollectiveCall& call, Buffer& send, Buffer& recv,
                                          int count);
+  // `count` calls of `launches`, which enqueue on this communicator and those that follow it:
+  // one after another, or captured once as a CUDA graph where the library has them (-G).
+  virtual std::unique_ptr<Batch> batch(std::function<void()> launches, int count);
   // Where an in-place result starts in `send`, in elements (libraries differ for
   // reduce-scatter: NCCL leaves it at rank × share, MPI at 0).
   virtual std::size_t in_place_result_offset(const CollectiveCall& call) const {

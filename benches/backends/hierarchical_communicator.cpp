@@ -102,20 +102,6 @@ class HierarchicalSteps {
   CollectiveCall gather_;
 };
 
-class HierarchicalLoop final : public Batch {
- public:
-  HierarchicalLoop(const CollectiveCall& call, Buffer& send, Buffer& recv, Communicator& group,
-                   Communicator& node, Communicator& rail, int count)
-      : steps_(call, send, recv, group, node, rail), count_(count) {}
-  void enqueue() override {
-    for (int i = 0; i < count_; ++i) steps_.launch();
-  }
-
- private:
-  HierarchicalSteps steps_;
-  int count_;
-};
-
 }  // namespace
 
 HierarchicalCommunicator::HierarchicalCommunicator(Communicator& group)
@@ -152,9 +138,10 @@ void HierarchicalCommunicator::launch(const CollectiveCall& call, Buffer& send, 
 
 std::unique_ptr<Batch> HierarchicalCommunicator::prepare(const CollectiveCall& call, Buffer& send,
                                                          Buffer& recv, int count) {
-  if (composed(call))
-    return std::make_unique<HierarchicalLoop>(call, send, recv, group_, *node_, *rail_, count);
-  return group_.prepare(call, send, recv, count);
+  if (!composed(call)) return group_.prepare(call, send, recv, count);
+  // The group's stream leads: under -G the node and rail streams join its capture.
+  auto steps = std::make_shared<HierarchicalSteps>(call, send, recv, group_, *node_, *rail_);
+  return group_.batch([steps] { steps->launch(); }, count);
 }
 
 LibraryChoice HierarchicalCommunicator::library_choice(const CollectiveCall& call, Buffer& send,

@@ -26,6 +26,9 @@ class HierarchicalCommunicator final : public Communicator {
   void launch(const CollectiveCall& call, Buffer& send, Buffer& recv) override;
   std::unique_ptr<Batch> prepare(const CollectiveCall& call, Buffer& send, Buffer& recv,
                                  int count) override;
+  std::unique_ptr<Batch> batch(std::function<void()> launches, int count) override {
+    return group_.batch(std::move(launches), count);
+  }
   std::size_t in_place_result_offset(const CollectiveCall& call) const override;
   void fill_input(const PatternRule& rule, Buffer& send, std::size_t offset_bytes) override {
     group_.fill_input(rule, send, offset_bytes);

@@ -197,6 +197,20 @@ def test_hierarchical_allreduce_over_two_nodes_of_two(tmp_path):
     assert set(points["chosen_algorithm"]) == {b"Ring"}
 
 
+def test_graphs_capture_the_hierarchical_steps_too(tmp_path):
+    """Under -G the node and rail streams join the group's capture (an event between them), so
+    allreduce_hier is replayed as a graph like the flat allreduce beside it, every result right."""
+    out = tmp_path / "hier-graphs.h5"
+    result = run_mpirun(4, ["-G", "1", "--ops", "allreduce,allreduce_hier", "-d", "float,int32",
+                            "-b", "64", "-e", "16K", "-f", "16", "--inplace", "--out", str(out),
+                            *QUICK], ranks_per_node=2)
+    assert result.returncode == 0, result.stderr
+    points, attrs = points_of(out)
+    assert attrs["cuda_graphs"] == "yes"
+    assert set(points["collective"]) == {b"allreduce", b"allreduce_hier"}
+    assert (points["wrong"] == 0).all()
+
+
 def test_overlap_beside_a_memory_load(tmp_path):
     out = tmp_path / "overlap.h5"
     result = run_np(2, ["--ops", "allreduce", "--overlap-load", "memory", "-b", "1K", "-e", "4K",

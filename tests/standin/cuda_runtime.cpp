@@ -301,8 +301,12 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   std::uint64_t record = 0;
   {
     std::lock_guard lock(event->mutex);
-    record = ++event->recorded;
     event->stream = s;
+    event->captured_in = s->capture;
+    // In a capture the record orders the streams that join it, nothing more: the graph's work
+    // is replayed in one order that keeps it.
+    if (s->capture) return cudaSuccess;
+    record = ++event->recorded;
   }
   s->enqueue([event, record] {
     std::lock_guard lock(event->mutex);
@@ -345,6 +349,18 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   std::uint64_t record = 0;
   {
     std::lock_guard lock(event->mutex);
+    if (CUgraph_st* graph = event->captured_in; graph && !graph->joined.empty()) {
+      if (s->capture && s->capture != graph)
+        standin::violation("cudaStreamWaitEvent", "stream {} is capturing another graph",
+                           fmt::ptr(stream));
+      if (!s->capture) {  // the stream joins the capture: its work from now on is the graph's
+        s->capture = graph;
+        s->capture_mode = graph->joined.front()->capture_mode;
+        s->capture_thread = graph->joined.front()->capture_thread;
+        graph->joined.push_back(s);
+      }
+      return cudaSuccess;
+    }
     record = event->recorded;
   }
   s->enqueue([event, record] {
@@ -361,7 +377,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
   if (s->capture)
     standin::violation("cudaStreamBeginCapture", "stream {} is already being captured",
                        fmt::ptr(stream));
-  s->capture = new CUgraph_st{s->device, {}};
+  s->capture = new CUgraph_st{s->device, {}, {s}};
   s->capture_mode = mode;
   s->capture_thread = std::this_thread::get_id();
   standin::capture_began(s);
@@ -376,9 +392,14 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
       s->capture_thread != std::this_thread::get_id())
     standin::violation("cudaStreamEndCapture", "the capture of stream {} began on another thread",
                        fmt::ptr(stream));
+  if (s->capture->joined.front() != s)
+    standin::violation("cudaStreamEndCapture", "stream {} joined a capture begun on stream {}: "
+                       "only the origin ends it", fmt::ptr(stream),
+                       fmt::ptr(s->capture->joined.front()));
   standin::capture_ended(s);
   *graph = s->capture;
-  s->capture = nullptr;
+  for (CUstream_st* joined : s->capture->joined) joined->capture = nullptr;
+  (*graph)->joined.clear();
   return cudaSuccess;
 }
 

@@ -83,6 +83,44 @@ TEST_F(StandIn, ASynchronousCallInsideACaptureIsNamed) {
       "cudaStreamSynchronize: stream .* is being captured into a graph");
 }
 
+// Fork and join: a stream that waits on an event recorded in a capture joins it; the graph,
+// launched on the origin, replays both streams' work in order.
+TEST_F(StandIn, AStreamThatWaitsOnACapturedEventJoinsTheCapture) {
+  cudaStream_t other = nullptr;
+  cudaEvent_t fork = nullptr, join = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
+  cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
+  cudaEventCreateWithFlags(&join, cudaEventDisableTiming);
+  const std::vector<std::int32_t> host{1, 2, 3, 4};
+  ASSERT_EQ(cudaMemcpyAsync(device_, host.data(), 16, cudaMemcpyHostToDevice, stream_), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
+  ASSERT_EQ(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  cudaEventRecord(fork, stream_);
+  cudaStreamWaitEvent(other, fork, 0);
+  ASSERT_EQ(ncclAllReduce(device_, device_, 4, ncclInt32, ncclSum, comm_, other), ncclSuccess);
+  ASSERT_EQ(cudaMemsetAsync(device_, 0, 16, other), cudaSuccess);
+  cudaEventRecord(join, other);
+  cudaStreamWaitEvent(stream_, join, 0);
+  cudaGraph_t graph = nullptr;
+  ASSERT_EQ(cudaStreamEndCapture(stream_, &graph), cudaSuccess);
+  EXPECT_EQ(cudaStreamQuery(other), cudaSuccess);  // out of the capture again, and idle
+  std::vector<std::int32_t> back(4);
+  cudaMemcpyAsync(back.data(), device_, 16, cudaMemcpyDeviceToHost, stream_);
+  ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
+  EXPECT_EQ(back, host);  // captured, not run
+  cudaGraphExec_t exec = nullptr;
+  ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+  ASSERT_EQ(cudaGraphLaunch(exec, stream_), cudaSuccess);
+  cudaMemcpyAsync(back.data(), device_, 16, cudaMemcpyDeviceToHost, stream_);
+  ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
+  EXPECT_EQ(back, std::vector<std::int32_t>(4, 0));  // the other stream's work, replayed
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaEventDestroy(fork);
+  cudaEventDestroy(join);
+  cudaStreamDestroy(other);
+}
+
 TEST_F(StandIn, AnIntervalOverTwoStreamsIsNamed) {
   cudaEvent_t start, end;
   cudaEventCreate(&start);

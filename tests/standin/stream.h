@@ -21,9 +21,14 @@ using Work = std::function<void()>;
 
 }  // namespace standin
 
+struct CUstream_st;
+
+// Work in the order the host enqueued it, on the origin stream and on every stream that joined
+// its capture by waiting on an event recorded in it: a valid order of the captured graph.
 struct CUgraph_st {
   int device;
   std::vector<standin::Work> work;
+  std::vector<CUstream_st*> joined;  // while capturing: the streams that joined, origin first
 };
 
 struct CUgraphExec_st {
@@ -69,6 +74,8 @@ struct CUevent_st {
   std::uint64_t reached = 0;   // records their stream has reached
   double seconds = 0;          // the host instant of the last one reached
   CUstream_st* stream = nullptr;
+  // The capture its last record was made in: a stream that waits on it joins that capture.
+  CUgraph_st* captured_in = nullptr;
 };
 
 namespace standin {

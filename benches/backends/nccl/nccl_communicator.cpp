@@ -99,16 +99,17 @@ class EventTimer final : public Timer {
   cudaEvent_t stop_ = nullptr;
 };
 
-// `count` launches captured once as a CUDA graph (-G), replayed per sample.
+// `count` calls of the launches captured once as a CUDA graph (-G), replayed per sample. Streams
+// that follow this one (Communicator::follow: an event between them) join the capture, so a
+// composed collective's steps on other communicators are captured too.
 class GraphBatch final : public Batch {
  public:
-  GraphBatch(NcclCommunicator& comm, const CollectiveCall& call, Buffer& send, Buffer& recv,
-             int count)
-      : stream_(comm.stream()) {
+  GraphBatch(cudaStream_t stream, const std::function<void()>& launches, int count)
+      : stream_(stream) {
     check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal),
           "cudaStreamBeginCapture");
     try {
-      for (int i = 0; i < count; ++i) comm.launch(call, send, recv);
+      for (int i = 0; i < count; ++i) launches();
     } catch (...) {
       cudaGraph_t discarded = nullptr;
       cudaStreamEndCapture(stream_, &discarded);
@@ -226,10 +227,9 @@ LibraryChoice NcclCommunicator::library_choice(const CollectiveCall& call, Buffe
   return take_choice(send.data(), send.bytes(), call.shape.count);
 }
 
-std::unique_ptr<Batch> NcclCommunicator::prepare(const CollectiveCall& call, Buffer& send,
-                                                 Buffer& recv, int count) {
-  if (!cuda_graphs_) return Communicator::prepare(call, send, recv, count);
-  return std::make_unique<GraphBatch>(*this, call, send, recv, count);
+std::unique_ptr<Batch> NcclCommunicator::batch(std::function<void()> launches, int count) {
+  if (!cuda_graphs_) return Communicator::batch(std::move(launches), count);
+  return std::make_unique<GraphBatch>(stream_, launches, count);
 }
 
 void NcclCommunicator::fill_input(const PatternRule& rule, Buffer& send, std::size_t offset_bytes) {

@@ -24,8 +24,7 @@ class NcclCommunicator final : public Communicator {
   std::unique_ptr<Buffer> allocate(std::size_t bytes) override;
   std::unique_ptr<Timer> make_timer() override;
   void launch(const CollectiveCall& call, Buffer& send, Buffer& recv) override;
-  std::unique_ptr<Batch> prepare(const CollectiveCall& call, Buffer& send, Buffer& recv,
-                                 int count) override;
+  std::unique_ptr<Batch> batch(std::function<void()> launches, int count) override;
   void fill_input(const PatternRule& rule, Buffer& send, std::size_t offset_bytes) override;
   std::uint64_t count_wrong(const PatternRule& rule, const Buffer& result,
                             std::size_t offset_bytes) override;
