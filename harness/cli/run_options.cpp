@@ -89,7 +89,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("-d,--datatype", o.datatypes, "datatypes: a list or all")->capture_default_str();
   run.add_option("-o,--op", o.reduce_ops, "reduction ops: a list or all")->capture_default_str();
   run.add_option("-G,--cudagraph", o.cuda_graph_launches,
-                 "N > 0: capture each sample's operations as a CUDA graph (nccl backend)");
+                 "1: capture each sample's operations as a CUDA graph (nccl backend)");
   run.add_option("-T,--timeout", o.timeout_s,
                  "seconds a rank may wait on its peers before the job is ended (0: off; default "
                  "300, and never under 100 times the slowest sample)");
@@ -204,6 +204,12 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
           fmt::format("--spread: unknown value '{}' (packed or spread)", o.spread));
   config.subset_placement = *subset;
   require(o.cuda_graph_launches >= 0, "-G/--cudagraph must not be negative");
+  // nccl-tests' N launches its graph N times a sample; here a sample is one graph launch, and
+  // a count that changed nothing would be read as honoured.
+  require(o.cuda_graph_launches <= 1,
+          "-G/--cudagraph takes 0 or 1: each sample's operations are one graph, launched once a "
+          "sample (nccl-tests' count of launches is not taken; -n and the stopping rule set the "
+          "samples)");
   require(o.cuda_graph_launches == 0 || config.backend == "nccl",
           "-G/--cudagraph needs the nccl backend");
   config.cuda_graphs = o.cuda_graph_launches > 0;

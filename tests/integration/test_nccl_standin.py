@@ -134,7 +134,7 @@ def test_under_mpirun_the_id_travels_over_mpi(tmp_path):
 
 def test_graphs_replay_the_captured_launches(tmp_path):
     out = tmp_path / "graphs.h5"
-    result = run_np(2, ["-G", "2", "-e", "64K", "-f", "16", "--inplace", "--out", str(out), *QUICK])
+    result = run_np(2, ["-G", "1", "-e", "64K", "-f", "16", "--inplace", "--out", str(out), *QUICK])
     assert result.returncode == 0, result.stderr
     points, attrs = points_of(out)
     assert attrs["cuda_graphs"] == "yes"

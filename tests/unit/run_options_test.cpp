@@ -352,6 +352,13 @@ TEST(ResolveErrors, ZeroMaxTime) {
   EXPECT_CONTAINS(usage_error(options), "--max-time");
 }
 
+TEST(ResolveErrors, CudaGraphLaunchCountsAreNotTaken) {
+  RunOptions options;
+  options.backend = "nccl";
+  options.cuda_graph_launches = 2;
+  EXPECT_CONTAINS(usage_error(options, "nccl"), "-G/--cudagraph takes 0 or 1");
+}
+
 TEST(ResolveErrors, CudaGraphWithMpi) {
   RunOptions options;
   options.cuda_graph_launches = 1;
