@@ -82,7 +82,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_flag("--allow-single-rank", o.allow_single_rank,
                "run one rank started without mpirun, srun or --np (measures no communication)");
   run.add_option("-n,--iters", o.iters, "samples per point; turns adaptive stopping off");
-  run.add_option("-w,--warmup_iters", o.warmup_iters, "untimed operations per point")
+  run.add_option("-w,--warmup_iters", o.warmup_iters, "untimed operations per point (at least 1 in its first round)")
       ->capture_default_str();
   run.add_option("-c,--check", o.check_iters, "validation operations per point (0: none)")
       ->capture_default_str();

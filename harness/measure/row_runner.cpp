@@ -360,9 +360,12 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
 RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
                                      std::optional<double> time_left_s,
                                      const PointResult* earlier) {
-  // Later rounds find the library's state for this call set up: one operation brings its
-  // buffers back into cache.
-  const int warmups_now = earlier ? std::min(settings_.warmup_iters, 1) : settings_.warmup_iters;
+  // A point's first round makes at least one untimed call, -w 0 too: a library sets up what a
+  // call needs at its first (NCCL connects the channels of the algorithm and protocol it picks
+  // at their first use), and a sample must not time that. Later rounds find it set up: one
+  // operation brings its buffers back into cache.
+  const int warmups_now =
+      earlier ? std::min(settings_.warmup_iters, 1) : std::max(settings_.warmup_iters, 1);
   if (group_ && warmups_now > 0) {
     const auto warmups = prepare(call, warmups_now);
     CommunicationWait wait("a warm-up operation");

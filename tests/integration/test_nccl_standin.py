@@ -101,7 +101,7 @@ def test_provenance_names_nccl_the_stand_in_gpu_and_the_choices_nccl_reported(sw
     # The profiler plugin built into collbench was loaded, and told of every collective.
     assert attrs["nccl_profiler"].startswith("collbench:")
     assert set(points["chosen_algorithm"]) == {b"Ring"}
-    assert set(points["chosen_protocol"]) == {b"Simple"}
+    assert set(points["chosen_protocol"]) == {b"LL"}  # every size is below 64 KiB
     with h5py.File(out, "r") as f:
         topology = f["topology"][()]
     assert list(topology["rank"]) == list(range(nranks))
@@ -173,6 +173,21 @@ def test_rows_a_pinned_algorithm_cannot_run_are_skipped_saying_why(tmp_path):
     assert (points["wrong"] == 0).all()
 
 
+def test_no_sample_times_the_first_use_of_an_algorithm(tmp_path):
+    """NCCL connects an algorithm and protocol's channels at their first use (runtime connect):
+    here a second, at the first LL and the first Simple call. Without warm-up or check (-w 0
+    -c 0), where the choice switches from LL to Simple at 64 KiB, the untimed calls that size a
+    point's loop take that second, never a sample."""
+    out = tmp_path / "connect.h5"
+    result = run_np(2, ["-w", "0", "-c", "0", "--ops", "allreduce", "-b", "8", "-e", "1M",
+                        "-f", "8", "--min-samples", "6", "--min-time", "0", "--max-time", "0.05",
+                        "--out", str(out)], CONNECT_MS=1000)
+    assert result.returncode == 0, result.stderr
+    points, _ = points_of(out)
+    assert set(points["chosen_protocol"]) == {b"LL", b"Simple"}
+    assert (points["time_max_us"] < 100_000).all(), points[["size_bytes", "time_max_us"]]
+
+
 def test_every_placement_on_virtual_nodes(tmp_path):
     out = tmp_path / "placements.h5"
     result = run_np(4, ["--virtual-nodes", "--placement", "all", "-e", "1K", "--out", str(out),
@@ -222,10 +237,10 @@ def test_overlap_beside_a_memory_load(tmp_path):
     assert len(latency) == 2 and (latency["overlap_load_slowdown"] > 0).all()
 
 
-# A second into a run of about two seconds: some points are finished, some not.
+# 2.5 s into a run of about 6 s here: the first points are finished by 0.8 s, the last not.
 def test_a_hung_collective_times_out_with_exit_3_and_keeps_the_points(tmp_path):
     out = tmp_path / "hung.h5"
-    result = run_np(2, ["-e", "64K", "-T", "3", "--out", str(out), *QUICK], HANG="1:1000")
+    result = run_np(2, ["-e", "8M", "-T", "3", "--out", str(out), *QUICK], HANG="1:2500")
     assert result.returncode == 3, result.stderr
     # Both ranks wait on the hung collective: the first watchdog to fire speaks.
     assert re.search(r"rank [01] on \S+: timeout: no progress for 3 s \(-T\)", result.stderr)
@@ -236,7 +251,7 @@ def test_a_hung_collective_times_out_with_exit_3_and_keeps_the_points(tmp_path):
 
 def test_an_asynchronous_error_ends_the_run_with_exit_3_naming_it(tmp_path):
     out = tmp_path / "async.h5"
-    result = run_np(2, ["-e", "64K", "-T", "30", "--out", str(out), *QUICK], ASYNC_ERROR="1:1000")
+    result = run_np(2, ["-e", "8M", "-T", "30", "--out", str(out), *QUICK], ASYNC_ERROR="1:2500")
     assert result.returncode == 3, result.stderr
     assert re.search(r"rank 1 on \S+: fault: asynchronous NCCL error: remote process exited or "
                      r"there was a network error", result.stderr), result.stderr

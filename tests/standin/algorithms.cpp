@@ -42,13 +42,16 @@ bool runs(const ncclComm& comm, const std::string& algorithm, const std::string&
 
 }  // namespace
 
-Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, ncclRedOp_t op) {
+Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, ncclRedOp_t op,
+              std::size_t bytes) {
+  constexpr std::size_t kSimpleFrom = std::size_t{64} << 10;
+  // Unpinned, the size's protocol first, then any the algorithm runs.
+  const std::vector<std::string> by_size{bytes < kSimpleFrom ? "LL" : "Simple", "LL128", "Simple"};
   const bool data = kind == CollectiveKind::all_reduce || kind == CollectiveKind::all_gather ||
                     kind == CollectiveKind::reduce_scatter;
-  if (!data) return {"Ring", "Simple"};
-  if (comm.algorithm.empty() && comm.protocol.empty()) return {"Ring", "Simple"};
+  if (!data) return {"Ring", by_size.front()};
   for (const std::string& algorithm : pinned(comm.algorithm, {"Ring"}))
-    for (const std::string& protocol : pinned(comm.protocol, kProtocols))
+    for (const std::string& protocol : comm.protocol.empty() ? by_size : pinned(comm.protocol, kProtocols))
       if (runs(comm, algorithm, protocol, kind, type, op)) return {algorithm, protocol};
   return {};
 }

@@ -4,7 +4,7 @@
 // takes the first pinned algorithm and protocol that can run it, by NCCL 2.28.9's rules (its
 // device function table: Tree only reduces whole buffers, PAT, NVLS and CollNet run Simple
 // only; PAT has no pre-multiplied sum, avg of floats), on what this machine has: no NVSwitch
-// (NVLS) and no CollNet; PAT where every rank is a node of its own. Unpinned: Ring, Simple.
+// (NVLS) and no CollNet; PAT where every rank is a node of its own. Unpinned: Ring.
 #include <nccl.h>
 
 #include <string>
@@ -18,6 +18,8 @@ struct Choice {
   std::string protocol;
 };
 
-Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, ncclRedOp_t op);
+// Unpinned, the protocol goes by size as NCCL's tuning does: LL below 64 KiB, Simple above.
+Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, ncclRedOp_t op,
+              std::size_t bytes);
 
 }  // namespace standin

@@ -30,9 +30,10 @@ const char* name(CollectiveKind kind) {
 using standin::Collective;
 using standin::CollectiveKind;
 
-void ncclComm::run(const Collective& c) {
+void ncclComm::run(const Collective& c, const std::string& channels) {
   std::lock_guard lock(running_);
   if (aborted) return;
+  const bool connects = runtime_connect && connected_.insert(channels).second;
   const auto stop = [this] { return aborted.load(); };
   const double start = standin::host_seconds();
   try {
@@ -65,7 +66,8 @@ void ncclComm::run(const Collective& c) {
     c.output[0] ^= std::byte{0x5A};
   // Yielding, not sleeping: a sleep of microseconds lasts the timer slack (50 us). A delayed
   // rank finishes late, as one with a slow link would.
-  const double until = start + standin::cost_seconds(rank_bytes) + standin::delay_seconds();
+  const double until = start + standin::cost_seconds(rank_bytes) + standin::delay_seconds() +
+                       (connects ? standin::connect_seconds() : 0);
   standin::wait_until([&] { return standin::host_seconds() >= until; }, nullptr);
 }
 

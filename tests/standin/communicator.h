@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "segment.h"
@@ -38,6 +39,7 @@ struct ncclComm {
   std::string algorithm;  // NCCL_ALGO and NCCL_PROTO when it was created
   std::string protocol;
   bool one_rank_per_node = false;
+  bool runtime_connect = true;  // NCCL_RUNTIME_CONNECT when it was created
   std::atomic<bool> aborted{false};
   bool destroyed = false;
   std::atomic<int> async_error{ncclSuccess};
@@ -47,7 +49,9 @@ struct ncclComm {
   // Runs on a stream thread: one collective of this communicator at a time, in the order the
   // streams reach them. Returns early, leaving the output as it is, when the communicator is
   // aborted.
-  void run(const standin::Collective& collective);
+  // `channels`: its algorithm and protocol ("Ring/LL"), whose first use sets them up first
+  // (NCCL's runtime connect, its default), unless NCCL_RUNTIME_CONNECT=0 set all up at init.
+  void run(const standin::Collective& collective, const std::string& channels);
 
  private:
   void all_reduce(const standin::Collective& c);
@@ -60,5 +64,6 @@ struct ncclComm {
   void barrier();
 
   std::mutex running_;
+  std::set<std::string> connected_;  // channels set up so far
   std::uint64_t barriers_passed_ = 0;
 };

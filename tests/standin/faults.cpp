@@ -69,6 +69,8 @@ double cost_seconds(std::size_t bytes) {
          static_cast<double>(bytes) / (number_from("COLLBENCH_STANDIN_GBPS", 20) * 1e9);
 }
 
+double connect_seconds() { return number_from("COLLBENCH_STANDIN_CONNECT_MS", 20) * 1e-3; }
+
 bool corrupts(ncclDataType_t type) {
   const auto setting = rank_setting("COLLBENCH_STANDIN_CORRUPT");
   return setting && setting->value == static_cast<long>(type);

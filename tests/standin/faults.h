@@ -6,6 +6,8 @@
 //
 //   COLLBENCH_STANDIN_LATENCY_US=5       each collective takes at least this ...
 //   COLLBENCH_STANDIN_GBPS=20            ... plus its bytes at this rate
+//   COLLBENCH_STANDIN_CONNECT_MS=20      the first use of an algorithm and protocol on a
+//                                        communicator, under NCCL's runtime connect, takes this
 //   COLLBENCH_STANDIN_DELAY_US=RANK:US   RANK finishes every collective US late (a straggler)
 //   COLLBENCH_STANDIN_HANG=RANK:MS[:P]   RANK's first collective after MS (on a communicator
 //                                        of P ranks, when given) never completes
@@ -27,6 +29,7 @@ void set_process_rank(int rank);
 Fault fault_now(int nranks);
 double delay_seconds();
 double cost_seconds(std::size_t bytes);
+double connect_seconds();
 bool corrupts(ncclDataType_t type);
 
 }  // namespace standin

@@ -99,6 +99,7 @@ ncclResult_t create(const std::string& name, int nranks, int rank, ncclComm_t* m
   comm->device = standin::current_device();
   comm->algorithm = environment("NCCL_ALGO");
   comm->protocol = environment("NCCL_PROTO");
+  comm->runtime_connect = environment("NCCL_RUNTIME_CONNECT") != "0";
   {
     std::lock_guard lock(g_mutex);
     g_communicators.insert(comm);
@@ -156,13 +157,13 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
   Collective c{kind, nullptr, nullptr, count, type, op, peer};
   if (reads && count > 0) c.input = standin::device_access(send, send_bytes, comm->device, call, "sendbuff");
   if (writes && count > 0) c.output = standin::device_access(receive, receive_bytes, comm->device, call, "recvbuff");
-  const standin::Choice choice = standin::choose(*comm, kind, type, op);
+  const standin::Choice choice = standin::choose(*comm, kind, type, op, std::max(send_bytes, receive_bytes));
   if (choice.algorithm.empty())
     return failed(ncclInternalError, fmt::format("Error : no algorithm/protocol available for "
                                                  "function {} with datatype {}", standin::name(kind),
                                                  static_cast<int>(type)));
   standin::profile_collective(*comm, c, choice, send, receive);
-  s->enqueue([comm, c] { comm->run(c); });
+  s->enqueue([comm, c, channels = choice.algorithm + "/" + choice.protocol] { comm->run(c, channels); });
   return ncclSuccess;
 }
 
