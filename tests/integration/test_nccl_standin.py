@@ -237,26 +237,28 @@ def test_overlap_beside_a_memory_load(tmp_path):
     assert len(latency) == 2 and (latency["overlap_load_slowdown"] > 0).all()
 
 
-# 2.5 s into a run of about 6 s here: the first points are finished by 0.8 s, the last not.
+# The first allgather hangs: the allreduce curve before it is finished and written.
 def test_a_hung_collective_times_out_with_exit_3_and_keeps_the_points(tmp_path):
     out = tmp_path / "hung.h5"
-    result = run_np(2, ["-e", "8M", "-T", "3", "--out", str(out), *QUICK], HANG="1:2500")
+    result = run_np(2, ["-e", "64K", "-T", "3", "--out", str(out), *QUICK], HANG="1:AllGather")
     assert result.returncode == 3, result.stderr
     # Both ranks wait on the hung collective: the first watchdog to fire speaks.
     assert re.search(r"rank [01] on \S+: timeout: no progress for 3 s \(-T\)", result.stderr)
     points, attrs = points_of(out)
-    assert attrs["complete"] == 0 and len(points) >= 1
+    assert attrs["complete"] == 0 and set(points["collective"]) == {b"allreduce"}
+    assert len(points) == 2 * 14  # two modes, 8 B to 64 KiB
     assert (points["wrong"] == 0).all()
 
 
 def test_an_asynchronous_error_ends_the_run_with_exit_3_naming_it(tmp_path):
     out = tmp_path / "async.h5"
-    result = run_np(2, ["-e", "8M", "-T", "30", "--out", str(out), *QUICK], ASYNC_ERROR="1:2500")
+    result = run_np(2, ["-e", "64K", "-T", "30", "--out", str(out), *QUICK],
+                    ASYNC_ERROR="1:AllGather")
     assert result.returncode == 3, result.stderr
     assert re.search(r"rank 1 on \S+: fault: asynchronous NCCL error: remote process exited or "
                      r"there was a network error", result.stderr), result.stderr
     points, attrs = points_of(out)
-    assert attrs["complete"] == 0 and len(points) >= 1
+    assert attrs["complete"] == 0 and set(points["collective"]) == {b"allreduce"}
 
 
 def test_an_asynchronous_error_on_a_hierarchy_communicator_ends_the_run_at_once(tmp_path):
@@ -268,7 +270,7 @@ def test_an_asynchronous_error_on_a_hierarchy_communicator_ends_the_run_at_once(
     command = ["mpirun", "-np", "4", "-x", "LD_LIBRARY_PATH", "-x", "COLLBENCH_STANDIN_ASYNC_ERROR",
                "sh", "-c", 'NCCL_HOSTID=node$((OMPI_COMM_WORLD_RANK / 2)) exec "$0" "$@"', *program]
     result = checked(subprocess.run(command, capture_output=True, text=True, timeout=120,
-                                    env=standin_environment({"ASYNC_ERROR": "1:1000:2"}), cwd=ROOT))
+                                    env=standin_environment({"ASYNC_ERROR": "1:AllReduce:2"}), cwd=ROOT))
     assert result.returncode == 3, result.stderr
     assert "asynchronous NCCL error: remote process exited" in result.stderr, result.stderr
     assert "timeout" not in result.stderr

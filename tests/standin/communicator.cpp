@@ -37,7 +37,7 @@ void ncclComm::run(const Collective& c, const std::string& channels) {
   const auto stop = [this] { return aborted.load(); };
   const double start = standin::host_seconds();
   try {
-    switch (standin::fault_now(nranks)) {
+    switch (standin::fault_now(c.kind, c.type, nranks)) {
       case standin::Fault::async_error:
         async_error = ncclRemoteError;
         [[fallthrough]];

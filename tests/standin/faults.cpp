@@ -4,15 +4,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <string>
 
-#include "stream.h"
 #include "violation.h"
 
 namespace standin {
 namespace {
 
 int g_process_rank = -1;
-double g_started = 0;
 std::atomic<bool> g_faulted{false};
 
 double number_from(const char* variable, double fallback) {
@@ -23,7 +22,7 @@ double number_from(const char* variable, double fallback) {
 // "RANK:VALUE[:P]" of the environment, for this process's rank; nothing when unset or for
 // another rank.
 struct RankSetting {
-  long value = 0;
+  std::string value;
   int nranks = 0;  // 0: communicators of any size
 };
 
@@ -31,37 +30,39 @@ std::optional<RankSetting> rank_setting(const char* variable) {
   const char* text = std::getenv(variable);
   if (!text || !*text) return std::nullopt;
   int rank = 0;
+  char value[64] = {};
   RankSetting setting;
-  if (std::sscanf(text, "%d:%ld:%d", &rank, &setting.value, &setting.nranks) < 2)
+  if (std::sscanf(text, "%d:%63[^:]:%d", &rank, value, &setting.nranks) < 2)
     violation(variable, "'{}' is not RANK:VALUE or RANK:VALUE:NRANKS", text);
   if (rank != g_process_rank) return std::nullopt;
+  setting.value = value;
   return setting;
 }
 
-bool due(const char* variable, int nranks) {
+long number_of(const RankSetting& setting) { return std::atol(setting.value.c_str()); }
+
+bool due(const char* variable, CollectiveKind kind, int nranks) {
   const auto setting = rank_setting(variable);
   return setting && (setting->nranks == 0 || setting->nranks == nranks) &&
-         host_seconds() - g_started >= static_cast<double>(setting->value) * 1e-3 &&
-         !g_faulted.exchange(true);
+         setting->value == name(kind) && !g_faulted.exchange(true);
 }
 
 }  // namespace
 
 void set_process_rank(int rank) {
-  if (g_process_rank >= 0) return;
-  g_process_rank = rank;
-  g_started = host_seconds();
+  if (g_process_rank < 0) g_process_rank = rank;
 }
 
-Fault fault_now(int nranks) {
-  if (due("COLLBENCH_STANDIN_HANG", nranks)) return Fault::hang;
-  if (due("COLLBENCH_STANDIN_ASYNC_ERROR", nranks)) return Fault::async_error;
+Fault fault_now(CollectiveKind kind, ncclDataType_t type, int nranks) {
+  if (type != ncclFloat32) return Fault::none;
+  if (due("COLLBENCH_STANDIN_HANG", kind, nranks)) return Fault::hang;
+  if (due("COLLBENCH_STANDIN_ASYNC_ERROR", kind, nranks)) return Fault::async_error;
   return Fault::none;
 }
 
 double delay_seconds() {
   const auto setting = rank_setting("COLLBENCH_STANDIN_DELAY_US");
-  return setting ? static_cast<double>(setting->value) * 1e-6 : 0;
+  return setting ? static_cast<double>(number_of(*setting)) * 1e-6 : 0;
 }
 
 double cost_seconds(std::size_t bytes) {
@@ -73,7 +74,7 @@ double connect_seconds() { return number_from("COLLBENCH_STANDIN_CONNECT_MS", 20
 
 bool corrupts(ncclDataType_t type) {
   const auto setting = rank_setting("COLLBENCH_STANDIN_CORRUPT");
-  return setting && setting->value == static_cast<long>(type);
+  return setting && number_of(*setting) == static_cast<long>(type);
 }
 
 }  // namespace standin
