@@ -51,7 +51,8 @@ Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, nc
                     kind == CollectiveKind::reduce_scatter;
   if (!data) return {"Ring", by_size.front()};
   for (const std::string& algorithm : pinned(comm.algorithm, {"Ring"}))
-    for (const std::string& protocol : comm.protocol.empty() ? by_size : pinned(comm.protocol, kProtocols))
+    for (const std::string& protocol :
+         comm.protocol.empty() ? by_size : pinned(comm.protocol, kProtocols))
       if (runs(comm, algorithm, protocol, kind, type, op)) return {algorithm, protocol};
   return {};
 }

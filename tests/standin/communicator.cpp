@@ -14,13 +14,20 @@ namespace standin {
 
 const char* name(CollectiveKind kind) {
   switch (kind) {
-    case CollectiveKind::all_reduce: return "AllReduce";
-    case CollectiveKind::all_gather: return "AllGather";
-    case CollectiveKind::reduce_scatter: return "ReduceScatter";
-    case CollectiveKind::broadcast: return "Broadcast";
-    case CollectiveKind::reduce: return "Reduce";
-    case CollectiveKind::send: return "Send";
-    case CollectiveKind::receive: return "Recv";
+    case CollectiveKind::all_reduce:
+      return "AllReduce";
+    case CollectiveKind::all_gather:
+      return "AllGather";
+    case CollectiveKind::reduce_scatter:
+      return "ReduceScatter";
+    case CollectiveKind::broadcast:
+      return "Broadcast";
+    case CollectiveKind::reduce:
+      return "Reduce";
+    case CollectiveKind::send:
+      return "Send";
+    case CollectiveKind::receive:
+      return "Recv";
   }
   return "?";
 }
@@ -44,24 +51,41 @@ void ncclComm::run(const Collective& c, const std::string& channels) {
       case standin::Fault::hang:
         standin::wait_until([] { return false; }, stop);
         return;
-      case standin::Fault::none: break;
+      case standin::Fault::none:
+        break;
     }
     switch (c.kind) {
-      case CollectiveKind::all_reduce: all_reduce(c); break;
-      case CollectiveKind::all_gather: all_gather(c); break;
-      case CollectiveKind::reduce_scatter: reduce_scatter(c); break;
-      case CollectiveKind::broadcast: broadcast(c); break;
-      case CollectiveKind::reduce: reduce(c); break;
-      case CollectiveKind::send: send(c); break;
-      case CollectiveKind::receive: receive(c); break;
+      case CollectiveKind::all_reduce:
+        all_reduce(c);
+        break;
+      case CollectiveKind::all_gather:
+        all_gather(c);
+        break;
+      case CollectiveKind::reduce_scatter:
+        reduce_scatter(c);
+        break;
+      case CollectiveKind::broadcast:
+        broadcast(c);
+        break;
+      case CollectiveKind::reduce:
+        reduce(c);
+        break;
+      case CollectiveKind::send:
+        send(c);
+        break;
+      case CollectiveKind::receive:
+        receive(c);
+        break;
     }
   } catch (const standin::Aborted&) {
     return;
   }
   const std::size_t element = standin::element_bytes(c.type);
   const std::size_t rank_bytes =
-      c.count * element * (c.kind == CollectiveKind::all_gather || c.kind == CollectiveKind::reduce_scatter
-                               ? static_cast<std::size_t>(nranks) : 1);
+      c.count * element *
+      (c.kind == CollectiveKind::all_gather || c.kind == CollectiveKind::reduce_scatter
+           ? static_cast<std::size_t>(nranks)
+           : 1);
   if (c.output && c.count > 0 && standin::corrupts(c.type) && c.kind != CollectiveKind::send)
     c.output[0] ^= std::byte{0x5A};
   // Yielding, not sleeping: a sleep of microseconds lasts the timer slack (50 us). A delayed
@@ -71,7 +95,9 @@ void ncclComm::run(const Collective& c, const std::string& channels) {
   standin::wait_until([&] { return standin::host_seconds() >= until; }, nullptr);
 }
 
-void ncclComm::barrier() { segment->barrier(barriers_passed_, [this] { return aborted.load(); }); }
+void ncclComm::barrier() {
+  segment->barrier(barriers_passed_, [this] { return aborted.load(); });
+}
 
 // Chunks of a slot: every rank stages its part, all pass a barrier, each reads what it needs,
 // and all pass another before the slots are written again.
@@ -98,7 +124,8 @@ void ncclComm::reduce(const Collective& c) {
     const std::size_t n = std::min(chunk, c.count - first);
     std::memcpy(segment->slot(rank), c.input + first * element, n * element);
     barrier();
-    if (rank == c.peer) standin::reduce(c.type, c.op, nranks, slots.data(), c.output + first * element, n);
+    if (rank == c.peer)
+      standin::reduce(c.type, c.op, nranks, slots.data(), c.output + first * element, n);
     barrier();
   }
 }
@@ -125,8 +152,8 @@ void ncclComm::reduce_scatter(const Collective& c) {
   for (std::size_t first = 0; first < c.count; first += chunk) {
     const std::size_t n = std::min(chunk, c.count - first);
     for (std::size_t to = 0; to < p; ++to)
-      std::memcpy(segment->slot(rank) + to * n * element, c.input + (to * c.count + first) * element,
-                  n * element);
+      std::memcpy(segment->slot(rank) + to * n * element,
+                  c.input + (to * c.count + first) * element, n * element);
     barrier();
     for (std::size_t from = 0; from < p; ++from)
       mine[from] = segment->slot(static_cast<int>(from)) + std::size_t(rank) * n * element;

@@ -14,16 +14,24 @@
 
 namespace standin {
 
-enum class CollectiveKind { all_reduce, all_gather, reduce_scatter, broadcast, reduce, send, receive };
+enum class CollectiveKind {
+  all_reduce,
+  all_gather,
+  reduce_scatter,
+  broadcast,
+  reduce,
+  send,
+  receive
+};
 
 struct Collective {
   CollectiveKind kind;
   const std::byte* input;  // the stand-in's views (memory.h)
   std::byte* output;
-  std::size_t count;       // NCCL's count: per rank for allgather's input and reduce-scatter's output
+  std::size_t count;  // NCCL's count: per rank for allgather's input and reduce-scatter's output
   ncclDataType_t type;
   ncclRedOp_t op;
-  int peer;                // root of broadcast and reduce, peer of send and receive
+  int peer;  // root of broadcast and reduce, peer of send and receive
 };
 
 const char* name(CollectiveKind kind);

@@ -56,10 +56,12 @@ cudaError_t copy_async(void* to, const void* from, std::size_t bytes, cudaMemcpy
   const bool from_device = source && source->kind == standin::MemoryKind::device;
   const bool wants_to_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
   const bool wants_from_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-  if (kind != cudaMemcpyDefault && (to_device != wants_to_device || from_device != wants_from_device))
+  if (kind != cudaMemcpyDefault &&
+      (to_device != wants_to_device || from_device != wants_from_device))
     standin::violation(call, "kind {} does not match the pointers: dst {} is {}, src {} is {}",
-                       static_cast<int>(kind), fmt::ptr(to), to_device ? "device memory" : "host memory",
-                       fmt::ptr(from), from_device ? "device memory" : "host memory");
+                       static_cast<int>(kind), fmt::ptr(to),
+                       to_device ? "device memory" : "host memory", fmt::ptr(from),
+                       from_device ? "device memory" : "host memory");
   std::byte* target_view = standin::access(to, bytes, current_device(), call, "dst");
   const std::byte* source_view = standin::access(from, bytes, current_device(), call, "src");
   if (!from_device && !source) {
@@ -110,12 +112,23 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int dev
   if (device < 0 || device >= standin::device_count()) return failed(cudaErrorInvalidDevice);
   const char* mps = std::getenv("COLLBENCH_STANDIN_MPS");
   switch (attribute) {
-    case cudaDevAttrMpsEnabled: *value = mps && std::strcmp(mps, "1") == 0; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = 9; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = 0; break;
-    case cudaDevAttrMultiProcessorCount: *value = 132; break;
-    case cudaDevAttrPciBusId: *value = standin::physical_device(device) + 1; break;
-    default: *value = 0;
+    case cudaDevAttrMpsEnabled:
+      *value = mps && std::strcmp(mps, "1") == 0;
+      break;
+    case cudaDevAttrComputeCapabilityMajor:
+      *value = 9;
+      break;
+    case cudaDevAttrComputeCapabilityMinor:
+      *value = 0;
+      break;
+    case cudaDevAttrMultiProcessorCount:
+      *value = 132;
+      break;
+    case cudaDevAttrPciBusId:
+      *value = standin::physical_device(device) + 1;
+      break;
+    default:
+      *value = 0;
   }
   return cudaSuccess;
 }
@@ -152,14 +165,22 @@ cudaError_t cudaDeviceSynchronize(void) {
 
 const char* cudaGetErrorString(cudaError_t error) {
   switch (error) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
-    case cudaErrorNotReady: return "device not ready";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    default: return "unknown error (collbench stand-in)";
+    case cudaSuccess:
+      return "no error";
+    case cudaErrorInvalidValue:
+      return "invalid argument";
+    case cudaErrorMemoryAllocation:
+      return "out of memory";
+    case cudaErrorInvalidDevice:
+      return "invalid device ordinal";
+    case cudaErrorNoDevice:
+      return "no CUDA-capable device is detected";
+    case cudaErrorNotReady:
+      return "device not ready";
+    case cudaErrorInvalidResourceHandle:
+      return "invalid resource handle";
+    default:
+      return "unknown error (collbench stand-in)";
   }
 }
 
@@ -185,8 +206,10 @@ cudaError_t cudaFree(void* pointer) {
   // A GPU frees only once the device is done with the memory.
   stream_of(nullptr, "cudaFree")->synchronize();
   if (!standin::release(pointer, standin::MemoryKind::device))
-    standin::violation("cudaFree", "{} is no cudaMalloc allocation (freed twice, or never "
-                       "allocated)", fmt::ptr(pointer));
+    standin::violation("cudaFree",
+                       "{} is no cudaMalloc allocation (freed twice, or never "
+                       "allocated)",
+                       fmt::ptr(pointer));
   return cudaSuccess;
 }
 
@@ -195,7 +218,9 @@ cudaError_t cudaHostAlloc(void** pointer, size_t bytes, unsigned int) {
   return *pointer ? cudaSuccess : failed(cudaErrorMemoryAllocation);
 }
 
-cudaError_t cudaMallocHost(void** pointer, size_t bytes) { return cudaHostAlloc(pointer, bytes, 0); }
+cudaError_t cudaMallocHost(void** pointer, size_t bytes) {
+  return cudaHostAlloc(pointer, bytes, 0);
+}
 
 cudaError_t cudaFreeHost(void* pointer) {
   if (!pointer) return cudaSuccess;
@@ -218,8 +243,8 @@ cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind 
 
 cudaError_t cudaMemsetAsync(void* pointer, int value, size_t bytes, cudaStream_t stream) {
   CUstream_st* s = stream_of(stream, "cudaMemsetAsync");
-  std::byte* view = standin::device_access(pointer, bytes, current_device(), "cudaMemsetAsync",
-                                           "devPtr");
+  std::byte* view =
+      standin::device_access(pointer, bytes, current_device(), "cudaMemsetAsync", "devPtr");
   s->enqueue([=] { std::memset(view, value, bytes); });
   return cudaSuccess;
 }
@@ -337,9 +362,11 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
   // A GPU would answer, but with the two streams' clocks unrelated: no interval of one
   // stream's work, which is what every timer of a benchmark means.
   if (start->stream != end->stream)
-    standin::violation("cudaEventElapsedTime", "start {} was recorded on stream {}, end {} on "
-                       "stream {}: the interval spans two streams", fmt::ptr(start),
-                       fmt::ptr(start->stream), fmt::ptr(end), fmt::ptr(end->stream));
+    standin::violation("cudaEventElapsedTime",
+                       "start {} was recorded on stream {}, end {} on "
+                       "stream {}: the interval spans two streams",
+                       fmt::ptr(start), fmt::ptr(start->stream), fmt::ptr(end),
+                       fmt::ptr(end->stream));
   *ms = static_cast<float>((end->seconds - start->seconds) * 1e3);
   return cudaSuccess;
 }
@@ -393,9 +420,10 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
     standin::violation("cudaStreamEndCapture", "the capture of stream {} began on another thread",
                        fmt::ptr(stream));
   if (s->capture->joined.front() != s)
-    standin::violation("cudaStreamEndCapture", "stream {} joined a capture begun on stream {}: "
-                       "only the origin ends it", fmt::ptr(stream),
-                       fmt::ptr(s->capture->joined.front()));
+    standin::violation("cudaStreamEndCapture",
+                       "stream {} joined a capture begun on stream {}: "
+                       "only the origin ends it",
+                       fmt::ptr(stream), fmt::ptr(s->capture->joined.front()));
   standin::capture_ended(s);
   *graph = s->capture;
   for (CUstream_st* joined : s->capture->joined) joined->capture = nullptr;
@@ -405,7 +433,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
 
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status) {
   *status = stream_of(stream, "cudaStreamIsCapturing")->capture ? cudaStreamCaptureStatusActive
-                                                                 : cudaStreamCaptureStatusNone;
+                                                                : cudaStreamCaptureStatusNone;
   return cudaSuccess;
 }
 
@@ -439,8 +467,8 @@ void** __cudaRegisterFatBinary(void* fat_cubin) { return static_cast<void**>(fat
 void __cudaRegisterFatBinaryEnd(void**) {}
 void __cudaUnregisterFatBinary(void**) {}
 
-void __cudaRegisterFunction(void**, const char* host_function, char*, const char* device_name,
-                            int, uint3*, uint3*, dim3*, dim3*, int*) {
+void __cudaRegisterFunction(void**, const char* host_function, char*, const char* device_name, int,
+                            uint3*, uint3*, dim3*, dim3*, int*) {
   std::lock_guard lock(g_kernels_mutex);
   g_device_names[host_function] = device_name;
 }
@@ -472,8 +500,8 @@ cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared_b
   return cudaSuccess;
 }
 
-cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** arguments,
-                               size_t, cudaStream_t stream) {
+cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** arguments, size_t,
+                               cudaStream_t stream) {
   CUstream_st* s = stream_of(stream, "cudaLaunchKernel");
   const auto* host = reinterpret_cast<const standin::HostKernel*>(kernel);
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x * block.y * block.z == 0 ||

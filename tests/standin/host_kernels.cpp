@@ -1,6 +1,7 @@
 // The host build of collbench's kernels: the same sources nvcc compiles for the GPU.
-#include "device_emulation.h"
-
+// clang-format off
+#include "device_emulation.h"  // first: what it defines comes before any CUDA header
+// clang-format on
 #include <cxxabi.h>
 
 #include <cstdlib>
@@ -27,11 +28,13 @@ T bound_argument(T value, std::size_t index, const std::string& kernel) {
     if (value == nullptr) return value;
     const auto held = allocation_holding(value);
     if (!held)
-      violation("cudaLaunchKernel", "argument {} of {} = {} is pageable host memory, which the GPU "
-                "cannot reach", index, kernel, fmt::ptr(value));
+      violation("cudaLaunchKernel",
+                "argument {} of {} = {} is pageable host memory, which the GPU "
+                "cannot reach",
+                index, kernel, fmt::ptr(value));
     const std::string argument = fmt::format("argument {} of {}", index, kernel);
-    return reinterpret_cast<T>(access(value, 0, current_device(), "cudaLaunchKernel",
-                                      argument.c_str()));
+    return reinterpret_cast<T>(
+        access(value, 0, current_device(), "cudaLaunchKernel", argument.c_str()));
   } else {
     return value;
   }

@@ -1,5 +1,6 @@
-// First: the coordinates and __shared__ it defines come before any CUDA header.
-#include "device_emulation.h"
+// clang-format off
+#include "device_emulation.h"  // first: what it defines comes before any CUDA header
+// clang-format on
 #include "kernels.h"
 
 #include <cxxabi.h>
@@ -23,8 +24,8 @@ std::map<std::string, HostKernel>& host_kernels() {
 
 std::string demangled(const char* name) {
   int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> text(abi::__cxa_demangle(name, nullptr, nullptr, &status),
-                                                   &std::free);
+  std::unique_ptr<char, decltype(&std::free)> text(
+      abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free);
   return status == 0 ? std::string(text.get()) : std::string(name);
 }
 
@@ -107,8 +108,10 @@ const HostKernel& host_kernel(const char* device_name, const std::string& call) 
   const std::string name = unqualified(demangled(device_name));
   const auto found = host_kernels().find(name);
   if (found == host_kernels().end())
-    violation(call, "kernel {} ({}) has no host build in the stand-in (tests/standin/"
-              "host_kernels.cpp)", name, device_name);
+    violation(call,
+              "kernel {} ({}) has no host build in the stand-in (tests/standin/"
+              "host_kernels.cpp)",
+              name, device_name);
   return found->second;
 }
 
@@ -134,8 +137,10 @@ void run_grid(const KernelLaunch& launch, bool synchronises_block,
 }
 
 void block_barrier() {
-  if (!t_fiber) violation("__syncthreads", "called by a kernel the stand-in runs without fibers "
-                          "(register it with synchronises_block)");
+  if (!t_fiber)
+    violation("__syncthreads",
+              "called by a kernel the stand-in runs without fibers "
+              "(register it with synchronises_block)");
   swapcontext(&t_fiber->context, t_scheduler);
 }
 

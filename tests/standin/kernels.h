@@ -21,7 +21,7 @@ struct KernelLaunch {
 using KernelBinder = std::function<std::function<void(const KernelLaunch&)>(void** arguments)>;
 
 struct HostKernel {
-  std::string name;      // as registered: "fill_kernel<float>"
+  std::string name;  // as registered: "fill_kernel<float>"
   KernelBinder bind;
   bool synchronises_block = false;
 };

@@ -46,8 +46,8 @@ void on_segv(int signal, siginfo_t* info, void* context) {
         "collbench stand-in (pid %d): host access to device memory at %p: byte %zu of a "
         "cudaMalloc of %zu bytes on device %d (a GPU program may not touch it from the host)\n",
         getpid(), info->si_addr,
-        static_cast<std::size_t>(static_cast<std::byte*>(info->si_addr) - hit->address),
-        hit->bytes, hit->device);
+        static_cast<std::size_t>(static_cast<std::byte*>(info->si_addr) - hit->address), hit->bytes,
+        hit->device);
     if (n > 0) (void)!write(STDERR_FILENO, line, static_cast<std::size_t>(n));
     signal = SIGABRT;
   }
@@ -97,7 +97,7 @@ void* allocate(std::size_t bytes, int device, MemoryKind kind) {
   if (address == MAP_FAILED || view == MAP_FAILED) return nullptr;
   auto* at = static_cast<std::byte*>(address);
   g_allocations[reinterpret_cast<std::uintptr_t>(at)] = {at, static_cast<std::byte*>(view), bytes,
-                                                          device, kind};
+                                                         device, kind};
   g_used[device] += length;
   return address;
 }
@@ -128,13 +128,15 @@ std::byte* access(const void* address, std::size_t bytes, int device, const std:
                   const char* argument) {
   const auto a = allocation_holding(address);
   if (!a) return static_cast<std::byte*>(const_cast<void*>(address));
-  const std::size_t offset = static_cast<std::size_t>(static_cast<const std::byte*>(address) - a->address);
+  const std::size_t offset =
+      static_cast<std::size_t>(static_cast<const std::byte*>(address) - a->address);
   const char* what = a->kind == MemoryKind::device ? "cudaMalloc" : "cudaHostAlloc";
   if (offset + bytes > a->bytes)
     violation(call, "{} = {} + {} bytes overruns its {} of {} bytes by {} bytes", argument,
               fmt::ptr(a->address), offset, what, a->bytes, offset + bytes - a->bytes);
   if (a->kind == MemoryKind::device && device >= 0 && a->device != device)
-    violation(call, "{} lies on device {}, the call runs on device {}", argument, a->device, device);
+    violation(call, "{} lies on device {}, the call runs on device {}", argument, a->device,
+              device);
   return a->view + offset;
 }
 

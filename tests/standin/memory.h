@@ -15,7 +15,7 @@ struct Allocation {
   std::byte* address;  // what the program holds
   std::byte* view;     // where the stand-in reads and writes it
   std::size_t bytes;
-  int device;          // -1 for pinned host memory
+  int device;  // -1 for pinned host memory
   MemoryKind kind;
 };
 

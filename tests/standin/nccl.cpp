@@ -76,20 +76,23 @@ ncclResult_t create(const std::string& name, int nranks, int rank, ncclComm_t* m
   standin::RankEntry entry{};
   std::snprintf(entry.host, sizeof(entry.host), "%s", host_identity().c_str());
   cudaDeviceGetPCIBusId(entry.bus_id, sizeof(entry.bus_id), standin::current_device());
-  entry.pid = getpid();
   standin::Segment* segment = nullptr;
   if (std::string why = standin::Segment::join(name, nranks, rank, entry, segment); !why.empty())
     return failed(ncclInvalidArgument, why);
   for (int other = 0; other < nranks; ++other) {
     const standin::RankEntry& e = segment->entry(other);
-    if (other != rank && std::strcmp(e.host, entry.host) == 0 && std::strcmp(e.bus_id, entry.bus_id) == 0)
-      return failed(ncclInvalidUsage, fmt::format("Duplicate GPU detected : rank {} and rank {} both "
-                                                  "on CUDA device {}", rank, other, entry.bus_id));
+    if (other != rank && std::strcmp(e.host, entry.host) == 0 &&
+        std::strcmp(e.bus_id, entry.bus_id) == 0)
+      return failed(ncclInvalidUsage,
+                    fmt::format("Duplicate GPU detected : rank {} and rank {} both "
+                                "on CUDA device {}",
+                                rank, other, entry.bus_id));
   }
   bool one_rank_per_node = true;
   for (int a = 0; a < nranks; ++a)
     for (int b = a + 1; b < nranks; ++b)
-      one_rank_per_node = one_rank_per_node && std::strcmp(segment->entry(a).host, segment->entry(b).host) != 0;
+      one_rank_per_node =
+          one_rank_per_node && std::strcmp(segment->entry(a).host, segment->entry(b).host) != 0;
   auto* comm = new ncclComm;
   comm->one_rank_per_node = one_rank_per_node;
   comm->name = name;
@@ -120,12 +123,17 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
                      ncclComm_t handle, cudaStream_t stream) {
   ncclComm* comm = checked(handle, call);
   const std::size_t element = standin::element_bytes(type);
-  if (element == 0) return failed(ncclInvalidArgument, fmt::format("{}: datatype {} is unknown", call, static_cast<int>(type)));
-  if (op < ncclSum || op > ncclAvg) return failed(ncclInvalidArgument, fmt::format("{}: op {} is unknown", call, static_cast<int>(op)));
+  if (element == 0)
+    return failed(ncclInvalidArgument,
+                  fmt::format("{}: datatype {} is unknown", call, static_cast<int>(type)));
+  if (op < ncclSum || op > ncclAvg)
+    return failed(ncclInvalidArgument,
+                  fmt::format("{}: op {} is unknown", call, static_cast<int>(op)));
   const bool rooted = kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce ||
                       kind == CollectiveKind::send || kind == CollectiveKind::receive;
   if (rooted && (peer < 0 || peer >= comm->nranks))
-    return failed(ncclInvalidArgument, fmt::format("{}: root or peer {} is not a rank of {}", call, peer, comm->nranks));
+    return failed(ncclInvalidArgument,
+                  fmt::format("{}: root or peer {} is not a rank of {}", call, peer, comm->nranks));
   CUstream_st* s = standin::stream_of(stream, call);
   if (s->device != comm->device)
     standin::violation(call, "stream {} is on device {}, comm {} on device {}", fmt::ptr(stream),
@@ -135,35 +143,44 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
   std::size_t send_bytes = bytes, receive_bytes = bytes;
   if (kind == CollectiveKind::all_gather) receive_bytes = p * bytes;
   if (kind == CollectiveKind::reduce_scatter) send_bytes = p * bytes;
-  const bool reads = kind != CollectiveKind::receive &&
-                     (kind != CollectiveKind::broadcast || peer == comm->rank);
-  const bool writes = kind != CollectiveKind::send && (kind != CollectiveKind::reduce || peer == comm->rank);
+  const bool reads =
+      kind != CollectiveKind::receive && (kind != CollectiveKind::broadcast || peer == comm->rank);
+  const bool writes =
+      kind != CollectiveKind::send && (kind != CollectiveKind::reduce || peer == comm->rank);
   const auto* in = static_cast<const std::byte*>(send);
   auto* out = static_cast<std::byte*>(receive);
   if (reads && writes && count > 0 && overlaps(in, send_bytes, out, receive_bytes)) {
     // NCCL's in-place positions: the same buffer, or a rank's share of the larger one.
-    const std::byte* in_place = kind == CollectiveKind::all_gather ? out + comm->rank * bytes
-                                : kind == CollectiveKind::reduce_scatter ? nullptr : out;
-    const bool ok = kind == CollectiveKind::reduce_scatter ? out == in + comm->rank * bytes
-                                                           : in == in_place;
+    const std::byte* in_place = kind == CollectiveKind::all_gather       ? out + comm->rank * bytes
+                                : kind == CollectiveKind::reduce_scatter ? nullptr
+                                                                         : out;
+    const bool ok =
+        kind == CollectiveKind::reduce_scatter ? out == in + comm->rank * bytes : in == in_place;
     if (!ok)
-      standin::violation(call, "sendbuff {} and recvbuff {} overlap, but not in place: in place, {} "
-                         "(rank {} of {}, {} bytes a rank)", fmt::ptr(send), fmt::ptr(receive),
-                         kind == CollectiveKind::all_gather ? "sendbuff = recvbuff + rank × sendcount"
-                         : kind == CollectiveKind::reduce_scatter ? "recvbuff = sendbuff + rank × recvcount"
-                                                                  : "sendbuff = recvbuff",
-                         comm->rank, comm->nranks, bytes);
+      standin::violation(
+          call,
+          "sendbuff {} and recvbuff {} overlap, but not in place: in place, {} "
+          "(rank {} of {}, {} bytes a rank)",
+          fmt::ptr(send), fmt::ptr(receive),
+          kind == CollectiveKind::all_gather       ? "sendbuff = recvbuff + rank × sendcount"
+          : kind == CollectiveKind::reduce_scatter ? "recvbuff = sendbuff + rank × recvcount"
+                                                   : "sendbuff = recvbuff",
+          comm->rank, comm->nranks, bytes);
   }
   Collective c{kind, nullptr, nullptr, count, type, op, peer};
-  if (reads && count > 0) c.input = standin::device_access(send, send_bytes, comm->device, call, "sendbuff");
-  if (writes && count > 0) c.output = standin::device_access(receive, receive_bytes, comm->device, call, "recvbuff");
-  const standin::Choice choice = standin::choose(*comm, kind, type, op, std::max(send_bytes, receive_bytes));
+  if (reads && count > 0)
+    c.input = standin::device_access(send, send_bytes, comm->device, call, "sendbuff");
+  if (writes && count > 0)
+    c.output = standin::device_access(receive, receive_bytes, comm->device, call, "recvbuff");
+  const standin::Choice choice =
+      standin::choose(*comm, kind, type, op, std::max(send_bytes, receive_bytes));
   if (choice.algorithm.empty())
     return failed(ncclInternalError, fmt::format("Error : no algorithm/protocol available for "
-                                                 "function {} with datatype {}", standin::name(kind),
-                                                 static_cast<int>(type)));
+                                                 "function {} with datatype {}",
+                                                 standin::name(kind), static_cast<int>(type)));
   standin::profile_collective(*comm, c, choice, send, receive);
-  s->enqueue([comm, c, channels = choice.algorithm + "/" + choice.protocol] { comm->run(c, channels); });
+  s->enqueue(
+      [comm, c, channels = choice.algorithm + "/" + choice.protocol] { comm->run(c, channels); });
   return ncclSuccess;
 }
 
@@ -178,15 +195,24 @@ ncclResult_t ncclGetVersion(int* version) {
 
 const char* ncclGetErrorString(ncclResult_t result) {
   switch (result) {
-    case ncclSuccess: return "no error";
-    case ncclUnhandledCudaError: return "unhandled cuda error (run with NCCL_DEBUG=INFO for details)";
-    case ncclSystemError: return "unhandled system error (run with NCCL_DEBUG=INFO for details)";
-    case ncclInternalError: return "internal error - please report this issue to the NCCL developers";
-    case ncclInvalidArgument: return "invalid argument (run with NCCL_DEBUG=WARN for details)";
-    case ncclInvalidUsage: return "invalid usage (run with NCCL_DEBUG=WARN for details)";
-    case ncclRemoteError: return "remote process exited or there was a network error";
-    case ncclInProgress: return "NCCL operation in progress";
-    default: return "unknown result code";
+    case ncclSuccess:
+      return "no error";
+    case ncclUnhandledCudaError:
+      return "unhandled cuda error (run with NCCL_DEBUG=INFO for details)";
+    case ncclSystemError:
+      return "unhandled system error (run with NCCL_DEBUG=INFO for details)";
+    case ncclInternalError:
+      return "internal error - please report this issue to the NCCL developers";
+    case ncclInvalidArgument:
+      return "invalid argument (run with NCCL_DEBUG=WARN for details)";
+    case ncclInvalidUsage:
+      return "invalid usage (run with NCCL_DEBUG=WARN for details)";
+    case ncclRemoteError:
+      return "remote process exited or there was a network error";
+    case ncclInProgress:
+      return "NCCL operation in progress";
+    default:
+      return "unknown result code";
   }
 }
 
@@ -207,19 +233,20 @@ ncclResult_t ncclGetUniqueId(ncclUniqueId* id) {
 ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId id, int rank) {
   const std::string text(id.internal, strnlen(id.internal, sizeof(id.internal)));
   if (text.rfind(kIdMagic, 0) != 0)
-    return failed(ncclInvalidArgument, "ncclCommInitRank: the unique id does not come from ncclGetUniqueId");
+    return failed(ncclInvalidArgument,
+                  "ncclCommInitRank: the unique id does not come from ncclGetUniqueId");
   return create("/collbench-standin-" + text.substr(sizeof(kIdMagic) - 1), nranks, rank, comm);
 }
 
-ncclResult_t ncclCommSplit(ncclComm_t handle, int color, int key, ncclComm_t* made,
-                           ncclConfig_t*) {
+ncclResult_t ncclCommSplit(ncclComm_t handle, int color, int key, ncclComm_t* made, ncclConfig_t*) {
   ncclComm* comm = checked(handle, "ncclCommSplit");
   const std::string rendezvous = fmt::format("{}.s{}", comm->name, ++comm->splits);
   standin::RankEntry entry{};
   entry.color = color;
   entry.key = key;
   standin::Segment* meeting = nullptr;
-  if (std::string why = standin::Segment::join(rendezvous, comm->nranks, comm->rank, entry, meeting);
+  if (std::string why =
+          standin::Segment::join(rendezvous, comm->nranks, comm->rank, entry, meeting);
       !why.empty())
     return failed(ncclInternalError, "ncclCommSplit: " + why);
   std::vector<std::pair<int, int>> members;  // (key, parent rank) of this color
@@ -229,9 +256,10 @@ ncclResult_t ncclCommSplit(ncclComm_t handle, int color, int key, ncclComm_t* ma
   *made = nullptr;
   if (color == NCCL_SPLIT_NOCOLOR) return ncclSuccess;
   std::sort(members.begin(), members.end());
-  const int rank = static_cast<int>(std::find(members.begin(), members.end(), std::pair(key, comm->rank)) -
-                                    members.begin());
-  return create(fmt::format("{}.c{}", rendezvous, color), static_cast<int>(members.size()), rank, made);
+  const int rank = static_cast<int>(
+      std::find(members.begin(), members.end(), std::pair(key, comm->rank)) - members.begin());
+  return create(fmt::format("{}.c{}", rendezvous, color), static_cast<int>(members.size()), rank,
+                made);
 }
 
 ncclResult_t ncclCommCount(const ncclComm_t comm, int* count) {
@@ -251,7 +279,9 @@ ncclResult_t ncclCommCuDevice(const ncclComm_t comm, int* device) {
 
 ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t* error) {
   *error = static_cast<ncclResult_t>(checked(comm, "ncclCommGetAsyncError")->async_error.load());
-  if (*error != ncclSuccess) failed(*error, "injected: the network failed under a collective (COLLBENCH_STANDIN_ASYNC_ERROR)");
+  if (*error != ncclSuccess)
+    failed(*error,
+           "injected: the network failed under a collective (COLLBENCH_STANDIN_ASYNC_ERROR)");
   return ncclSuccess;
 }
 

@@ -14,12 +14,13 @@ namespace {
 namespace abi = collbench::nccl::profiler_abi;
 
 const abi::ProfilerV5* plugin() {
-  static const abi::ProfilerV5* loaded = [] () -> const abi::ProfilerV5* {
+  static const abi::ProfilerV5* loaded = []() -> const abi::ProfilerV5* {
     const char* setting = std::getenv("NCCL_PROFILER_PLUGIN");
     if (!setting || !*setting || std::string(setting) == "none") return nullptr;
     void* library = std::string(setting) == "STATIC_PLUGIN" ? dlopen(nullptr, RTLD_NOW)
-                                                             : dlopen(setting, RTLD_NOW);
-    return library ? static_cast<const abi::ProfilerV5*>(dlsym(library, "ncclProfiler_v5")) : nullptr;
+                                                            : dlopen(setting, RTLD_NOW);
+    return library ? static_cast<const abi::ProfilerV5*>(dlsym(library, "ncclProfiler_v5"))
+                   : nullptr;
   }();
   return loaded;
 }
@@ -28,19 +29,32 @@ void ignore_log(int, unsigned long, const char*, int, const char*, ...) {}
 
 const char* type_name(ncclDataType_t type) {
   switch (type) {
-    case ncclInt8: return "ncclInt8";
-    case ncclUint8: return "ncclUint8";
-    case ncclInt32: return "ncclInt32";
-    case ncclUint32: return "ncclUint32";
-    case ncclInt64: return "ncclInt64";
-    case ncclUint64: return "ncclUint64";
-    case ncclFloat16: return "ncclFloat16";
-    case ncclFloat32: return "ncclFloat32";
-    case ncclFloat64: return "ncclFloat64";
-    case ncclBfloat16: return "ncclBfloat16";
-    case ncclFloat8e4m3: return "ncclFloat8e4m3";
-    case ncclFloat8e5m2: return "ncclFloat8e5m2";
-    default: return "?";
+    case ncclInt8:
+      return "ncclInt8";
+    case ncclUint8:
+      return "ncclUint8";
+    case ncclInt32:
+      return "ncclInt32";
+    case ncclUint32:
+      return "ncclUint32";
+    case ncclInt64:
+      return "ncclInt64";
+    case ncclUint64:
+      return "ncclUint64";
+    case ncclFloat16:
+      return "ncclFloat16";
+    case ncclFloat32:
+      return "ncclFloat32";
+    case ncclFloat64:
+      return "ncclFloat64";
+    case ncclBfloat16:
+      return "ncclBfloat16";
+    case ncclFloat8e4m3:
+      return "ncclFloat8e4m3";
+    case ncclFloat8e5m2:
+      return "ncclFloat8e5m2";
+    default:
+      return "?";
   }
 }
 
@@ -60,20 +74,32 @@ void profile_communicator(ncclComm& comm) {
 void profile_collective(ncclComm& comm, const Collective& c, const Choice& choice, const void* send,
                         void* receive) {
   const abi::ProfilerV5* p = plugin();
-  if (!p || !comm.profiler_context || c.kind == CollectiveKind::send || c.kind == CollectiveKind::receive)
+  if (!p || !comm.profiler_context || c.kind == CollectiveKind::send ||
+      c.kind == CollectiveKind::receive)
     return;
   abi::EventDescriptor descriptor{};
   descriptor.type = abi::kCollectiveEvent;
   descriptor.rank = comm.rank;
-  descriptor.collective = {0, name(c.kind), send, receive, c.count, c.peer, type_name(c.type),
-                           2, 16, choice.algorithm.c_str(), choice.protocol.c_str(), nullptr};
+  descriptor.collective = {0,
+                           name(c.kind),
+                           send,
+                           receive,
+                           c.count,
+                           c.peer,
+                           type_name(c.type),
+                           2,
+                           16,
+                           choice.algorithm.c_str(),
+                           choice.protocol.c_str(),
+                           nullptr};
   void* handle = nullptr;
   if (p->start_event(comm.profiler_context, &handle, &descriptor) == abi::kSuccess && handle)
     p->stop_event(handle);
 }
 
 void profile_end(ncclComm& comm) {
-  if (const abi::ProfilerV5* p = plugin(); p && comm.profiler_context) p->finalize(comm.profiler_context);
+  if (const abi::ProfilerV5* p = plugin(); p && comm.profiler_context)
+    p->finalize(comm.profiler_context);
   comm.profiler_context = nullptr;
 }
 

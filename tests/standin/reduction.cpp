@@ -56,11 +56,20 @@ void reduce_integers(ncclRedOp_t op, int nranks, const std::byte* const* inputs,
       const T x = load<T>(inputs[r] + i * sizeof(T));
       switch (op) {
         case ncclSum:
-        case ncclAvg: acc = static_cast<T>(static_cast<U>(acc) + static_cast<U>(x)); break;
-        case ncclProd: acc = static_cast<T>(static_cast<U>(acc) * static_cast<U>(x)); break;
-        case ncclMin: acc = x < acc ? x : acc; break;
-        case ncclMax: acc = x > acc ? x : acc; break;
-        default: break;
+        case ncclAvg:
+          acc = static_cast<T>(static_cast<U>(acc) + static_cast<U>(x));
+          break;
+        case ncclProd:
+          acc = static_cast<T>(static_cast<U>(acc) * static_cast<U>(x));
+          break;
+        case ncclMin:
+          acc = x < acc ? x : acc;
+          break;
+        case ncclMax:
+          acc = x > acc ? x : acc;
+          break;
+        default:
+          break;
       }
     }
     if (op == ncclAvg) acc = static_cast<T>(acc / static_cast<T>(nranks));
@@ -84,11 +93,20 @@ void reduce_floats(ncclRedOp_t op, int nranks, const std::byte* const* inputs, s
       const W a = A::widen(acc), x = A::widen(input(r, i));
       switch (op) {
         case ncclSum:
-        case ncclAvg: acc = A::narrow(a + x); break;
-        case ncclProd: acc = A::narrow(a * x); break;
-        case ncclMin: acc = A::narrow(x < a ? x : a); break;
-        case ncclMax: acc = A::narrow(x > a ? x : a); break;
-        default: break;
+        case ncclAvg:
+          acc = A::narrow(a + x);
+          break;
+        case ncclProd:
+          acc = A::narrow(a * x);
+          break;
+        case ncclMin:
+          acc = A::narrow(x < a ? x : a);
+          break;
+        case ncclMax:
+          acc = A::narrow(x > a ? x : a);
+          break;
+        default:
+          break;
       }
     }
     store(out + i * sizeof(T), acc);
@@ -99,30 +117,56 @@ void reduce_floats(ncclRedOp_t op, int nranks, const std::byte* const* inputs, s
 
 std::size_t element_bytes(ncclDataType_t type) {
   switch (type) {
-    case ncclInt8: case ncclUint8: case ncclFloat8e4m3: case ncclFloat8e5m2: return 1;
-    case ncclFloat16: case ncclBfloat16: return 2;
-    case ncclInt32: case ncclUint32: case ncclFloat32: return 4;
-    case ncclInt64: case ncclUint64: case ncclFloat64: return 8;
-    default: return 0;
+    case ncclInt8:
+    case ncclUint8:
+    case ncclFloat8e4m3:
+    case ncclFloat8e5m2:
+      return 1;
+    case ncclFloat16:
+    case ncclBfloat16:
+      return 2;
+    case ncclInt32:
+    case ncclUint32:
+    case ncclFloat32:
+      return 4;
+    case ncclInt64:
+    case ncclUint64:
+    case ncclFloat64:
+      return 8;
+    default:
+      return 0;
   }
 }
 
 void reduce(ncclDataType_t type, ncclRedOp_t op, int nranks, const std::byte* const* inputs,
             std::byte* out, std::size_t count) {
   switch (type) {
-    case ncclInt8: return reduce_integers<std::int8_t>(op, nranks, inputs, out, count);
-    case ncclUint8: return reduce_integers<std::uint8_t>(op, nranks, inputs, out, count);
-    case ncclInt32: return reduce_integers<std::int32_t>(op, nranks, inputs, out, count);
-    case ncclUint32: return reduce_integers<std::uint32_t>(op, nranks, inputs, out, count);
-    case ncclInt64: return reduce_integers<std::int64_t>(op, nranks, inputs, out, count);
-    case ncclUint64: return reduce_integers<std::uint64_t>(op, nranks, inputs, out, count);
-    case ncclFloat16: return reduce_floats<__half>(op, nranks, inputs, out, count);
-    case ncclFloat32: return reduce_floats<float>(op, nranks, inputs, out, count);
-    case ncclFloat64: return reduce_floats<double>(op, nranks, inputs, out, count);
-    case ncclBfloat16: return reduce_floats<__nv_bfloat16>(op, nranks, inputs, out, count);
-    case ncclFloat8e4m3: return reduce_floats<__nv_fp8_e4m3>(op, nranks, inputs, out, count);
-    case ncclFloat8e5m2: return reduce_floats<__nv_fp8_e5m2>(op, nranks, inputs, out, count);
-    default: return;
+    case ncclInt8:
+      return reduce_integers<std::int8_t>(op, nranks, inputs, out, count);
+    case ncclUint8:
+      return reduce_integers<std::uint8_t>(op, nranks, inputs, out, count);
+    case ncclInt32:
+      return reduce_integers<std::int32_t>(op, nranks, inputs, out, count);
+    case ncclUint32:
+      return reduce_integers<std::uint32_t>(op, nranks, inputs, out, count);
+    case ncclInt64:
+      return reduce_integers<std::int64_t>(op, nranks, inputs, out, count);
+    case ncclUint64:
+      return reduce_integers<std::uint64_t>(op, nranks, inputs, out, count);
+    case ncclFloat16:
+      return reduce_floats<__half>(op, nranks, inputs, out, count);
+    case ncclFloat32:
+      return reduce_floats<float>(op, nranks, inputs, out, count);
+    case ncclFloat64:
+      return reduce_floats<double>(op, nranks, inputs, out, count);
+    case ncclBfloat16:
+      return reduce_floats<__nv_bfloat16>(op, nranks, inputs, out, count);
+    case ncclFloat8e4m3:
+      return reduce_floats<__nv_fp8_e4m3>(op, nranks, inputs, out, count);
+    case ncclFloat8e5m2:
+      return reduce_floats<__nv_fp8_e5m2>(op, nranks, inputs, out, count);
+    default:
+      return;
   }
 }
 

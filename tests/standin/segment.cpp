@@ -1,6 +1,7 @@
 #include "segment.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -8,8 +9,6 @@
 
 #include <cstring>
 #include <thread>
-
-#include <fmt/format.h>
 
 namespace standin {
 
@@ -48,14 +47,16 @@ void wait_until(const std::function<bool()>& ready, const std::function<bool()>&
 
 std::string Segment::join(const std::string& name, int nranks, int rank, const RankEntry& entry,
                           Segment*& joined) {
-  if (nranks < 1 || nranks > kMaxRanks) return fmt::format("nranks {} is not in [1, {}]", nranks, kMaxRanks);
+  if (nranks < 1 || nranks > kMaxRanks)
+    return fmt::format("nranks {} is not in [1, {}]", nranks, kMaxRanks);
   if (rank < 0 || rank >= nranks) return fmt::format("rank {} is not in [0, {})", rank, nranks);
   const std::size_t bytes = layout_bytes(nranks);
   const int file = shm_open(name.c_str(), O_CREAT | O_RDWR, 0600);
   if (file < 0) return fmt::format("shm_open {}: {}", name, std::strerror(errno));
   struct stat status {};
   fstat(file, &status);
-  if (static_cast<std::size_t>(status.st_size) < bytes && ftruncate(file, static_cast<off_t>(bytes)) != 0) {
+  if (static_cast<std::size_t>(status.st_size) < bytes &&
+      ftruncate(file, static_cast<off_t>(bytes)) != 0) {
     close(file);
     return fmt::format("ftruncate {}: {}", name, std::strerror(errno));
   }
@@ -68,7 +69,8 @@ std::string Segment::join(const std::string& name, int nranks, int rank, const R
   if (!h.nranks.compare_exchange_strong(expected, static_cast<std::uint32_t>(nranks)) &&
       expected != static_cast<std::uint32_t>(nranks)) {
     delete segment;
-    return fmt::format("this rank says nranks {}, another rank of the id said {}", nranks, expected);
+    return fmt::format("this rank says nranks {}, another rank of the id said {}", nranks,
+                       expected);
   }
   if (h.taken[rank].exchange(1) != 0) {
     delete segment;
@@ -102,7 +104,8 @@ Mailbox& Segment::mailbox(int from, int to) {
 
 std::byte* Segment::slot(int rank) {
   const std::size_t n = static_cast<std::size_t>(nranks_);
-  return base_ + 8192 + n * sizeof(RankEntry) + n * n * sizeof(Mailbox) + std::size_t(rank) * kSlotBytes;
+  return base_ + 8192 + n * sizeof(RankEntry) + n * n * sizeof(Mailbox) +
+         std::size_t(rank) * kSlotBytes;
 }
 
 std::byte* Segment::mailbox_data(int from, int to) {

@@ -14,8 +14,7 @@ namespace standin {
 struct RankEntry {
   char host[128];  // NCCL_HOSTID, else the host name: ranks of one node, as NCCL sees them
   char bus_id[32];
-  int pid;
-  int color;       // ncclCommSplit's arguments, in a split's rendezvous
+  int color;  // ncclCommSplit's arguments, in a split's rendezvous
   int key;
 };
 

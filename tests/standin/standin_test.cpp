@@ -1,9 +1,8 @@
 // The stand-in's own checks: each misuse a GPU would punish only with a crash, a hang or a
 // wrong number aborts, naming the call and the argument. Linked against the stand-in itself.
 #include <cuda_runtime_api.h>
-#include <nccl.h>
-
 #include <gtest/gtest.h>
+#include <nccl.h>
 
 #include <cstring>
 #include <vector>
@@ -36,9 +35,12 @@ class StandIn : public ::testing::Test {
 
 TEST_F(StandIn, ACollectiveMovesRealData) {
   std::vector<float> host(kBytes / sizeof(float), 2.5f), back(host.size());
-  ASSERT_EQ(cudaMemcpyAsync(device_, host.data(), kBytes, cudaMemcpyHostToDevice, stream_), cudaSuccess);
-  ASSERT_EQ(ncclAllReduce(device_, device_, host.size(), ncclFloat32, ncclSum, comm_, stream_), ncclSuccess);
-  ASSERT_EQ(cudaMemcpyAsync(back.data(), device_, kBytes, cudaMemcpyDeviceToHost, stream_), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(device_, host.data(), kBytes, cudaMemcpyHostToDevice, stream_),
+            cudaSuccess);
+  ASSERT_EQ(ncclAllReduce(device_, device_, host.size(), ncclFloat32, ncclSum, comm_, stream_),
+            ncclSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(back.data(), device_, kBytes, cudaMemcpyDeviceToHost, stream_),
+            cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
   EXPECT_EQ(back, host);
 }
@@ -92,7 +94,8 @@ TEST_F(StandIn, AStreamThatWaitsOnACapturedEventJoinsTheCapture) {
   cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
   cudaEventCreateWithFlags(&join, cudaEventDisableTiming);
   const std::vector<std::int32_t> host{1, 2, 3, 4};
-  ASSERT_EQ(cudaMemcpyAsync(device_, host.data(), 16, cudaMemcpyHostToDevice, stream_), cudaSuccess);
+  ASSERT_EQ(cudaMemcpyAsync(device_, host.data(), 16, cudaMemcpyHostToDevice, stream_),
+            cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
   ASSERT_EQ(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), cudaSuccess);
   cudaEventRecord(fork, stream_);
@@ -130,13 +133,15 @@ TEST_F(StandIn, AnIntervalOverTwoStreamsIsNamed) {
   cudaStreamSynchronize(stream_);
   cudaDeviceSynchronize();
   float ms = 0;
-  EXPECT_DEATH(cudaEventElapsedTime(&ms, start, end), "cudaEventElapsedTime: start .* end .* on "
+  EXPECT_DEATH(cudaEventElapsedTime(&ms, start, end),
+               "cudaEventElapsedTime: start .* end .* on "
                "stream .*: the interval spans two streams");
 }
 
 TEST_F(StandIn, AStreamOfAnotherDeviceIsNamed) {
   ASSERT_EQ(cudaSetDevice(1), cudaSuccess);
-  EXPECT_DEATH(cudaStreamQuery(stream_), "cudaStreamQuery: stream .* belongs to device 0, the "
+  EXPECT_DEATH(cudaStreamQuery(stream_),
+               "cudaStreamQuery: stream .* belongs to device 0, the "
                "current device is 1");
   cudaSetDevice(0);
 }
@@ -160,12 +165,14 @@ TEST(StandInReduction, HalfSumsRoundEveryStep) {
 // avg on integers is a sum divided by p; on floats, each input times 1/p rounded to the type.
 TEST(StandInReduction, AverageIsNcclsPreMultipliedSumOnFloatsAndADivisionOnIntegers) {
   const std::int32_t a = 7, b = 8;
-  const std::byte* ints[2] = {reinterpret_cast<const std::byte*>(&a), reinterpret_cast<const std::byte*>(&b)};
+  const std::byte* ints[2] = {reinterpret_cast<const std::byte*>(&a),
+                              reinterpret_cast<const std::byte*>(&b)};
   std::int32_t mean = 0;
   standin::reduce(ncclInt32, ncclAvg, 2, ints, reinterpret_cast<std::byte*>(&mean), 1);
   EXPECT_EQ(mean, 7);
   const float x = 1.0f, y = 1.0f, z = 1.0f;
-  const std::byte* floats[3] = {reinterpret_cast<const std::byte*>(&x), reinterpret_cast<const std::byte*>(&y),
+  const std::byte* floats[3] = {reinterpret_cast<const std::byte*>(&x),
+                                reinterpret_cast<const std::byte*>(&y),
                                 reinterpret_cast<const std::byte*>(&z)};
   float third = 0;
   standin::reduce(ncclFloat32, ncclAvg, 3, floats, reinterpret_cast<std::byte*>(&third), 1);

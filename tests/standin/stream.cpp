@@ -37,11 +37,13 @@ CUstream_st* stream_of(cudaStream_t stream, const std::string& call) {
 
 void forbid_during_capture(const std::string& call, CUstream_st* stream) {
   if (stream && stream->capture)
-    violation(call, "stream {} is being captured into a graph (cudaStreamBeginCapture): a "
+    violation(call,
+              "stream {} is being captured into a graph (cudaStreamBeginCapture): a "
               "synchronous call would end the capture with an error on a GPU",
               fmt::ptr(stream));
   if (!stream && (t_captures > 0 || g_global_captures > 0))
-    violation(call, "a stream is being captured into a graph (cudaStreamBeginCapture): this "
+    violation(call,
+              "a stream is being captured into a graph (cudaStreamBeginCapture): this "
               "synchronous call is forbidden until cudaStreamEndCapture");
 }
 

@@ -8,7 +8,8 @@
 namespace standin {
 
 void violation(const std::string& call, const std::string& what) {
-  const std::string line = fmt::format("collbench stand-in (pid {}): {}: {}\n", getpid(), call, what);
+  const std::string line =
+      fmt::format("collbench stand-in (pid {}): {}: {}\n", getpid(), call, what);
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
   std::abort();

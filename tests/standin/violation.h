@@ -1,9 +1,9 @@
 #pragma once
 // What a real GPU would answer only with a crash, a hang or a wrong number, the stand-in answers
 // with the call and the argument named, on stderr, and an abort.
-#include <string>
-
 #include <fmt/format.h>
+
+#include <string>
 
 namespace standin {
 

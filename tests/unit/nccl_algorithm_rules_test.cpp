@@ -1,8 +1,8 @@
 // NCCL 2.28.9's rules for a pinned algorithm and protocol, which decide the rows a tuned pass
 // skips (and says why) before NCCL would fail one mid-sweep.
-#include "benches/backends/nccl/algorithm_rules.h"
-
 #include <gtest/gtest.h>
+
+#include "benches/backends/nccl/algorithm_rules.h"
 
 namespace collbench::nccl {
 namespace {

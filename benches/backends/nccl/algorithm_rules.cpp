@@ -1,9 +1,9 @@
 #include "algorithm_rules.h"
 
+#include <fmt/format.h>
+
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 namespace collbench::nccl {
 namespace {
@@ -34,10 +34,15 @@ bool reduces(CollectiveKind kind) { return kind != CollectiveKind::allgather; }
 // sum divided after (integers), neither a plain sum.
 bool nvls_reduces(DataType type, ReduceOp op) {
   switch (type) {
-    case DataType::int32: case DataType::uint32: case DataType::int64: case DataType::uint64:
-    case DataType::float16: case DataType::bfloat16:
+    case DataType::int32:
+    case DataType::uint32:
+    case DataType::int64:
+    case DataType::uint64:
+    case DataType::float16:
+    case DataType::bfloat16:
       return op == ReduceOp::sum || op == ReduceOp::min || op == ReduceOp::max;
-    case DataType::float32: case DataType::float64:
+    case DataType::float32:
+    case DataType::float64:
       return op == ReduceOp::sum;
     default:
       return false;
