@@ -450,7 +450,7 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
   const RunOptions options = parse_args(
       {"--minbytes", "64", "--maxbytes", "4K", "--stepbytes", "1K", "--iters", "5",
        "--warmup_iters", "0", "--check", "2", "--datatype", "all", "--op", "all", "--ops",
-       "allgather", "--mode", "latency", "--inplace", "--out", "r.h5", "-G", "2", "-T", "30",
+       "allgather", "--mode", "latency", "--inplace", "--out", "r.h5", "-G", "1", "-T", "30",
        "--backend", "nccl", "--min-samples", "4", "--target-ci", "0.02", "--max-time", "3",
        "--time-limit", "60", "--force", "--quiet"});
   EXPECT_EQ(options.min_bytes, "64");
@@ -466,7 +466,7 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
   EXPECT_EQ(options.mode, "latency");
   EXPECT_TRUE(options.in_place);
   EXPECT_EQ(options.out, "r.h5");
-  EXPECT_EQ(options.cuda_graph_launches, 2);
+  EXPECT_EQ(options.cuda_graph_launches, 1);
   EXPECT_EQ(options.timeout_s, 30.0);
   EXPECT_EQ(resolve(options, "mpi").watchdog.timeout_s, 30.0);
   EXPECT_FALSE(resolve(options, "mpi").watchdog.grows_with_samples);
