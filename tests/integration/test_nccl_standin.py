@@ -198,6 +198,19 @@ def test_every_placement_on_virtual_nodes(tmp_path):
     assert (points["wrong"] == 0).all()
 
 
+def test_rank_subsets_measure_t_of_p_with_pinned_tree(tmp_path):
+    """--ranks 2,3 of 4 ranks: sub-communicators split from the world (ranks outside a subset
+    wait; the world itself is not asked for), pinned to Tree as well, every point validated."""
+    out = tmp_path / "subsets.h5"
+    result = run_np(4, ["--virtual-nodes", "--ops", "allreduce", "--ranks", "2,3", "--nccl-algo",
+                        "Tree", "-b", "8", "-e", "1K", "-f", "4", "--out", str(out), *QUICK])
+    assert result.returncode == 0, result.stderr
+    points, _ = points_of(out)
+    assert set(points["nranks"]) == {2, 3}
+    assert set(points[points["algorithm"] == b"Tree"]["nranks"]) == {2, 3}
+    assert (points["wrong"] == 0).all()
+
+
 def test_hierarchical_allreduce_over_two_nodes_of_two(tmp_path):
     out = tmp_path / "hier.h5"
     result = run_mpirun(4, ["--ops", "allreduce_hier", "-d", "int32,float,bfloat16", "-o", "all",
@@ -248,6 +261,17 @@ def test_a_hung_collective_times_out_with_exit_3_and_keeps_the_points(tmp_path):
     assert attrs["complete"] == 0 and set(points["collective"]) == {b"allreduce"}
     assert len(points) == 2 * 14  # two modes, 8 B to 64 KiB
     assert (points["wrong"] == 0).all()
+
+
+def test_a_rank_that_never_joins_ends_the_start_with_exit_3(tmp_path):
+    """ncclCommInitRank waits for every rank: the watchdog covers the start, and nothing is
+    written."""
+    out = tmp_path / "never.h5"
+    result = run_np(2, ["-e", "1K", "-T", "3", "--out", str(out), *QUICK], INIT_HANG="1")
+    assert result.returncode == 3, result.stderr
+    assert re.search(r"rank [01] on \S+: timeout: no progress for 3 s \(-T\) in starting the "
+                     r"backend", result.stderr), result.stderr
+    assert not out.exists()
 
 
 def test_an_asynchronous_error_ends_the_run_with_exit_3_naming_it(tmp_path):
@@ -301,7 +325,8 @@ def test_a_delayed_rank_is_named_a_straggler(tmp_path):
 
 def test_ranks_sharing_a_gpu_need_mps_and_virtual_nodes(tmp_path):
     """One stand-in GPU for two ranks: refused without MPS (exit 2, nothing written), refused by
-    NCCL's duplicate-GPU rule without --virtual-nodes, and run with both."""
+    NCCL's duplicate-GPU rule without --virtual-nodes, and run with both; beside an overlap load
+    the footer says the ranks' loads share the GPU."""
     out = tmp_path / "shared.h5"
     args = ["-e", "64", "--out", str(out), *QUICK]
     alone = run_np(2, ["--virtual-nodes", *args], GPUS=1)
@@ -317,9 +342,12 @@ def test_ranks_sharing_a_gpu_need_mps_and_virtual_nodes(tmp_path):
     same_host = checked(subprocess.run([*command, *args], capture_output=True, text=True,
                                        timeout=120, env=env, cwd=ROOT))
     assert same_host.returncode == 2 and "add --virtual-nodes" in same_host.stderr
-    shared = checked(subprocess.run([*command, "--virtual-nodes", *args], capture_output=True,
+    shared = checked(subprocess.run([*command, "--virtual-nodes", "--ops", "allreduce",
+                                     "--overlap-load", "memory", *args], capture_output=True,
                                     text=True, timeout=120, env=env, cwd=ROOT))
     assert shared.returncode == 0, shared.stderr
+    assert "under MPS the ranks' loads share this GPU, so 'the load alone' is every rank's load at " \
+           "once" in shared.stdout
     _, attrs = points_of(out)
     assert attrs["cuda_mps"] == "yes"
 

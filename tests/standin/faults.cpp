@@ -53,6 +53,11 @@ void set_process_rank(int rank) {
   if (g_process_rank < 0) g_process_rank = rank;
 }
 
+bool hangs_at_init(int rank) {
+  const char* hung = std::getenv("COLLBENCH_STANDIN_INIT_HANG");
+  return g_process_rank < 0 && hung && *hung && std::atoi(hung) == rank;
+}
+
 Fault fault_now(CollectiveKind kind, ncclDataType_t type, int nranks) {
   if (type != ncclFloat32) return Fault::none;
   if (due("COLLBENCH_STANDIN_HANG", kind, nranks)) return Fault::hang;

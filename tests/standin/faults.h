@@ -16,6 +16,8 @@
 //   COLLBENCH_STANDIN_ASYNC_ERROR=RANK:FUNCTION[:P]  it fails instead: the
 //                                        communicator's ncclCommGetAsyncError answers
 //                                        ncclRemoteError, and the collective hangs
+//   COLLBENCH_STANDIN_INIT_HANG=RANK     RANK never joins its first communicator: the others
+//                                        wait in ncclCommInitRank
 //   COLLBENCH_STANDIN_CORRUPT=RANK:TYPE  RANK's results of every collective on NCCL type TYPE
 //                                        (its number, ncclDataType_t) have one byte flipped
 #include <nccl.h>
@@ -29,6 +31,8 @@ namespace standin {
 enum class Fault { none, hang, async_error };
 
 void set_process_rank(int rank);
+// Whether `rank`, joining this process's first communicator, is to hang there.
+bool hangs_at_init(int rank);
 // The fault due at this collective of `type` on a communicator of `nranks`; one a process at
 // most.
 Fault fault_now(CollectiveKind kind, ncclDataType_t type, int nranks);

@@ -25,6 +25,15 @@ constexpr int kCalibrationGemm = 1024;
 class GpuLoad final : public OverlapLoad {
  public:
   explicit GpuLoad(LoadKind kind) : kind_(kind) {
+    int device = 0, mps = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    check(cudaDeviceGetAttribute(&mps, cudaDevAttrMpsEnabled, device), "cudaDeviceGetAttribute");
+    placement_ = fmt::format(
+        "{} on a stream of its own, below the collective's in priority{}",
+        kind == LoadKind::memory ? "a stream kernel" : "a tiled matrix multiply",
+        mps ? "; under MPS the ranks' loads share this GPU, so 'the load alone' is every rank's "
+              "load at once"
+            : "");
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
     check(cudaEventCreate(&start_), "cudaEventCreate");
     check(cudaEventCreate(&end_), "cudaEventCreate");
@@ -91,12 +100,7 @@ class GpuLoad final : public OverlapLoad {
     return ms * 1e-3;
   }
 
-  std::string_view placement() const override {
-    return kind_ == LoadKind::memory
-               ? "a stream kernel on a stream of its own, below the collective's in priority"
-               : "a tiled matrix multiply on a stream of its own, below the collective's in "
-                 "priority";
-  }
+  std::string_view placement() const override { return placement_; }
 
  private:
   // The unit as now sized, run twice alone (the first brings the data in): the second's time.
@@ -108,6 +112,7 @@ class GpuLoad final : public OverlapLoad {
   }
 
   LoadKind kind_;
+  std::string placement_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr;
   cudaEvent_t end_ = nullptr;
