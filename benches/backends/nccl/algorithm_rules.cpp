@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "benches/collectives/collective.h"
+
 #include <map>
 #include <set>
 
@@ -26,8 +28,6 @@ const std::map<std::string, Algorithm>& algorithms() {
   };
   return table;
 }
-
-bool reduces(CollectiveKind kind) { return kind != CollectiveKind::allgather; }
 
 // NVLS reduces in the switch: sums and min/max of 16-bit floats and 32/64-bit integers, sums
 // only of float and double; nothing of 8-bit types. avg is a pre-multiplied sum (floats) or a
@@ -61,7 +61,7 @@ std::string why_ineligible(const Tuning& tuning, CollectiveKind kind, DataType t
   if (algorithm.simple_only && !tuning.protocol.empty() && tuning.protocol != "Simple")
     return fmt::format("{} runs the Simple protocol only", tuning.algorithm);
   const bool nvls = tuning.algorithm == "NVLS" || tuning.algorithm == "NVLSTree";
-  if (nvls && reduces(kind) && !nvls_reduces(type, op))
+  if (nvls && describe(kind).reduces && !nvls_reduces(type, op))
     return fmt::format("{} cannot reduce {} with {}", tuning.algorithm, name(type), name(op));
   if (tuning.algorithm == "PAT" && kind == CollectiveKind::reduce_scatter && op == ReduceOp::avg &&
       is_floating(type))
