@@ -49,10 +49,11 @@ std::vector<PlannedRow> rows_for(const SweepPlan& plan, const Backend& backend,
     else if (tuning == Tuning{})
       add_note(notes, fmt::format("{} runs no {}; skipped", backend.name(), name(row.collective)));
     else
-      add_note(notes, fmt::format("{}: {}; {} {}{}{} skipped", describe(tuning), why,
+      add_note(notes, fmt::format("{}: {}; {} {}{} skipped", describe(tuning), why,
                                   name(row.collective), name(row.datatype),
-                                  describe(row.collective).reduces ? " " : "",
-                                  describe(row.collective).reduces ? name(row.op) : ""));
+                                  describe(row.collective).reduces
+                                      ? fmt::format(" {}", name(row.op))
+                                      : std::string()));
   }
   return rows;
 }

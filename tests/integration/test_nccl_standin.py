@@ -35,23 +35,31 @@ def checked(result):
     return result
 
 
-def run_np(np_, args, timeout=300, **faults):
-    """`run --backend nccl --np N`: the local launcher and its NCCL bootstrap."""
+# Each rank's NCCL host identity shared by consecutive pairs: two nodes of two (run_mpirun).
+TWO_PER_NODE = "NCCL_HOSTID=node$((OMPI_COMM_WORLD_RANK / 2))"
+
+
+def run_np(np_, args, timeout=300, env=None, **faults):
+    """`run --backend nccl --np N`: the local launcher and its NCCL bootstrap; `env` more
+    variables."""
     command = [str(BINARY), "run", "--backend", "nccl", "--np", str(np_), *args]
+    variables = standin_environment(faults)
+    variables.update(env or {})
+    return checked(subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                                  env=variables, cwd=ROOT))
+
+
+def run_mpirun(np_, args, per_rank="", timeout=300, **faults):
+    """Under mpirun (NCCL's id broadcast over MPI); `per_rank`, shell assignments each rank
+    makes before it starts (they may read OMPI_COMM_WORLD_RANK), such as TWO_PER_NODE."""
+    program = [str(BINARY), "run", "--backend", "nccl", *args]
+    if per_rank:
+        program = ["sh", "-c", f'{per_rank} exec "$0" "$@"', *program]
+    exported = ["LD_LIBRARY_PATH", *(f"COLLBENCH_STANDIN_{name}" for name in faults)]
+    command = ["mpirun", "-np", str(np_), *(f for name in exported for f in ("-x", name)),
+               *program]
     return checked(subprocess.run(command, capture_output=True, text=True, timeout=timeout,
                                   env=standin_environment(faults), cwd=ROOT))
-
-
-def run_mpirun(np_, args, ranks_per_node=None, timeout=300):
-    """Under mpirun (NCCL's id broadcast over MPI); `ranks_per_node` gives consecutive ranks
-    one NCCL host identity each, as nodes."""
-    program = [str(BINARY), "run", "--backend", "nccl", *args]
-    if ranks_per_node:
-        program = ["sh", "-c", f'NCCL_HOSTID=node$((OMPI_COMM_WORLD_RANK / {ranks_per_node})) '
-                   'exec "$0" "$@"', *program]
-    command = ["mpirun", "-np", str(np_), "-x", "LD_LIBRARY_PATH", *program]
-    return checked(subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                                  env=standin_environment(), cwd=ROOT))
 
 
 def points_of(path):
@@ -215,7 +223,7 @@ def test_hierarchical_allreduce_over_two_nodes_of_two(tmp_path):
     out = tmp_path / "hier.h5"
     result = run_mpirun(4, ["--ops", "allreduce_hier", "-d", "int32,float,bfloat16", "-o", "all",
                             "-b", "64", "-e", "16K", "-f", "16", "--inplace", "--out", str(out),
-                            *QUICK], ranks_per_node=2)
+                            *QUICK], per_rank=TWO_PER_NODE)
     assert result.returncode == 0, result.stderr
     points, attrs = points_of(out)
     assert attrs["nodes"] == 2 and attrs["ranks_per_node"] == 2
@@ -231,7 +239,7 @@ def test_graphs_capture_the_hierarchical_steps_too(tmp_path):
     out = tmp_path / "hier-graphs.h5"
     result = run_mpirun(4, ["-G", "1", "--ops", "allreduce,allreduce_hier", "-d", "float,int32",
                             "-b", "64", "-e", "16K", "-f", "16", "--inplace", "--out", str(out),
-                            *QUICK], ranks_per_node=2)
+                            *QUICK], per_rank=TWO_PER_NODE)
     assert result.returncode == 0, result.stderr
     points, attrs = points_of(out)
     assert attrs["cuda_graphs"] == "yes"
@@ -289,12 +297,9 @@ def test_an_asynchronous_error_on_a_hierarchy_communicator_ends_the_run_at_once(
     """The error is on a node or rail communicator (2 ranks) while the timer waits on the
     world's stream (4 ranks): every live communicator is polled, and all are aborted."""
     out = tmp_path / "hier-async.h5"
-    program = [str(BINARY), "run", "--backend", "nccl", "--ops", "allreduce_hier", "-e", "64K",
-               "-T", "60", "--out", str(out), *QUICK]
-    command = ["mpirun", "-np", "4", "-x", "LD_LIBRARY_PATH", "-x", "COLLBENCH_STANDIN_ASYNC_ERROR",
-               "sh", "-c", 'NCCL_HOSTID=node$((OMPI_COMM_WORLD_RANK / 2)) exec "$0" "$@"', *program]
-    result = checked(subprocess.run(command, capture_output=True, text=True, timeout=120,
-                                    env=standin_environment({"ASYNC_ERROR": "1:AllReduce:2"}), cwd=ROOT))
+    result = run_mpirun(4, ["--ops", "allreduce_hier", "-e", "64K", "-T", "60", "--out", str(out),
+                            *QUICK], per_rank=TWO_PER_NODE, timeout=120,
+                        ASYNC_ERROR="1:AllReduce:2")
     assert result.returncode == 3, result.stderr
     assert "asynchronous NCCL error: remote process exited" in result.stderr, result.stderr
     assert "timeout" not in result.stderr
@@ -335,16 +340,11 @@ def test_ranks_sharing_a_gpu_need_mps_and_virtual_nodes(tmp_path):
     pipes = tmp_path / "mps"
     pipes.mkdir()
     (pipes / "control").touch()
-    mps = {"GPUS": 1, "MPS": 1}
-    command = [str(BINARY), "run", "--backend", "nccl", "--np", "2"]
-    env = standin_environment(mps)
-    env["CUDA_MPS_PIPE_DIRECTORY"] = str(pipes)
-    same_host = checked(subprocess.run([*command, *args], capture_output=True, text=True,
-                                       timeout=120, env=env, cwd=ROOT))
+    mps = {"env": {"CUDA_MPS_PIPE_DIRECTORY": str(pipes)}, "timeout": 120, "GPUS": 1, "MPS": 1}
+    same_host = run_np(2, args, **mps)
     assert same_host.returncode == 2 and "add --virtual-nodes" in same_host.stderr
-    shared = checked(subprocess.run([*command, "--virtual-nodes", "--ops", "allreduce",
-                                     "--overlap-load", "memory", *args], capture_output=True,
-                                    text=True, timeout=120, env=env, cwd=ROOT))
+    shared = run_np(2, ["--virtual-nodes", "--ops", "allreduce", "--overlap-load", "memory",
+                        *args], **mps)
     assert shared.returncode == 0, shared.stderr
     assert "under MPS the ranks' loads share this GPU, so 'the load alone' is every rank's load at " \
            "once" in shared.stdout
@@ -358,11 +358,8 @@ def test_a_gpu_per_rank_by_cuda_visible_devices_is_no_sharing(tmp_path, visible,
     ranks on two GPUs run, where counting the GPUs a rank sees took them for two on one; two
     ranks shown the same GPU still need MPS."""
     out = tmp_path / "visible.h5"
-    program = [str(BINARY), "run", "--backend", "nccl", "-e", "1K", "--out", str(out), *QUICK]
-    command = ["mpirun", "-np", "2", "-x", "LD_LIBRARY_PATH", "sh", "-c",
-               f'CUDA_VISIBLE_DEVICES={visible} exec "$0" "$@"', *program]
-    result = checked(subprocess.run(command, capture_output=True, text=True, timeout=120,
-                                    env=standin_environment(), cwd=ROOT))
+    result = run_mpirun(2, ["-e", "1K", "--out", str(out), *QUICK],
+                        per_rank=f"CUDA_VISIBLE_DEVICES={visible}", timeout=120)
     if runs:
         assert result.returncode == 0, result.stderr
         with h5py.File(out, "r") as f:

@@ -1,8 +1,11 @@
 #include "algorithms.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 #include <vector>
+
+#include "datatypes.h"
 
 namespace standin {
 namespace {
@@ -22,11 +25,6 @@ std::vector<std::string> pinned(const std::string& setting, const std::vector<st
   return kept;
 }
 
-bool floating(ncclDataType_t type) {
-  return type == ncclFloat16 || type == ncclFloat32 || type == ncclFloat64 ||
-         type == ncclBfloat16 || type == ncclFloat8e4m3 || type == ncclFloat8e5m2;
-}
-
 bool runs(const ncclComm& comm, const std::string& algorithm, const std::string& protocol,
           CollectiveKind kind, ncclDataType_t type, ncclRedOp_t op) {
   const bool all_reduce = kind == CollectiveKind::all_reduce;
@@ -36,23 +34,31 @@ bool runs(const ncclComm& comm, const std::string& algorithm, const std::string&
   if (algorithm == "Tree") return all_reduce;
   if (protocol != "Simple") return false;
   if (algorithm == "PAT")
-    return comm.one_rank_per_node && (gathers || (scatters && !(op == ncclAvg && floating(type))));
+    return comm.one_rank_per_node &&
+           (gathers || (scatters && !(op == ncclAvg && is_floating(type))));
   return false;  // NVLS and CollNet: hardware this machine does not have
 }
 
 }  // namespace
 
+void read_pins(ncclComm& comm) {
+  const char* algorithm = std::getenv("NCCL_ALGO");
+  const char* protocol = std::getenv("NCCL_PROTO");
+  comm.algorithms = pinned(algorithm ? algorithm : "", {"Ring"});
+  if (protocol && *protocol) comm.protocols = pinned(protocol, kProtocols);
+}
+
 Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, ncclRedOp_t op,
               std::size_t bytes) {
   constexpr std::size_t kSimpleFrom = std::size_t{64} << 10;
-  // Unpinned, the size's protocol first, then any the algorithm runs.
-  const std::vector<std::string> by_size{bytes < kSimpleFrom ? "LL" : "Simple", "LL128", "Simple"};
+  // Unpinned, the size's protocol: LL, else one the algorithm runs; Simple, which all run.
+  static const std::vector<std::string> kLarge{"Simple"};
+  const std::vector<std::string>& by_size = bytes < kSimpleFrom ? kProtocols : kLarge;
   const bool data = kind == CollectiveKind::all_reduce || kind == CollectiveKind::all_gather ||
                     kind == CollectiveKind::reduce_scatter;
   if (!data) return {"Ring", by_size.front()};
-  for (const std::string& algorithm : pinned(comm.algorithm, {"Ring"}))
-    for (const std::string& protocol :
-         comm.protocol.empty() ? by_size : pinned(comm.protocol, kProtocols))
+  for (const std::string& algorithm : comm.algorithms)
+    for (const std::string& protocol : comm.protocols.empty() ? by_size : comm.protocols)
       if (runs(comm, algorithm, protocol, kind, type, op)) return {algorithm, protocol};
   return {};
 }

@@ -19,6 +19,9 @@ struct Choice {
 };
 
 // Unpinned, the protocol goes by size as NCCL's tuning does: LL below 64 KiB, Simple above.
+// NCCL_ALGO and NCCL_PROTO into `comm`, as NCCL reads them when a communicator is created.
+void read_pins(ncclComm& comm);
+
 Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, ncclRedOp_t op,
               std::size_t bytes);
 

@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "datatypes.h"
 #include "faults.h"
 #include "reduction.h"
 #include "stream.h"
@@ -56,7 +57,7 @@ void ncclComm::run(const Collective& c, const std::string& channels) {
     }
     switch (c.kind) {
       case CollectiveKind::all_reduce:
-        all_reduce(c);
+        reduce_chunks(c, true);
         break;
       case CollectiveKind::all_gather:
         all_gather(c);
@@ -68,7 +69,7 @@ void ncclComm::run(const Collective& c, const std::string& channels) {
         broadcast(c);
         break;
       case CollectiveKind::reduce:
-        reduce(c);
+        reduce_chunks(c, rank == c.peer);
         break;
       case CollectiveKind::send:
         send(c);
@@ -80,17 +81,11 @@ void ncclComm::run(const Collective& c, const std::string& channels) {
   } catch (const standin::Aborted&) {
     return;
   }
-  const std::size_t element = standin::element_bytes(c.type);
-  const std::size_t rank_bytes =
-      c.count * element *
-      (c.kind == CollectiveKind::all_gather || c.kind == CollectiveKind::reduce_scatter
-           ? static_cast<std::size_t>(nranks)
-           : 1);
   if (c.output && c.count > 0 && standin::corrupts(c.type) && c.kind != CollectiveKind::send)
     c.output[0] ^= std::byte{0x5A};
   // Yielding, not sleeping: a sleep of microseconds lasts the timer slack (50 us). A delayed
   // rank finishes late, as one with a slow link would.
-  const double until = start + standin::cost_seconds(rank_bytes) + standin::delay_seconds() +
+  const double until = start + standin::cost_seconds(c.bytes) + standin::delay_seconds() +
                        (connects ? standin::connect_seconds() : 0);
   standin::wait_until([&] { return standin::host_seconds() >= until; }, nullptr);
 }
@@ -101,7 +96,7 @@ void ncclComm::barrier() {
 
 // Chunks of a slot: every rank stages its part, all pass a barrier, each reads what it needs,
 // and all pass another before the slots are written again.
-void ncclComm::all_reduce(const Collective& c) {
+void ncclComm::reduce_chunks(const Collective& c, bool writes) {
   const std::size_t element = standin::element_bytes(c.type);
   const std::size_t chunk = standin::kSlotBytes / element;
   std::vector<const std::byte*> slots(static_cast<std::size_t>(nranks));
@@ -110,22 +105,7 @@ void ncclComm::all_reduce(const Collective& c) {
     const std::size_t n = std::min(chunk, c.count - first);
     std::memcpy(segment->slot(rank), c.input + first * element, n * element);
     barrier();
-    standin::reduce(c.type, c.op, nranks, slots.data(), c.output + first * element, n);
-    barrier();
-  }
-}
-
-void ncclComm::reduce(const Collective& c) {
-  const std::size_t element = standin::element_bytes(c.type);
-  const std::size_t chunk = standin::kSlotBytes / element;
-  std::vector<const std::byte*> slots(static_cast<std::size_t>(nranks));
-  for (int r = 0; r < nranks; ++r) slots[std::size_t(r)] = segment->slot(r);
-  for (std::size_t first = 0; first < c.count; first += chunk) {
-    const std::size_t n = std::min(chunk, c.count - first);
-    std::memcpy(segment->slot(rank), c.input + first * element, n * element);
-    barrier();
-    if (rank == c.peer)
-      standin::reduce(c.type, c.op, nranks, slots.data(), c.output + first * element, n);
+    if (writes) standin::reduce(c.type, c.op, nranks, slots.data(), c.output + first * element, n);
     barrier();
   }
 }

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "segment.h"
 
@@ -29,6 +30,7 @@ struct Collective {
   const std::byte* input;  // the stand-in's views (memory.h)
   std::byte* output;
   std::size_t count;  // NCCL's count: per rank for allgather's input and reduce-scatter's output
+  std::size_t bytes;  // a rank's larger buffer: what the cost model and NCCL's choice weigh
   ncclDataType_t type;
   ncclRedOp_t op;
   int peer;  // root of broadcast and reduce, peer of send and receive
@@ -44,8 +46,8 @@ struct ncclComm {
   int rank = 0;
   int nranks = 1;
   int device = 0;
-  std::string algorithm;  // NCCL_ALGO and NCCL_PROTO when it was created
-  std::string protocol;
+  std::vector<std::string> algorithms;  // NCCL_ALGO's when it was created, else Ring
+  std::vector<std::string> protocols;   // NCCL_PROTO's; empty: by size (algorithms.h)
   bool one_rank_per_node = false;
   bool runtime_connect = true;  // NCCL_RUNTIME_CONNECT when it was created
   std::atomic<bool> aborted{false};
@@ -62,11 +64,11 @@ struct ncclComm {
   void run(const standin::Collective& collective, const std::string& channels);
 
  private:
-  void all_reduce(const standin::Collective& c);
+  // allreduce and reduce: `writes` for the ranks that receive the result.
+  void reduce_chunks(const standin::Collective& c, bool writes);
   void all_gather(const standin::Collective& c);
   void reduce_scatter(const standin::Collective& c);
   void broadcast(const standin::Collective& c);
-  void reduce(const standin::Collective& c);
   void send(const standin::Collective& c);
   void receive(const standin::Collective& c);
   void barrier();

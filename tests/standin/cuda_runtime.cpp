@@ -62,8 +62,9 @@ cudaError_t copy_async(void* to, const void* from, std::size_t bytes, cudaMemcpy
                        static_cast<int>(kind), fmt::ptr(to),
                        to_device ? "device memory" : "host memory", fmt::ptr(from),
                        from_device ? "device memory" : "host memory");
-  std::byte* target_view = standin::access(to, bytes, current_device(), call, "dst");
-  const std::byte* source_view = standin::access(from, bytes, current_device(), call, "src");
+  std::byte* target_view = standin::view_of(target, to, bytes, current_device(), call, "dst");
+  const std::byte* source_view =
+      standin::view_of(source, from, bytes, current_device(), call, "src");
   if (!from_device && !source) {
     auto copy = snapshot(source_view, bytes);
     s->enqueue([=] { std::memcpy(target_view, copy->data(), bytes); });
@@ -83,7 +84,7 @@ cudaError_t cudaGetDeviceCount(int* count) {
 }
 
 cudaError_t cudaSetDevice(int device) {
-  if (device < 0 || device >= standin::device_count()) return failed(cudaErrorInvalidDevice);
+  if (!standin::valid_device(device)) return failed(cudaErrorInvalidDevice);
   current_device() = device;
   return cudaSuccess;
 }
@@ -94,7 +95,7 @@ cudaError_t cudaGetDevice(int* device) {
 }
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
-  if (device < 0 || device >= standin::device_count()) return failed(cudaErrorInvalidDevice);
+  if (!standin::valid_device(device)) return failed(cudaErrorInvalidDevice);
   *properties = cudaDeviceProp{};
   std::snprintf(properties->name, sizeof(properties->name), "collbench stand-in %d (host memory)",
                 standin::physical_device(device));
@@ -109,7 +110,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
 }
 
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
-  if (device < 0 || device >= standin::device_count()) return failed(cudaErrorInvalidDevice);
+  if (!standin::valid_device(device)) return failed(cudaErrorInvalidDevice);
   const char* mps = std::getenv("COLLBENCH_STANDIN_MPS");
   switch (attribute) {
     case cudaDevAttrMpsEnabled:
@@ -134,15 +135,15 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int dev
 }
 
 cudaError_t cudaDeviceGetPCIBusId(char* bus_id, int length, int device) {
-  if (device < 0 || device >= standin::device_count()) return failed(cudaErrorInvalidDevice);
+  if (!standin::valid_device(device)) return failed(cudaErrorInvalidDevice);
   std::snprintf(bus_id, static_cast<std::size_t>(length), "0000:%02X:00.0",
                 standin::physical_device(device) + 1);
   return cudaSuccess;
 }
 
 cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
-  const int n = standin::device_count();
-  if (device < 0 || device >= n || peer < 0 || peer >= n) return failed(cudaErrorInvalidDevice);
+  if (!standin::valid_device(device) || !standin::valid_device(peer))
+    return failed(cudaErrorInvalidDevice);
   *can = device != peer;
   return cudaSuccess;
 }
@@ -479,7 +480,7 @@ cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* host_function) {
   if (found == g_device_names.end())
     standin::violation("__cudaGetKernel", "no kernel was registered for {}", host_function);
   *kernel = reinterpret_cast<cudaKernel_t>(
-      const_cast<standin::HostKernel*>(&standin::host_kernel(found->second, "cudaLaunchKernel")));
+      const_cast<standin::KernelBinder*>(&standin::host_kernel(found->second, "cudaLaunchKernel")));
   return cudaSuccess;
 }
 
@@ -503,11 +504,11 @@ cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared_b
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** arguments, size_t,
                                cudaStream_t stream) {
   CUstream_st* s = stream_of(stream, "cudaLaunchKernel");
-  const auto* host = reinterpret_cast<const standin::HostKernel*>(kernel);
+  const auto* bind = reinterpret_cast<const standin::KernelBinder*>(kernel);
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x * block.y * block.z == 0 ||
       block.x * block.y * block.z > 1024)
     return failed(cudaErrorInvalidConfiguration);
-  auto run = host->bind(arguments);
+  auto run = (*bind)(arguments);
   const standin::KernelLaunch launch{grid, block};
   s->enqueue([run, launch] { run(launch); });
   return cudaSuccess;

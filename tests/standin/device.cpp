@@ -28,6 +28,12 @@ std::vector<int> visible_devices() {
   return visible;
 }
 
+// Read once: the environment of a process does not change under CUDA either.
+const std::vector<int>& visible() {
+  static const std::vector<int> devices = visible_devices();
+  return devices;
+}
+
 }  // namespace
 
 int& current_device() {
@@ -35,8 +41,10 @@ int& current_device() {
   return device;
 }
 
-int device_count() { return static_cast<int>(visible_devices().size()); }
+int device_count() { return static_cast<int>(visible().size()); }
 
-int physical_device(int device) { return visible_devices().at(static_cast<std::size_t>(device)); }
+bool valid_device(int device) { return device >= 0 && device < device_count(); }
+
+int physical_device(int device) { return visible().at(static_cast<std::size_t>(device)); }
 
 }  // namespace standin

@@ -7,6 +7,7 @@ namespace standin {
 // The device a call runs on: cudaSetDevice's, per thread.
 int& current_device();
 int device_count();
+bool valid_device(int device);
 // The physical index of visible device `device`.
 int physical_device(int device);
 

@@ -11,7 +11,23 @@
 namespace standin {
 namespace {
 
+// A fault for one rank, from "RANK:VALUE[:P]"; held only by the process of that rank.
+struct RankFault {
+  std::string value;
+  int nranks = 0;  // 0: communicators of any size
+};
+
+// The environment, read once: the process's rank is known when its first communicator is made,
+// and each collective then asks without reading it again.
+struct Settings {
+  double latency_s = 5e-6;
+  double bytes_per_s = 20e9;
+  double connect_s = 20e-3;
+  std::optional<RankFault> delay_us, hang, async_error, corrupt;
+};
+
 int g_process_rank = -1;
+Settings g_settings;
 std::atomic<bool> g_faulted{false};
 
 double number_from(const char* variable, double fallback) {
@@ -19,38 +35,38 @@ double number_from(const char* variable, double fallback) {
   return text && *text ? std::atof(text) : fallback;
 }
 
-// "RANK:VALUE[:P]" of the environment, for this process's rank; nothing when unset or for
-// another rank.
-struct RankSetting {
-  std::string value;
-  int nranks = 0;  // 0: communicators of any size
-};
-
-std::optional<RankSetting> rank_setting(const char* variable) {
+std::optional<RankFault> rank_fault(const char* variable, int process_rank) {
   const char* text = std::getenv(variable);
   if (!text || !*text) return std::nullopt;
   int rank = 0;
   char value[64] = {};
-  RankSetting setting;
-  if (std::sscanf(text, "%d:%63[^:]:%d", &rank, value, &setting.nranks) < 2)
+  RankFault fault;
+  if (std::sscanf(text, "%d:%63[^:]:%d", &rank, value, &fault.nranks) < 2)
     violation(variable, "'{}' is not RANK:VALUE or RANK:VALUE:NRANKS", text);
-  if (rank != g_process_rank) return std::nullopt;
-  setting.value = value;
-  return setting;
+  if (rank != process_rank) return std::nullopt;
+  fault.value = value;
+  return fault;
 }
 
-long number_of(const RankSetting& setting) { return std::atol(setting.value.c_str()); }
+long number_of(const RankFault& fault) { return std::atol(fault.value.c_str()); }
 
-bool due(const char* variable, CollectiveKind kind, int nranks) {
-  const auto setting = rank_setting(variable);
-  return setting && (setting->nranks == 0 || setting->nranks == nranks) &&
-         setting->value == name(kind) && !g_faulted.exchange(true);
+bool due(const std::optional<RankFault>& fault, CollectiveKind kind, int nranks) {
+  return fault && (fault->nranks == 0 || fault->nranks == nranks) && fault->value == name(kind) &&
+         !g_faulted.exchange(true);
 }
 
 }  // namespace
 
 void set_process_rank(int rank) {
-  if (g_process_rank < 0) g_process_rank = rank;
+  if (g_process_rank >= 0) return;
+  g_process_rank = rank;
+  g_settings.latency_s = number_from("COLLBENCH_STANDIN_LATENCY_US", 5) * 1e-6;
+  g_settings.bytes_per_s = number_from("COLLBENCH_STANDIN_GBPS", 20) * 1e9;
+  g_settings.connect_s = number_from("COLLBENCH_STANDIN_CONNECT_MS", 20) * 1e-3;
+  g_settings.delay_us = rank_fault("COLLBENCH_STANDIN_DELAY_US", rank);
+  g_settings.hang = rank_fault("COLLBENCH_STANDIN_HANG", rank);
+  g_settings.async_error = rank_fault("COLLBENCH_STANDIN_ASYNC_ERROR", rank);
+  g_settings.corrupt = rank_fault("COLLBENCH_STANDIN_CORRUPT", rank);
 }
 
 bool hangs_at_init(int rank) {
@@ -60,26 +76,23 @@ bool hangs_at_init(int rank) {
 
 Fault fault_now(CollectiveKind kind, ncclDataType_t type, int nranks) {
   if (type != ncclFloat32) return Fault::none;
-  if (due("COLLBENCH_STANDIN_HANG", kind, nranks)) return Fault::hang;
-  if (due("COLLBENCH_STANDIN_ASYNC_ERROR", kind, nranks)) return Fault::async_error;
+  if (due(g_settings.hang, kind, nranks)) return Fault::hang;
+  if (due(g_settings.async_error, kind, nranks)) return Fault::async_error;
   return Fault::none;
 }
 
 double delay_seconds() {
-  const auto setting = rank_setting("COLLBENCH_STANDIN_DELAY_US");
-  return setting ? static_cast<double>(number_of(*setting)) * 1e-6 : 0;
+  return g_settings.delay_us ? static_cast<double>(number_of(*g_settings.delay_us)) * 1e-6 : 0;
 }
 
 double cost_seconds(std::size_t bytes) {
-  return number_from("COLLBENCH_STANDIN_LATENCY_US", 5) * 1e-6 +
-         static_cast<double>(bytes) / (number_from("COLLBENCH_STANDIN_GBPS", 20) * 1e9);
+  return g_settings.latency_s + static_cast<double>(bytes) / g_settings.bytes_per_s;
 }
 
-double connect_seconds() { return number_from("COLLBENCH_STANDIN_CONNECT_MS", 20) * 1e-3; }
+double connect_seconds() { return g_settings.connect_s; }
 
 bool corrupts(ncclDataType_t type) {
-  const auto setting = rank_setting("COLLBENCH_STANDIN_CORRUPT");
-  return setting && number_of(*setting) == static_cast<long>(type);
+  return g_settings.corrupt && number_of(*g_settings.corrupt) == static_cast<long>(type);
 }
 
 }  // namespace standin

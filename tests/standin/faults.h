@@ -30,6 +30,7 @@ namespace standin {
 
 enum class Fault { none, hang, async_error };
 
+// Once, at the process's first communicator: its rank there, and the settings above read.
 void set_process_rank(int rank);
 // Whether `rank`, joining this process's first communicator, is to hang there.
 bool hangs_at_init(int rank);

@@ -2,10 +2,6 @@
 // clang-format off
 #include "device_emulation.h"  // first: what it defines comes before any CUDA header
 // clang-format on
-#include <cxxabi.h>
-
-#include <cstdlib>
-#include <memory>
 #include <tuple>
 #include <typeinfo>
 #include <utility>
@@ -34,7 +30,7 @@ T bound_argument(T value, std::size_t index, const std::string& kernel) {
                 index, kernel, fmt::ptr(value));
     const std::string argument = fmt::format("argument {} of {}", index, kernel);
     return reinterpret_cast<T>(
-        access(value, 0, current_device(), "cudaLaunchKernel", argument.c_str()));
+        view_of(held, value, 0, current_device(), "cudaLaunchKernel", argument.c_str()));
   } else {
     return value;
   }
@@ -55,22 +51,19 @@ KernelBinder binder(void (*kernel)(A...), std::string name, bool synchronises_bl
 template <typename... A>
 void add(void (*kernel)(A...), std::string name, bool synchronises_block = false) {
   KernelBinder bind = binder(kernel, name, synchronises_block, std::index_sequence_for<A...>{});
-  add_host_kernel({std::move(name), std::move(bind), synchronises_block});
+  add_host_kernel(std::move(name), std::move(bind));
 }
 
 // As the demangler spells a template argument: "signed char", "__half".
 template <typename T>
 std::string type_name() {
-  int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> text(
-      abi::__cxa_demangle(typeid(T).name(), nullptr, nullptr, &status), &std::free);
-  return text.get();
+  return demangled(typeid(T).name());
 }
 
 [[maybe_unused]] const bool registered = [] {
   using namespace collbench;
-  for (int type = 0; type <= static_cast<int>(DataType::float8_e5m2); ++type)
-    nccl::visit_device_type(static_cast<DataType>(type), [](auto zero) {
+  for (DataType type : all_datatypes())
+    nccl::visit_device_type(type, [](auto zero) {
       using T = decltype(zero);
       add(&nccl::fill_kernel<T>, "fill_kernel<" + type_name<T>() + ">");
       add(&nccl::count_wrong_kernel<T>, "count_wrong_kernel<" + type_name<T>() + ">");

@@ -17,16 +17,9 @@
 namespace standin {
 namespace {
 
-std::map<std::string, HostKernel>& host_kernels() {
-  static std::map<std::string, HostKernel> kernels;
+std::map<std::string, KernelBinder>& host_kernels() {
+  static std::map<std::string, KernelBinder> kernels;
   return kernels;
-}
-
-std::string demangled(const char* name) {
-  int status = 0;
-  std::unique_ptr<char, decltype(&std::free)> text(
-      abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free);
-  return status == 0 ? std::string(text.get()) : std::string(name);
 }
 
 // "void collbench::nccl::(anonymous namespace)::fill_kernel<float>(collbench::PatternRule,
@@ -99,12 +92,18 @@ void run_block_as_fibers(const dim3& block, const std::function<void()>& body) {
 
 }  // namespace
 
-void add_host_kernel(HostKernel kernel) {
-  std::string name = kernel.name;
-  host_kernels().emplace(std::move(name), std::move(kernel));
+std::string demangled(const char* name) {
+  int status = 0;
+  std::unique_ptr<char, decltype(&std::free)> text(
+      abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free);
+  return status == 0 ? std::string(text.get()) : std::string(name);
 }
 
-const HostKernel& host_kernel(const char* device_name, const std::string& call) {
+void add_host_kernel(std::string name, KernelBinder bind) {
+  host_kernels().emplace(std::move(name), std::move(bind));
+}
+
+const KernelBinder& host_kernel(const char* device_name, std::string_view call) {
   const std::string name = unqualified(demangled(device_name));
   const auto found = host_kernels().find(name);
   if (found == host_kernels().end())

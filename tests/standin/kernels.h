@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace standin {
 
@@ -20,17 +21,15 @@ struct KernelLaunch {
 // the work that runs it.
 using KernelBinder = std::function<std::function<void(const KernelLaunch&)>(void** arguments)>;
 
-struct HostKernel {
-  std::string name;  // as registered: "fill_kernel<float>"
-  KernelBinder bind;
-  bool synchronises_block = false;
-};
-
-// Adds a host build; `name` is the kernel's unqualified name with its template arguments.
-void add_host_kernel(HostKernel kernel);
+// Adds a host build; `name` is the kernel's unqualified name with its template arguments, as
+// the demangler spells them: "fill_kernel<float>".
+void add_host_kernel(std::string name, KernelBinder bind);
 // The host build of the kernel nvcc registered as `device_name` (mangled); a violation of
 // `call` when there is none.
-const HostKernel& host_kernel(const char* device_name, const std::string& call);
+const KernelBinder& host_kernel(const char* device_name, std::string_view call);
+// `name` demangled ("signed char" for typeid(std::int8_t).name()); as it is when it is no
+// mangled name.
+std::string demangled(const char* name);
 
 // Runs the launch's grid on this thread.
 void run_grid(const KernelLaunch& launch, bool synchronises_block,

@@ -124,9 +124,8 @@ std::optional<Allocation> allocation_holding(const void* address) {
   return *a;
 }
 
-std::byte* access(const void* address, std::size_t bytes, int device, const std::string& call,
-                  const char* argument) {
-  const auto a = allocation_holding(address);
+std::byte* view_of(const std::optional<Allocation>& a, const void* address, std::size_t bytes,
+                   int device, std::string_view call, const char* argument) {
   if (!a) return static_cast<std::byte*>(const_cast<void*>(address));
   const std::size_t offset =
       static_cast<std::size_t>(static_cast<const std::byte*>(address) - a->address);
@@ -140,13 +139,18 @@ std::byte* access(const void* address, std::size_t bytes, int device, const std:
   return a->view + offset;
 }
 
-std::byte* device_access(const void* address, std::size_t bytes, int device,
-                         const std::string& call, const char* argument) {
+std::byte* access(const void* address, std::size_t bytes, int device, std::string_view call,
+                  const char* argument) {
+  return view_of(allocation_holding(address), address, bytes, device, call, argument);
+}
+
+std::byte* device_access(const void* address, std::size_t bytes, int device, std::string_view call,
+                         const char* argument) {
   const auto a = allocation_holding(address);
   if (!a || a->kind != MemoryKind::device)
     violation(call, "{} = {} is not device memory (no cudaMalloc holds it)", argument,
               fmt::ptr(address));
-  return access(address, bytes, device, call, argument);
+  return view_of(a, address, bytes, device, call, argument);
 }
 
 }  // namespace standin

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace standin {
 
@@ -26,14 +27,17 @@ bool release(void* address, MemoryKind kind);
 std::optional<Allocation> allocation_holding(const void* address);
 std::size_t device_memory_bytes();
 
-// The stand-in's view of [address, address + bytes): device memory through its readable
-// view, other memory as it is. A range that starts in an allocation and overruns it, or a
-// device range on another device than `device` (when >= 0), is a violation of `call`, naming
-// `argument`.
-std::byte* access(const void* address, std::size_t bytes, int device, const std::string& call,
+// The stand-in's view of [address, address + bytes), `held` the allocation holding `address`
+// (allocation_holding's answer): device memory through its readable view, other memory as it
+// is. A range that starts in an allocation and overruns it, or a device range on another
+// device than `device` (when >= 0), is a violation of `call`, naming `argument`.
+std::byte* view_of(const std::optional<Allocation>& held, const void* address, std::size_t bytes,
+                   int device, std::string_view call, const char* argument);
+// As view_of, looking the allocation up.
+std::byte* access(const void* address, std::size_t bytes, int device, std::string_view call,
                   const char* argument);
 // As access(), and the range must lie in device memory of `device`.
-std::byte* device_access(const void* address, std::size_t bytes, int device,
-                         const std::string& call, const char* argument);
+std::byte* device_access(const void* address, std::size_t bytes, int device, std::string_view call,
+                         const char* argument);
 
 }  // namespace standin

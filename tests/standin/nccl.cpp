@@ -17,10 +17,10 @@
 
 #include "algorithms.h"
 #include "communicator.h"
+#include "datatypes.h"
 #include "faults.h"
 #include "memory.h"
 #include "profiler.h"
-#include "reduction.h"
 #include "stream.h"
 #include "violation.h"
 
@@ -101,8 +101,7 @@ ncclResult_t create(const std::string& name, int nranks, int rank, ncclComm_t* m
   comm->rank = rank;
   comm->nranks = nranks;
   comm->device = standin::current_device();
-  comm->algorithm = environment("NCCL_ALGO");
-  comm->protocol = environment("NCCL_PROTO");
+  standin::read_pins(*comm);
   comm->runtime_connect = environment("NCCL_RUNTIME_CONNECT") != "0";
   {
     std::lock_guard lock(g_mutex);
@@ -152,29 +151,25 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
   auto* out = static_cast<std::byte*>(receive);
   if (reads && writes && count > 0 && overlaps(in, send_bytes, out, receive_bytes)) {
     // NCCL's in-place positions: the same buffer, or a rank's share of the larger one.
-    const std::byte* in_place = kind == CollectiveKind::all_gather       ? out + comm->rank * bytes
-                                : kind == CollectiveKind::reduce_scatter ? nullptr
-                                                                         : out;
-    const bool ok =
-        kind == CollectiveKind::reduce_scatter ? out == in + comm->rank * bytes : in == in_place;
-    if (!ok)
-      standin::violation(
-          call,
-          "sendbuff {} and recvbuff {} overlap, but not in place: in place, {} "
-          "(rank {} of {}, {} bytes a rank)",
-          fmt::ptr(send), fmt::ptr(receive),
-          kind == CollectiveKind::all_gather       ? "sendbuff = recvbuff + rank × sendcount"
-          : kind == CollectiveKind::reduce_scatter ? "recvbuff = sendbuff + rank × recvcount"
-                                                   : "sendbuff = recvbuff",
-          comm->rank, comm->nranks, bytes);
+    const std::size_t share = comm->rank * bytes;
+    const auto [in_place, rule] =
+        kind == CollectiveKind::all_gather
+            ? std::pair{in == out + share, "sendbuff = recvbuff + rank × sendcount"}
+        : kind == CollectiveKind::reduce_scatter
+            ? std::pair{out == in + share, "recvbuff = sendbuff + rank × recvcount"}
+            : std::pair{in == out, "sendbuff = recvbuff"};
+    if (!in_place)
+      standin::violation(call,
+                         "sendbuff {} and recvbuff {} overlap, but not in place: in place, {} "
+                         "(rank {} of {}, {} bytes a rank)",
+                         fmt::ptr(send), fmt::ptr(receive), rule, comm->rank, comm->nranks, bytes);
   }
-  Collective c{kind, nullptr, nullptr, count, type, op, peer};
+  Collective c{kind, nullptr, nullptr, count, std::max(send_bytes, receive_bytes), type, op, peer};
   if (reads && count > 0)
     c.input = standin::device_access(send, send_bytes, comm->device, call, "sendbuff");
   if (writes && count > 0)
     c.output = standin::device_access(receive, receive_bytes, comm->device, call, "recvbuff");
-  const standin::Choice choice =
-      standin::choose(*comm, kind, type, op, std::max(send_bytes, receive_bytes));
+  const standin::Choice choice = standin::choose(*comm, kind, type, op, c.bytes);
   if (choice.algorithm.empty())
     return failed(ncclInternalError, fmt::format("Error : no algorithm/protocol available for "
                                                  "function {} with datatype {}",

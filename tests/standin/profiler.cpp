@@ -7,6 +7,7 @@
 #include <string>
 
 #include "benches/backends/nccl/profiler_abi.h"
+#include "datatypes.h"
 
 namespace standin {
 namespace {
@@ -26,37 +27,6 @@ const abi::ProfilerV5* plugin() {
 }
 
 void ignore_log(int, unsigned long, const char*, int, const char*, ...) {}
-
-const char* type_name(ncclDataType_t type) {
-  switch (type) {
-    case ncclInt8:
-      return "ncclInt8";
-    case ncclUint8:
-      return "ncclUint8";
-    case ncclInt32:
-      return "ncclInt32";
-    case ncclUint32:
-      return "ncclUint32";
-    case ncclInt64:
-      return "ncclInt64";
-    case ncclUint64:
-      return "ncclUint64";
-    case ncclFloat16:
-      return "ncclFloat16";
-    case ncclFloat32:
-      return "ncclFloat32";
-    case ncclFloat64:
-      return "ncclFloat64";
-    case ncclBfloat16:
-      return "ncclBfloat16";
-    case ncclFloat8e4m3:
-      return "ncclFloat8e4m3";
-    case ncclFloat8e5m2:
-      return "ncclFloat8e5m2";
-    default:
-      return "?";
-  }
-}
 
 }  // namespace
 

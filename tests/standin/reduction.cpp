@@ -115,29 +115,6 @@ void reduce_floats(ncclRedOp_t op, int nranks, const std::byte* const* inputs, s
 
 }  // namespace
 
-std::size_t element_bytes(ncclDataType_t type) {
-  switch (type) {
-    case ncclInt8:
-    case ncclUint8:
-    case ncclFloat8e4m3:
-    case ncclFloat8e5m2:
-      return 1;
-    case ncclFloat16:
-    case ncclBfloat16:
-      return 2;
-    case ncclInt32:
-    case ncclUint32:
-    case ncclFloat32:
-      return 4;
-    case ncclInt64:
-    case ncclUint64:
-    case ncclFloat64:
-      return 8;
-    default:
-      return 0;
-  }
-}
-
 void reduce(ncclDataType_t type, ncclRedOp_t op, int nranks, const std::byte* const* inputs,
             std::byte* out, std::size_t count) {
   switch (type) {

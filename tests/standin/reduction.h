@@ -9,8 +9,6 @@
 
 namespace standin {
 
-std::size_t element_bytes(ncclDataType_t type);  // 0 for a type NCCL does not have
-
 // out[i] = op over r < nranks of inputs[r][i], for i < count. `out` may be one of the inputs.
 void reduce(ncclDataType_t type, ncclRedOp_t op, int nranks, const std::byte* const* inputs,
             std::byte* out, std::size_t count);

@@ -12,25 +12,34 @@
 
 namespace standin {
 
+namespace {
+
+constexpr int kMaxRanks = 1024;
+constexpr std::size_t kHeaderBytes = 8192;
+
+// Where each part of a segment of p ranks starts: the header, the rank table, the mailboxes'
+// states, the slots, the mailboxes' data.
+struct Layout {
+  explicit Layout(int p) {
+    const std::size_t n = static_cast<std::size_t>(p);
+    mailboxes = entries + n * sizeof(RankEntry);
+    slots = mailboxes + n * n * sizeof(Mailbox);
+    mailbox_data = slots + n * kSlotBytes;
+    bytes = mailbox_data + n * n * kMailboxBytes;
+  }
+  std::size_t entries = kHeaderBytes;
+  std::size_t mailboxes, slots, mailbox_data, bytes;
+};
+
+}  // namespace
+
 struct Segment::Header {
   std::atomic<std::uint32_t> nranks;
   std::atomic<std::uint32_t> arrived;
   std::atomic<std::uint32_t> mapped;
-  std::atomic<std::uint32_t> taken[1024];  // per rank: 1 once joined
+  std::atomic<std::uint32_t> taken[kMaxRanks];  // per rank: 1 once joined
   std::atomic<std::uint64_t> barrier;
 };
-
-namespace {
-
-constexpr int kMaxRanks = 1024;
-
-std::size_t layout_bytes(int p) {
-  const std::size_t n = static_cast<std::size_t>(p);
-  return 8192 + n * sizeof(RankEntry) + n * n * sizeof(Mailbox) + n * kSlotBytes +
-         n * n * kMailboxBytes;
-}
-
-}  // namespace
 
 void wait_until(const std::function<bool()>& ready, const std::function<bool()>& stop) {
   for (long spins = 0; !ready(); ++spins) {
@@ -50,7 +59,7 @@ std::string Segment::join(const std::string& name, int nranks, int rank, const R
   if (nranks < 1 || nranks > kMaxRanks)
     return fmt::format("nranks {} is not in [1, {}]", nranks, kMaxRanks);
   if (rank < 0 || rank >= nranks) return fmt::format("rank {} is not in [0, {})", rank, nranks);
-  const std::size_t bytes = layout_bytes(nranks);
+  const std::size_t bytes = Layout(nranks).bytes;
   const int file = shm_open(name.c_str(), O_CREAT | O_RDWR, 0600);
   if (file < 0) return fmt::format("shm_open {}: {}", name, std::strerror(errno));
   struct stat status {};
@@ -86,30 +95,28 @@ std::string Segment::join(const std::string& name, int nranks, int rank, const R
 
 Segment::Segment(std::byte* base, std::size_t bytes, int nranks)
     : base_(base), bytes_(bytes), nranks_(nranks) {
-  static_assert(sizeof(Header) <= 8192);
+  const Layout layout(nranks);
+  entries_ = reinterpret_cast<RankEntry*>(base + layout.entries);
+  mailboxes_ = reinterpret_cast<Mailbox*>(base + layout.mailboxes);
+  slots_ = base + layout.slots;
+  mailbox_data_ = base + layout.mailbox_data;
 }
 
 Segment::~Segment() { munmap(base_, bytes_); }
 
-Segment::Header& Segment::header() { return *reinterpret_cast<Header*>(base_); }
-
-const RankEntry& Segment::entry(int rank) const {
-  return reinterpret_cast<const RankEntry*>(base_ + 8192)[rank];
+Segment::Header& Segment::header() {
+  static_assert(sizeof(Header) <= kHeaderBytes);
+  return *reinterpret_cast<Header*>(base_);
 }
 
-Mailbox& Segment::mailbox(int from, int to) {
-  auto* boxes = reinterpret_cast<Mailbox*>(base_ + 8192 + std::size_t(nranks_) * sizeof(RankEntry));
-  return boxes[std::size_t(from) * nranks_ + to];
-}
+const RankEntry& Segment::entry(int rank) const { return entries_[rank]; }
 
-std::byte* Segment::slot(int rank) {
-  const std::size_t n = static_cast<std::size_t>(nranks_);
-  return base_ + 8192 + n * sizeof(RankEntry) + n * n * sizeof(Mailbox) +
-         std::size_t(rank) * kSlotBytes;
-}
+Mailbox& Segment::mailbox(int from, int to) { return mailboxes_[std::size_t(from) * nranks_ + to]; }
+
+std::byte* Segment::slot(int rank) { return slots_ + std::size_t(rank) * kSlotBytes; }
 
 std::byte* Segment::mailbox_data(int from, int to) {
-  return slot(nranks_) + (std::size_t(from) * nranks_ + to) * kMailboxBytes;
+  return mailbox_data_ + (std::size_t(from) * nranks_ + to) * kMailboxBytes;
 }
 
 void Segment::barrier(std::uint64_t& passed, const std::function<bool()>& stop) {

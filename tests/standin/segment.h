@@ -55,6 +55,10 @@ class Segment {
   std::byte* base_;
   std::size_t bytes_;
   int nranks_;
+  RankEntry* entries_;
+  Mailbox* mailboxes_;
+  std::byte* slots_;
+  std::byte* mailbox_data_;
 };
 
 // Waits for `ready`, spinning then sleeping briefly; Aborted when `stop` says so.

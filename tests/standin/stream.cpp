@@ -20,7 +20,7 @@ double host_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-CUstream_st* stream_of(cudaStream_t stream, const std::string& call) {
+CUstream_st* stream_of(cudaStream_t stream, std::string_view call) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread) {
     static std::mutex mutex;
     static std::map<int, std::unique_ptr<CUstream_st>> legacy;
@@ -35,7 +35,7 @@ CUstream_st* stream_of(cudaStream_t stream, const std::string& call) {
   return stream;
 }
 
-void forbid_during_capture(const std::string& call, CUstream_st* stream) {
+void forbid_during_capture(std::string_view call, CUstream_st* stream) {
   if (stream && stream->capture)
     violation(call,
               "stream {} is being captured into a graph (cudaStreamBeginCapture): a "

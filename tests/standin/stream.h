@@ -10,6 +10,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -82,12 +83,12 @@ namespace standin {
 
 // The stream a call names: the per-device legacy stream for 0, cudaStreamLegacy and
 // cudaStreamPerThread; a violation for a stream of another device than the current one.
-CUstream_st* stream_of(cudaStream_t stream, const std::string& call);
+CUstream_st* stream_of(cudaStream_t stream, std::string_view call);
 double host_seconds();
 
 // Synchronous calls a capture forbids: a violation when one would run while `stream` (or, with
 // null, any stream this thread or, in global mode, any thread) is capturing.
-void forbid_during_capture(const std::string& call, CUstream_st* stream = nullptr);
+void forbid_during_capture(std::string_view call, CUstream_st* stream = nullptr);
 void capture_began(CUstream_st* stream);
 void capture_ended(CUstream_st* stream);
 

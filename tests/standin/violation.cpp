@@ -7,7 +7,7 @@
 
 namespace standin {
 
-void violation(const std::string& call, const std::string& what) {
+void violation(std::string_view call, const std::string& what) {
   const std::string line =
       fmt::format("collbench stand-in (pid {}): {}: {}\n", getpid(), call, what);
   std::fwrite(line.data(), 1, line.size(), stderr);

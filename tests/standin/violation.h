@@ -4,13 +4,14 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <string_view>
 
 namespace standin {
 
-[[noreturn]] void violation(const std::string& call, const std::string& what);
+[[noreturn]] void violation(std::string_view call, const std::string& what);
 
 template <typename... Args>
-[[noreturn]] void violation(const std::string& call, fmt::format_string<Args...> format,
+[[noreturn]] void violation(std::string_view call, fmt::format_string<Args...> format,
                             Args&&... args) {
   violation(call, fmt::format(format, std::forward<Args>(args)...));
 }

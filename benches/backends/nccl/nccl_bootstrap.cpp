@@ -20,9 +20,22 @@ int integer_from_environment(const char* variable) {
   return std::stoi(text);
 }
 
+// The ranks of this host under MPI (place_this_rank), kept until finish_bootstrap.
+MPI_Comm g_host = MPI_COMM_NULL;
+
 std::filesystem::path mps_control_pipe() {
   const char* directory = std::getenv("CUDA_MPS_PIPE_DIRECTORY");
   return std::filesystem::path(directory && *directory ? directory : "/tmp/nvidia-mps") / "control";
+}
+
+// Throws BackendUnavailable, saying `sharing` (who would share a GPU), when no MPS daemon runs.
+void require_mps_daemon(const std::string& sharing) {
+  if (std::filesystem::exists(mps_control_pipe())) return;
+  throw BackendUnavailable(fmt::format(
+      "{}, but CUDA MPS is not running (no {}): without it their kernels time-slice the GPU and "
+      "every latency is milliseconds of scheduling. Start it with `nvidia-cuda-mps-control -d` "
+      "(see README, \"Several ranks on one GPU\")",
+      sharing, mps_control_pipe().string()));
 }
 
 }  // namespace
@@ -41,11 +54,10 @@ RankPlacement place_this_rank() {
   placement.mpi = true;
   MPI_Comm_rank(MPI_COMM_WORLD, &placement.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &placement.nranks);
-  MPI_Comm host = MPI_COMM_NULL;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, placement.rank, MPI_INFO_NULL, &host);
-  MPI_Comm_rank(host, &placement.local_rank);
-  MPI_Comm_size(host, &placement.local_size);
-  MPI_Comm_free(&host);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, placement.rank, MPI_INFO_NULL,
+                      &g_host);
+  MPI_Comm_rank(g_host, &placement.local_rank);
+  MPI_Comm_size(g_host, &placement.local_size);
   return placement;
 }
 
@@ -58,7 +70,9 @@ ncclUniqueId share_unique_id(const RankPlacement& placement) {
 }
 
 void finish_bootstrap(const RankPlacement& placement) {
-  if (placement.mpi) MPI_Finalize();
+  if (!placement.mpi) return;
+  MPI_Comm_free(&g_host);
+  MPI_Finalize();
 }
 
 void abort_mpi_job(int exit_code) {
@@ -100,11 +114,8 @@ int ranks_on_gpu(const RankPlacement& placement, const std::string& bus_id, int 
   constexpr int kBusIdBytes = 32;
   std::string mine = bus_id;
   mine.resize(kBusIdBytes, '\0');
-  MPI_Comm host = MPI_COMM_NULL;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, placement.rank, MPI_INFO_NULL, &host);
   std::string all(std::size_t(placement.local_size) * kBusIdBytes, '\0');
-  MPI_Allgather(mine.data(), kBusIdBytes, MPI_CHAR, all.data(), kBusIdBytes, MPI_CHAR, host);
-  MPI_Comm_free(&host);
+  MPI_Allgather(mine.data(), kBusIdBytes, MPI_CHAR, all.data(), kBusIdBytes, MPI_CHAR, g_host);
   int sharing = 0;
   for (int r = 0; r < placement.local_size; ++r)
     sharing += all.compare(std::size_t(r) * kBusIdBytes, kBusIdBytes, mine) == 0;
@@ -119,13 +130,8 @@ bool mps_enabled(int device) {
 
 void require_mps_when_shared(int sharing, const std::string& bus_id, bool mps) {
   if (sharing <= 1 || mps) return;
-  if (!std::filesystem::exists(mps_control_pipe()))
-    throw BackendUnavailable(fmt::format(
-        "{} ranks of this host would share the GPU at {}, but CUDA MPS is not running (no {}): "
-        "without it their kernels time-slice the GPU and every latency is milliseconds of "
-        "scheduling. Start it with `nvidia-cuda-mps-control -d` (see README, \"Several ranks on "
-        "one GPU\")",
-        sharing, bus_id, mps_control_pipe().string()));
+  require_mps_daemon(
+      fmt::format("{} ranks of this host would share the GPU at {}", sharing, bus_id));
   throw BackendUnavailable(fmt::format(
       "{} ranks of this host share the GPU at {}, but this rank's context is not an MPS client, "
       "though {} exists (a stale pipe of a daemon that is gone?): the ranks would time-slice the "
@@ -135,12 +141,9 @@ void require_mps_when_shared(int sharing, const std::string& bus_id, bool mps) {
 
 std::map<std::string, std::string> local_launch_environment(int nranks, bool virtual_nodes) {
   const int devices = device_count();
-  if (nranks > devices && !std::filesystem::exists(mps_control_pipe()))
-    throw BackendUnavailable(fmt::format(
-        "{} ranks would share {} GPU{} on this host, but CUDA MPS is not running (no {}): without "
-        "it their kernels time-slice the GPU and every latency is milliseconds of scheduling. "
-        "Start it with `nvidia-cuda-mps-control -d` (see README, \"Several ranks on one GPU\")",
-        nranks, devices, devices == 1 ? "" : "s", mps_control_pipe().string()));
+  if (nranks > devices)
+    require_mps_daemon(fmt::format("{} ranks would share {} GPU{} on this host", nranks, devices,
+                                   devices == 1 ? "" : "s"));
   if (nranks > devices && !virtual_nodes)
     throw BackendUnavailable(fmt::format(
         "{} ranks on {} GPU{}: NCCL refuses two ranks of one communicator on one GPU; add "

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "benches/collectives/pattern_rule.h"
+#include "benches/datatype.h"
 
 namespace collbench::nccl {
 
@@ -53,22 +54,16 @@ __global__ void count_wrong_kernel(PatternRule rule, const T* got, unsigned long
   if (mine) atomicAdd(wrong, mine);
 }
 
-// Calls f with a value of the device type that holds `type`.
+// Calls f with a value of the device type that holds `type`: the host's C++ type
+// (visit_datatype), or CUDA's for the reduced-precision floats.
 template <typename F>
 void visit_device_type(DataType type, F&& f) {
   switch (type) {
-    case DataType::int8: return f(std::int8_t{});
-    case DataType::uint8: return f(std::uint8_t{});
-    case DataType::int32: return f(std::int32_t{});
-    case DataType::uint32: return f(std::uint32_t{});
-    case DataType::int64: return f(std::int64_t{});
-    case DataType::uint64: return f(std::uint64_t{});
     case DataType::float16: return f(__half{});
-    case DataType::float32: return f(float{});
-    case DataType::float64: return f(double{});
     case DataType::bfloat16: return f(__nv_bfloat16{});
     case DataType::float8_e4m3: return f(__nv_fp8_e4m3{});
     case DataType::float8_e5m2: return f(__nv_fp8_e5m2{});
+    default: return visit_datatype(type, f);
   }
 }
 
