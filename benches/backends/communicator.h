@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "benches/backends/buffer_registration.h"
 #include "benches/collectives/collective.h"
 #include "benches/backends/library_choice.h"
 #include "benches/backends/overlap_load.h"
@@ -33,6 +34,12 @@ class Buffer {
   // written and results checked in place, without a staging copy; empty for device memory.
   virtual std::span<std::byte> host_bytes() { return {}; }
   virtual std::span<const std::byte> host_bytes() const { return {}; }
+};
+
+// Held while buffers stay registered; its end deregisters them.
+class Registration {
+ public:
+  virtual ~Registration() = default;
 };
 
 // Times operations where they run: a steady clock for host backends, events on the
@@ -89,6 +96,13 @@ class Communicator {
   // Throws std::bad_alloc when the memory cannot be had.
   virtual std::unique_ptr<Buffer> allocate(std::size_t bytes) = 0;
   virtual std::unique_ptr<Timer> make_timer() = 0;
+
+  // Registers `send` and `recv` (allocate()'s) for this communicator's collectives until the
+  // returned object is gone; collective over the communicator. Null where the library has
+  // nothing to register, or registration was not asked for.
+  virtual std::unique_ptr<Registration> register_buffers(Buffer& /*send*/, Buffer& /*recv*/) {
+    return nullptr;
+  }
 
   // Enqueues one collective; the Timer's stop() waits for it.
   virtual void launch(const CollectiveCall& call, Buffer& send, Buffer& recv) = 0;

@@ -129,6 +129,18 @@ HierarchicalCommunicator::HierarchicalCommunicator(Communicator& group)
   group_.barrier();
 }
 
+std::unique_ptr<Registration> HierarchicalCommunicator::register_buffers(Buffer& send,
+                                                                        Buffer& recv) {
+  struct Registrations final : Registration {
+    std::unique_ptr<Registration> group, node, rail;
+  };
+  auto all = std::make_unique<Registrations>();
+  all->group = group_.register_buffers(send, recv);
+  all->node = node_->register_buffers(send, recv);
+  all->rail = rail_->register_buffers(send, recv);
+  return all;
+}
+
 void HierarchicalCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& recv) {
   if (composed(call))
     HierarchicalSteps(call, send, recv, group_, *node_, *rail_).launch();

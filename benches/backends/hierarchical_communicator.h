@@ -23,6 +23,8 @@ class HierarchicalCommunicator final : public Communicator {
   int size() const override { return group_.size(); }
   std::unique_ptr<Buffer> allocate(std::size_t bytes) override { return group_.allocate(bytes); }
   std::unique_ptr<Timer> make_timer() override { return group_.make_timer(); }
+  // With the group, the node and the rail communicators, whose steps use them too.
+  std::unique_ptr<Registration> register_buffers(Buffer& send, Buffer& recv) override;
   void launch(const CollectiveCall& call, Buffer& send, Buffer& recv) override;
   std::unique_ptr<Batch> prepare(const CollectiveCall& call, Buffer& send, Buffer& recv,
                                  int count) override;

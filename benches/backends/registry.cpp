@@ -31,7 +31,8 @@ std::unique_ptr<Backend> start_backend(std::string_view name,
                                        [[maybe_unused]] const BackendOptions& options) {
   if (name == "mpi") return make_mpi_backend();
 #ifdef COLLBENCH_WITH_NCCL
-  if (name == "nccl") return make_nccl_backend(NcclOptions{options.cuda_graphs});
+  if (name == "nccl")
+    return make_nccl_backend(NcclOptions{options.cuda_graphs, options.buffer_registration});
 #endif
   throw std::invalid_argument("backend '" + std::string(name) + "' is not built into collbench");
 }

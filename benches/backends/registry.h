@@ -13,6 +13,7 @@ namespace collbench {
 
 struct BackendOptions {
   bool cuda_graphs = false;  // -G
+  BufferRegistration buffer_registration = BufferRegistration::none;  // -R
 };
 
 std::vector<std::string> built_backends();

@@ -208,7 +208,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
   std::unique_ptr<Backend> backend;
   try {
     CommunicationWait wait("starting the backend (the library's communicator set-up)");
-    backend = start_backend(config.backend, BackendOptions{config.cuda_graphs});
+    backend = start_backend(config.backend,
+                            BackendOptions{config.cuda_graphs, config.buffer_registration});
   } catch (const BackendUnavailable& error) {
     if (may_print) fmt::print(stderr, "collbench run: --backend {}: {}\n", config.backend, error.what());
     end_failed_start();

@@ -90,6 +90,11 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("-o,--op", o.reduce_ops, "reduction ops: a list or all")->capture_default_str();
   run.add_option("-G,--cudagraph", o.cuda_graph_launches,
                  "1: capture each sample's operations as a CUDA graph (nccl backend)");
+  run.add_option("-R,--local_register", o.local_register,
+                 "register the buffers with each communicator (nccl backend): 0 none, 1 local "
+                 "(ncclCommRegister), 2 symmetric windows (ncclCommWindowRegister); 1 and 2 take "
+                 "them from ncclMemAlloc")
+      ->capture_default_str();
   run.add_option("-T,--timeout", o.timeout_s,
                  "seconds a rank may wait on its peers before the job is ended (0: off; default "
                  "300, and never under 100 times the slowest sample)");
@@ -216,6 +221,18 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   config.tunings = tunings_of(o);
   require(config.tunings.size() == 1 || config.backend == "nccl",
           "--nccl-algo/--nccl-proto need the nccl backend");
+  require(o.local_register >= 0 && o.local_register <= 2,
+          fmt::format("-R/--local_register: {} is none of 0 (none), 1 (local) or 2 (symmetric)",
+                      o.local_register));
+  require(o.local_register == 0 || config.backend == "nccl",
+          "-R/--local_register needs the nccl backend");
+  config.buffer_registration = static_cast<BufferRegistration>(o.local_register);
+  // NCCL 2.28 hands a collective whose buffers lie in symmetric windows to its symmetric kernels
+  // before it reads NCCL_ALGO and NCCL_PROTO: a pin would be recorded but not hold.
+  require(config.buffer_registration != BufferRegistration::symmetric || config.tunings.size() == 1,
+          "-R 2 with --nccl-algo/--nccl-proto: NCCL runs collectives on symmetric windows with its "
+          "symmetric kernels whatever NCCL_ALGO and NCCL_PROTO say, so the pins would not hold; "
+          "pin with -R 0 or 1");
   require(o.local_ranks >= 0, "--np must not be negative");
   require(o.local_ranks == 0 || config.backend == "nccl",
           fmt::format("--np: the {} backend starts its ranks through mpirun or srun; --np starts "

@@ -22,6 +22,7 @@ struct RunOptions {
   std::string datatypes = "float";
   std::string reduce_ops = "sum";
   int cuda_graph_launches = 0;
+  int local_register = 0;  // -R, nccl-tests' name and numbers
   std::optional<double> timeout_s;
   std::string sync = "window";
   std::string overlap_load;  // empty: none

@@ -75,8 +75,17 @@ RowRunner::RowRunner(const GroupRun& run, const MeasureSettings& settings, RunBu
                              false};
   timer_ = group_->make_timer();
   if (settings.overlap_load) load_ = group_->make_load(*settings.overlap_load, settings.load_site);
+  {
+    CommunicationWait wait("registering the buffers with the communicator");
+    registration_ = group_->register_buffers(*send_, *recv_);
+  }
   CommunicationWait wait("the first collective on the communicator");
   run_timed(*group_->prepare(first, *send_, *recv_, 1));
+}
+
+RowRunner::~RowRunner() {
+  CommunicationWait wait("deregistering the buffers");
+  registration_.reset();
 }
 
 double RowRunner::run_timed(Batch& batch) {

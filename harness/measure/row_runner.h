@@ -57,10 +57,14 @@ struct RunBuffers {
 
 class RowRunner {
  public:
-  // Makes the group's first, untimed call with `first_collective`, in `buffers`, which every
-  // row of the pass fits in.
+  // Registers `buffers`, which every row of the pass fits in, with the group (-R), and makes
+  // its first, untimed call with `first_collective` in them.
   RowRunner(const GroupRun& run, const MeasureSettings& settings, RunBuffers& buffers,
             CollectiveKind first_collective);
+  // Deregisters the buffers: collective over the group, under the watchdog.
+  ~RowRunner();
+  RowRunner(const RowRunner&) = delete;
+  RowRunner& operator=(const RowRunner&) = delete;
 
   // One round of the row. `time_left_s` is what the sweep's --time-limit leaves, if set;
   // `earlier_rounds` the row's points as its earlier rounds left them (empty in the first
@@ -124,6 +128,7 @@ class RowRunner {
   MeasureSettings settings_;
   Buffer* send_;
   Buffer* recv_;
+  std::unique_ptr<Registration> registration_;  // of send_ and recv_ with the group (-R)
   std::unique_ptr<Timer> timer_;
   std::unique_ptr<OverlapLoad> load_;  // with --overlap-load, on the groups' ranks
   ClockSync clocks_;

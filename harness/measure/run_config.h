@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "benches/backends/buffer_registration.h"
 #include "benches/backends/overlap_load.h"
 #include "benches/backends/tuning.h"
 #include "benches/collectives/collective_kind.h"
@@ -42,6 +43,7 @@ struct RunConfig {
   // The library's own choice first, then every pinned combination.
   std::vector<Tuning> tunings{Tuning{}};
   bool cuda_graphs = false;
+  BufferRegistration buffer_registration = BufferRegistration::none;  // -R
   int local_ranks = 0;  // --np: start this many ranks here, without MPI
   bool virtual_nodes = false;
   bool allow_single_rank = false;  // one rank started without a launcher runs anyway

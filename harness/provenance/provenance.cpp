@@ -56,6 +56,7 @@ std::string settings_json(const RunConfig& config) {
     tunings.push_back(fmt::format("{}/{}", or_auto(tuning.algorithm), or_auto(tuning.protocol)));
   settings["nccl_tunings"] = tunings;
   settings["cuda_graphs"] = config.cuda_graphs;
+  settings["buffer_registration"] = name(config.buffer_registration);
   settings["warmup_iters"] = config.warmup_iters;
   settings["check_iters"] = config.check_iters;
   settings["timeout_s"] = config.watchdog.timeout_s;

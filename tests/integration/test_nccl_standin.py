@@ -4,8 +4,10 @@ real libraries by LD_LIBRARY_PATH. The real backend, bootstrap, launcher, hierar
 validation kernels (their host build), profiler plugin and fault paths run; the stand-in moves
 and reduces real data between the ranks, and aborts, naming the call, on what a GPU would
 punish only with a crash or a hang. Every run here is checked for such an abort."""
+import json
 import re
 import subprocess
+from collections import defaultdict
 
 import h5py
 import pytest
@@ -60,6 +62,21 @@ def run_mpirun(np_, args, per_rank="", timeout=300, **faults):
                *program]
     return checked(subprocess.run(command, capture_output=True, text=True, timeout=timeout,
                                   env=standin_environment(faults), cwd=ROOT))
+
+
+# What the stand-in says of each communicator it destroys (COLLBENCH_STANDIN_REGISTRATION_REPORT).
+REGISTRATIONS = re.compile(r"collbench stand-in registrations \(pid (\d+)\): rank \d+ of (\d+): "
+                           r"(\d+) data collectives, (\d+) on registered buffers, "
+                           r"(\d+) by symmetric kernels")
+
+
+def registrations(stderr):
+    """Per process, a (ranks, data collectives, on registered buffers, by symmetric kernels)
+    tuple for each communicator it ended."""
+    communicators = defaultdict(list)
+    for pid, *counts in REGISTRATIONS.findall(stderr):
+        communicators[pid].append(tuple(int(c) for c in counts))
+    return communicators
 
 
 def points_of(path):
@@ -233,18 +250,55 @@ def test_hierarchical_allreduce_over_two_nodes_of_two(tmp_path):
     assert set(points["chosen_algorithm"]) == {b"Ring"}
 
 
-def test_graphs_capture_the_hierarchical_steps_too(tmp_path):
+def test_graphs_capture_the_hierarchical_steps_on_registered_windows(tmp_path):
     """Under -G the node and rail streams join the group's capture (an event between them), so
-    allreduce_hier is replayed as a graph like the flat allreduce beside it, every result right."""
+    allreduce_hier is replayed as a graph like the flat allreduce beside it, every result right.
+    Under -R 2 the run's buffers are windows of the node and rail communicators too: the node's
+    steps run NCCL's symmetric kernels, the rail's (two nodes) the registered buffers."""
     out = tmp_path / "hier-graphs.h5"
-    result = run_mpirun(4, ["-G", "1", "--ops", "allreduce,allreduce_hier", "-d", "float,int32",
-                            "-b", "64", "-e", "16K", "-f", "16", "--inplace", "--out", str(out),
-                            *QUICK], per_rank=TWO_PER_NODE)
+    result = run_mpirun(4, ["-G", "1", "-R", "2", "--ops", "allreduce,allreduce_hier",
+                            "-d", "float,int32", "-b", "64", "-e", "16K", "-f", "16", "--inplace",
+                            "--out", str(out), *QUICK],
+                        per_rank=TWO_PER_NODE, REGISTRATION_REPORT=1)
     assert result.returncode == 0, result.stderr
     points, attrs = points_of(out)
     assert attrs["cuda_graphs"] == "yes"
     assert set(points["collective"]) == {b"allreduce", b"allreduce_hier"}
     assert (points["wrong"] == 0).all()
+    communicators = registrations(result.stderr)
+    assert len(communicators) == 4
+    for ended in communicators.values():
+        pairs = [c for c in ended if c[0] == 2 and c[2] > 0]  # the node's and the rail's
+        assert sorted(c[3] > 0 for c in pairs) == [False, True], ended
+
+
+@pytest.mark.parametrize("register,nodes", [(0, "one"), (1, "one"), (2, "one"), (2, "virtual")])
+def test_registered_buffers_carry_the_measured_collectives(tmp_path, register, nodes):
+    """-R with nccl-tests' numbers: 1 registers each rank's buffers with the communicator, 2 as
+    symmetric windows, which on one node NCCL 2.28 hands to its symmetric kernels (allgather;
+    allreduce sum of floats), reported to no profiler: those points have no chosen algorithm.
+    Across nodes (--virtual-nodes) a window is a local registration."""
+    out = tmp_path / "registered.h5"
+    result = run_np(2, [*(["--virtual-nodes"] if nodes == "virtual" else []), "-R", str(register),
+                        "--ops", "allreduce,allgather", "-o", "sum,max", "-e", "4K", "-f", "16",
+                        "--out", str(out), *QUICK], REGISTRATION_REPORT=1)
+    assert result.returncode == 0, result.stderr
+    points, attrs = points_of(out)
+    assert (points["wrong"] == 0).all()
+    assert json.loads(attrs["settings_json"])["buffer_registration"] == [
+        "none", "local", "symmetric"][register]
+    communicators = registrations(result.stderr)
+    assert len(communicators) == 2
+    symmetric = register == 2 and nodes == "one"
+    for ended in communicators.values():
+        _, collectives, registered, by_symmetric = max(ended, key=lambda c: c[1])  # the world
+        assert (registered > 0) == (register > 0) and registered < collectives  # control plane
+        assert (by_symmetric > 0) == symmetric
+    ran_symmetric = (points["collective"] == b"allgather") | (points["redop"] == b"sum")
+    reported = points["chosen_algorithm"] != b""
+    assert (reported == ~ran_symmetric).all() if symmetric else reported.all()
+    assert ("none where NCCL's symmetric kernels ran it" in attrs["nccl_profiler"]) == (
+        register == 2)
 
 
 def test_overlap_beside_a_memory_load(tmp_path):

@@ -63,4 +63,14 @@ Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, nc
   return {};
 }
 
+bool symmetric_kernel_runs(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type,
+                           ncclRedOp_t op, std::size_t bytes) {
+  constexpr std::size_t kBusBytesLimit = std::size_t{64} << 30;
+  if (!comm.symmetric_memory || bytes >= kBusBytesLimit) return false;
+  // NCCL's avg of floating types is a pre-multiplied sum, which no symmetric kernel runs.
+  const bool sums = op == ncclSum && is_floating(type) && type != ncclFloat64;
+  return kind == CollectiveKind::all_gather ||
+         ((kind == CollectiveKind::all_reduce || kind == CollectiveKind::reduce_scatter) && sums);
+}
+
 }  // namespace standin

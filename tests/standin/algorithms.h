@@ -25,4 +25,11 @@ void read_pins(ncclComm& comm);
 Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, ncclRedOp_t op,
               std::size_t bytes);
 
+// Whether NCCL 2.28.9 has a symmetric kernel for this collective on `comm`, whose buffers lie in
+// symmetric windows (registration.h; sym_kernels.cc: allgather of any type; allreduce and
+// reduce-scatter sum of floating types but double; one node; under 64 GiB on the bus). NCCL
+// takes it before NCCL_ALGO and NCCL_PROTO are looked at.
+bool symmetric_kernel_runs(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type,
+                           ncclRedOp_t op, std::size_t bytes);
+
 }  // namespace standin

@@ -41,7 +41,8 @@ using standin::CollectiveKind;
 void ncclComm::run(const Collective& c, const std::string& channels) {
   std::lock_guard lock(running_);
   if (aborted) return;
-  const bool connects = runtime_connect && connected_.insert(channels).second;
+  const bool connects =
+      runtime_connect && !channels.empty() && connected_.insert(channels).second;
   const auto stop = [this] { return aborted.load(); };
   const double start = standin::host_seconds();
   try {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "registration.h"
 #include "segment.h"
 
 namespace standin {
@@ -49,18 +50,27 @@ struct ncclComm {
   std::vector<std::string> algorithms;  // NCCL_ALGO's when it was created, else Ring
   std::vector<std::string> protocols;   // NCCL_PROTO's; empty: by size (algorithms.h)
   bool one_rank_per_node = false;
+  bool symmetric_memory = false;  // all its ranks on one node: NCCL's isAllCudaP2p here
   bool runtime_connect = true;  // NCCL_RUNTIME_CONNECT when it was created
   std::atomic<bool> aborted{false};
   bool destroyed = false;
   std::atomic<int> async_error{ncclSuccess};
   std::uint64_t splits = 0;
+  std::uint64_t window_calls = 0;  // collective window (de)registrations, naming their meetings
+  standin::Registrations registrations;
+  // Its allreduces, allgathers and reduce-scatters, those of them on registered buffers and
+  // those symmetric kernels ran (COLLBENCH_STANDIN_REGISTRATION_REPORT).
+  std::uint64_t data_collectives = 0;
+  std::uint64_t on_registered_buffers = 0;
+  std::uint64_t symmetric_kernels = 0;
   void* profiler_context = nullptr;
 
   // Runs on a stream thread: one collective of this communicator at a time, in the order the
   // streams reach them. Returns early, leaving the output as it is, when the communicator is
   // aborted.
   // `channels`: its algorithm and protocol ("Ring/LL"), whose first use sets them up first
-  // (NCCL's runtime connect, its default), unless NCCL_RUNTIME_CONNECT=0 set all up at init.
+  // (NCCL's runtime connect, its default), unless NCCL_RUNTIME_CONNECT=0 set all up at init;
+  // empty for a symmetric kernel, set up with its windows.
   void run(const standin::Collective& collective, const std::string& channels);
 
  private:

@@ -52,8 +52,8 @@ cudaError_t copy_async(void* to, const void* from, std::size_t bytes, cudaMemcpy
   CUstream_st* s = stream_of(stream, call);
   const auto target = standin::allocation_holding(to);
   const auto source = standin::allocation_holding(from);
-  const bool to_device = target && target->kind == standin::MemoryKind::device;
-  const bool from_device = source && source->kind == standin::MemoryKind::device;
+  const bool to_device = target && target->on_device();
+  const bool from_device = source && source->on_device();
   const bool wants_to_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
   const bool wants_from_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
   if (kind != cudaMemcpyDefault &&
@@ -197,7 +197,7 @@ cudaError_t cudaPeekAtLastError(void) { return t_last_error; }
 
 cudaError_t cudaMalloc(void** pointer, size_t bytes) {
   standin::forbid_during_capture("cudaMalloc");
-  *pointer = standin::allocate(bytes, current_device(), standin::MemoryKind::device);
+  *pointer = standin::allocate(bytes, current_device(), standin::Allocator::cuda_malloc);
   return *pointer ? cudaSuccess : failed(cudaErrorMemoryAllocation);
 }
 
@@ -206,16 +206,12 @@ cudaError_t cudaFree(void* pointer) {
   standin::forbid_during_capture("cudaFree");
   // A GPU frees only once the device is done with the memory.
   stream_of(nullptr, "cudaFree")->synchronize();
-  if (!standin::release(pointer, standin::MemoryKind::device))
-    standin::violation("cudaFree",
-                       "{} is no cudaMalloc allocation (freed twice, or never "
-                       "allocated)",
-                       fmt::ptr(pointer));
+  standin::release(pointer, standin::Allocator::cuda_malloc, "cudaFree");
   return cudaSuccess;
 }
 
 cudaError_t cudaHostAlloc(void** pointer, size_t bytes, unsigned int) {
-  *pointer = standin::allocate(bytes, -1, standin::MemoryKind::pinned_host);
+  *pointer = standin::allocate(bytes, -1, standin::Allocator::cuda_host_alloc);
   return *pointer ? cudaSuccess : failed(cudaErrorMemoryAllocation);
 }
 
@@ -225,8 +221,7 @@ cudaError_t cudaMallocHost(void** pointer, size_t bytes) {
 
 cudaError_t cudaFreeHost(void* pointer) {
   if (!pointer) return cudaSuccess;
-  if (!standin::release(pointer, standin::MemoryKind::pinned_host))
-    standin::violation("cudaFreeHost", "{} is no cudaHostAlloc allocation", fmt::ptr(pointer));
+  standin::release(pointer, standin::Allocator::cuda_host_alloc, "cudaFreeHost");
   return cudaSuccess;
 }
 

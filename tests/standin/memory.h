@@ -10,20 +10,29 @@
 
 namespace standin {
 
-enum class MemoryKind { device, pinned_host };
+// Who made an allocation, and so who may free it: ncclMemAlloc's device memory is cuMem's
+// (the only memory a symmetric window takes), cudaFree refuses it as cudaFree does.
+enum class Allocator { cuda_malloc, nccl_mem_alloc, cuda_host_alloc };
+const char* name(Allocator allocator);
 
 struct Allocation {
   std::byte* address;  // what the program holds
   std::byte* view;     // where the stand-in reads and writes it
   std::size_t bytes;
   int device;  // -1 for pinned host memory
-  MemoryKind kind;
+  Allocator allocator;
+  int registrations;  // NCCL registrations holding it (registration.h)
+
+  bool on_device() const { return allocator != Allocator::cuda_host_alloc; }
 };
 
 // Null when the device's memory is used up.
-void* allocate(std::size_t bytes, int device, MemoryKind kind);
-// False when `address` is no allocation of `kind`.
-bool release(void* address, MemoryKind kind);
+void* allocate(std::size_t bytes, int device, Allocator allocator);
+// Frees what `allocator` made at `address`, for `call`: anything else, or memory still
+// registered with a communicator, is a violation.
+void release(void* address, Allocator allocator, std::string_view call);
+// A registration of `call` takes (+1) or drops (-1) the device allocation holding `address`.
+void count_registration(const void* address, int change, std::string_view call);
 std::optional<Allocation> allocation_holding(const void* address);
 std::size_t device_memory_bytes();
 

@@ -21,6 +21,7 @@
 #include "faults.h"
 #include "memory.h"
 #include "profiler.h"
+#include "registration.h"
 #include "stream.h"
 #include "violation.h"
 
@@ -71,6 +72,23 @@ std::string environment(const char* variable) {
   return value ? value : "";
 }
 
+// ranks' hosts: every rank a node of its own, or all on one.
+struct Nodes {
+  bool one_rank_per_node = true;
+  bool one_node = true;
+};
+
+Nodes nodes_of(const standin::Segment& segment) {
+  Nodes nodes;
+  for (int a = 0; a < segment.nranks(); ++a)
+    for (int b = a + 1; b < segment.nranks(); ++b) {
+      const bool same = std::strcmp(segment.entry(a).host, segment.entry(b).host) == 0;
+      nodes.one_rank_per_node = nodes.one_rank_per_node && !same;
+      nodes.one_node = nodes.one_node && same;
+    }
+  return nodes;
+}
+
 // Joins `name` and checks what NCCL checks at init: no two ranks of one host on one GPU.
 ncclResult_t create(const std::string& name, int nranks, int rank, ncclComm_t* made) {
   standin::RankEntry entry{};
@@ -89,13 +107,10 @@ ncclResult_t create(const std::string& name, int nranks, int rank, ncclComm_t* m
                                 "on CUDA device {}",
                                 rank, other, entry.bus_id));
   }
-  bool one_rank_per_node = true;
-  for (int a = 0; a < nranks; ++a)
-    for (int b = a + 1; b < nranks; ++b)
-      one_rank_per_node =
-          one_rank_per_node && std::strcmp(segment->entry(a).host, segment->entry(b).host) != 0;
+  const Nodes nodes = nodes_of(*segment);
   auto* comm = new ncclComm;
-  comm->one_rank_per_node = one_rank_per_node;
+  comm->one_rank_per_node = nodes.one_rank_per_node;
+  comm->symmetric_memory = nodes.one_node;
   comm->name = name;
   comm->segment = segment;
   comm->rank = rank;
@@ -115,6 +130,34 @@ ncclResult_t create(const std::string& name, int nranks, int rank, ncclComm_t* m
 
 bool overlaps(const std::byte* a, std::size_t a_bytes, const std::byte* b, std::size_t b_bytes) {
   return a < b + b_bytes && b < a + a_bytes;
+}
+
+void count_registered(ncclComm& comm, const void* send, std::size_t send_bytes,
+                      const void* receive, std::size_t receive_bytes) {
+  ++comm.data_collectives;
+  if (comm.registrations.registered(send, send_bytes) &&
+      comm.registrations.registered(receive, receive_bytes))
+    ++comm.on_registered_buffers;
+}
+
+// With COLLBENCH_STANDIN_REGISTRATION_REPORT set, what registration did for a communicator.
+void report_registrations(const ncclComm& comm) {
+  if (environment("COLLBENCH_STANDIN_REGISTRATION_REPORT").empty()) return;
+  fmt::print(stderr,
+             "collbench stand-in registrations (pid {}): rank {} of {}: {} data collectives, {} "
+             "on registered buffers, {} by symmetric kernels\n",
+             getpid(), comm.rank, comm.nranks, comm.data_collectives, comm.on_registered_buffers,
+             comm.symmetric_kernels);
+}
+
+// A collective call of window (de)registration: every rank of `comm` meets before any returns.
+void meet(ncclComm& comm, const char* call) {
+  standin::Segment* meeting = nullptr;
+  const std::string name = fmt::format("{}.w{}", comm.name, ++comm.window_calls);
+  if (std::string why = standin::Segment::join(name, comm.nranks, comm.rank, {}, meeting);
+      !why.empty())
+    standin::violation(call, "the ranks of comm {} did not meet: {}", fmt::ptr(&comm), why);
+  delete meeting;
 }
 
 // Checks the buffers, stream and communicator of a collective and enqueues it.
@@ -169,6 +212,16 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
     c.input = standin::device_access(send, send_bytes, comm->device, call, "sendbuff");
   if (writes && count > 0)
     c.output = standin::device_access(receive, receive_bytes, comm->device, call, "recvbuff");
+  const bool data = kind == CollectiveKind::all_reduce || kind == CollectiveKind::all_gather ||
+                    kind == CollectiveKind::reduce_scatter;
+  if (data) count_registered(*comm, send, send_bytes, receive, receive_bytes);
+  if (data && comm->registrations.in_symmetric_window(send) &&
+      comm->registrations.in_symmetric_window(receive) &&
+      standin::symmetric_kernel_runs(*comm, kind, type, op, c.bytes)) {
+    ++comm->symmetric_kernels;
+    s->enqueue([comm, c] { comm->run(c, ""); });
+    return ncclSuccess;
+  }
   const standin::Choice choice = standin::choose(*comm, kind, type, op, c.bytes);
   if (choice.algorithm.empty())
     return failed(ncclInternalError, fmt::format("Error : no algorithm/protocol available for "
@@ -289,6 +342,8 @@ ncclResult_t ncclCommFinalize(ncclComm_t comm) {
 ncclResult_t ncclCommDestroy(ncclComm_t comm) {
   if (!comm) return ncclSuccess;
   checked(comm, "ncclCommDestroy")->destroyed = true;
+  comm->registrations.drop_all("ncclCommDestroy");
+  report_registrations(*comm);
   standin::profile_end(*comm);
   return ncclSuccess;
 }
@@ -296,6 +351,85 @@ ncclResult_t ncclCommDestroy(ncclComm_t comm) {
 ncclResult_t ncclCommAbort(ncclComm_t comm) {
   if (!comm) return ncclSuccess;
   checked(comm, "ncclCommAbort")->aborted = true;
+  comm->registrations.drop_all("ncclCommAbort");
+  return ncclSuccess;
+}
+
+ncclResult_t ncclMemAlloc(void** pointer, size_t bytes) {
+  standin::forbid_during_capture("ncclMemAlloc");
+  *pointer =
+      standin::allocate(bytes, standin::current_device(), standin::Allocator::nccl_mem_alloc);
+  return *pointer ? ncclSuccess
+                  : failed(ncclUnhandledCudaError, "ncclMemAlloc: cuMemCreate: out of memory");
+}
+
+ncclResult_t ncclMemFree(void* pointer) {
+  if (!pointer) return ncclSuccess;
+  standin::forbid_during_capture("ncclMemFree");
+  standin::release(pointer, standin::Allocator::nccl_mem_alloc, "ncclMemFree");
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommRegister(const ncclComm_t handle, void* buffer, size_t bytes,
+                              void** registration) {
+  ncclComm* comm = checked(handle, "ncclCommRegister");
+  standin::device_access(buffer, bytes, comm->device, "ncclCommRegister", "buff");
+  standin::count_registration(buffer, +1, "ncclCommRegister");
+  *registration =
+      comm->registrations.add({static_cast<std::byte*>(buffer), bytes, false, false});
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommDeregister(const ncclComm_t handle, void* registration) {
+  ncclComm* comm = checked(handle, "ncclCommDeregister");
+  const auto taken = comm->registrations.take(registration);
+  if (!taken || taken->window)
+    standin::violation("ncclCommDeregister", "handle {} is no ncclCommRegister of comm {}{}",
+                       fmt::ptr(registration), fmt::ptr(comm),
+                       taken ? " (a window: ncclCommWindowDeregister drops it)" : "");
+  standin::count_registration(taken->address, -1, "ncclCommDeregister");
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommWindowRegister(ncclComm_t handle, void* buffer, size_t bytes,
+                                    ncclWindow_t* window, int flags) {
+  constexpr const char* kCall = "ncclCommWindowRegister";
+  ncclComm* comm = checked(handle, kCall);
+  *window = nullptr;
+  if (!buffer || bytes == 0) return ncclSuccess;
+  standin::device_access(buffer, bytes, comm->device, kCall, "buff");
+  if (comm->symmetric_memory) {
+    // NCCL maps each rank's cuMem allocation into the others': only ncclMemAlloc's will do.
+    const auto held = standin::allocation_holding(buffer);
+    if (held->allocator != standin::Allocator::nccl_mem_alloc)
+      return failed(ncclUnhandledCudaError,
+                    fmt::format("{}: Cuda failure 'invalid argument' from "
+                                "cuMemRetainAllocationHandle: buff {} is {} memory, not cuMem's "
+                                "(ncclMemAlloc)",
+                                kCall, fmt::ptr(buffer), standin::name(held->allocator)));
+    if ((static_cast<std::byte*>(buffer) - held->address) % NCCL_WIN_REQUIRED_ALIGNMENT != 0)
+      return failed(ncclInvalidArgument,
+                    fmt::format("{}: Window address must be suitably aligned.", kCall));
+    meet(*comm, kCall);
+  }
+  standin::count_registration(buffer, +1, kCall);
+  *window = reinterpret_cast<ncclWindow_t>(comm->registrations.add(
+      {static_cast<std::byte*>(buffer), bytes, true,
+       comm->symmetric_memory && (flags & NCCL_WIN_COLL_SYMMETRIC) != 0}));
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommWindowDeregister(ncclComm_t handle, ncclWindow_t window) {
+  constexpr const char* kCall = "ncclCommWindowDeregister";
+  ncclComm* comm = checked(handle, kCall);
+  if (!window) return ncclSuccess;
+  const auto taken = comm->registrations.take(window);
+  if (!taken || !taken->window)
+    standin::violation(kCall, "window {} is no ncclCommWindowRegister of comm {}{}",
+                       fmt::ptr(window), fmt::ptr(comm),
+                       taken ? " (ncclCommDeregister drops it)" : "");
+  if (comm->symmetric_memory) meet(*comm, kCall);
+  standin::count_registration(taken->address, -1, kCall);
   return ncclSuccess;
 }
 

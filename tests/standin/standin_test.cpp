@@ -152,6 +152,41 @@ TEST_F(StandIn, AnUnbalancedGroupEndIsNamed) {
 
 // NCCL rounds each step of a half-precision sum to half: 2048 + 1 is 2048 (ties to even), and
 // so is 2048 + 1 + 1, where a sum in float rounded once would be 2050.
+TEST_F(StandIn, MemoryFreedWhileRegisteredIsNamed) {
+  void* handle = nullptr;
+  ASSERT_EQ(ncclCommRegister(comm_, device_, kBytes, &handle), ncclSuccess);
+  EXPECT_DEATH(cudaFree(device_),
+               "cudaFree: .* of 4096 bytes is still registered with 1 communicator");
+  ASSERT_EQ(ncclCommDeregister(comm_, handle), ncclSuccess);
+}
+
+TEST_F(StandIn, ASymmetricWindowTakesOnlyNcclMemAllocsMemory) {
+  ncclWindow_t window = nullptr;
+  EXPECT_EQ(ncclCommWindowRegister(comm_, device_, kBytes, &window, NCCL_WIN_COLL_SYMMETRIC),
+            ncclUnhandledCudaError);
+  EXPECT_EQ(window, nullptr);
+  EXPECT_NE(std::strstr(ncclGetLastError(comm_), "cudaMalloc memory, not cuMem's"), nullptr);
+  void* cumem = nullptr;
+  ASSERT_EQ(ncclMemAlloc(&cumem, kBytes), ncclSuccess);
+  ASSERT_EQ(ncclCommWindowRegister(comm_, cumem, kBytes, &window, NCCL_WIN_COLL_SYMMETRIC),
+            ncclSuccess);
+  EXPECT_DEATH(ncclCommDeregister(comm_, window), "ncclCommDeregister: handle .* is no "
+                                                  "ncclCommRegister of comm .* \\(a window");
+  ASSERT_EQ(ncclCommWindowDeregister(comm_, window), ncclSuccess);
+  EXPECT_DEATH(ncclMemFree(device_), "ncclMemFree: .* is an allocation of cudaMalloc, not of "
+                                     "ncclMemAlloc");
+  EXPECT_EQ(ncclMemFree(cumem), ncclSuccess);
+}
+
+TEST_F(StandIn, ACommunicatorsEndReleasesItsRegistrations) {
+  void* handle = nullptr;
+  ASSERT_EQ(ncclCommRegister(comm_, device_, kBytes, &handle), ncclSuccess);
+  ASSERT_EQ(ncclCommDestroy(comm_), ncclSuccess);
+  comm_ = nullptr;
+  EXPECT_EQ(cudaFree(device_), cudaSuccess);
+  device_ = nullptr;
+}
+
 TEST(StandInReduction, HalfSumsRoundEveryStep) {
   const std::uint16_t h2048 = 0x6800, h1 = 0x3C00;
   const std::byte* inputs[3] = {reinterpret_cast<const std::byte*>(&h2048),

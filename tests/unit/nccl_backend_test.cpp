@@ -16,18 +16,18 @@ namespace collbench {
 namespace {
 
 // A one-rank world through the same environment `run --np 1` gives its child.
-std::unique_ptr<Backend> one_rank_backend(bool cuda_graphs) {
+std::unique_ptr<Backend> one_rank_backend(const NcclOptions& options = {}) {
   for (const auto& [name, value] : nccl_local_launch_environment(1, false))
     setenv(name.c_str(), value.c_str(), 1);
   for (const char* name : {"COLLBENCH_RANK", "COLLBENCH_LOCAL_RANK"}) setenv(name, "0", 1);
   for (const char* name : {"COLLBENCH_NRANKS", "COLLBENCH_LOCAL_SIZE"}) setenv(name, "1", 1);
-  return make_nccl_backend(NcclOptions{cuda_graphs});
+  return make_nccl_backend(options);
 }
 
 class NcclBackend : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    if (nccl_usable()) backend_ = one_rank_backend(false).release();
+    if (nccl_usable()) backend_ = one_rank_backend().release();
   }
   static void TearDownTestSuite() {
     delete backend_;
@@ -97,12 +97,37 @@ TEST_F(NcclBackend, EveryCollectiveTypeAndOpIsExactOutOfPlaceAndInPlace) {
 }
 
 TEST_F(NcclBackend, CudaGraphBatchesGiveTheSameResults) {
-  auto graphs = one_rank_backend(true);
+  auto graphs = one_rank_backend({.cuda_graphs = true});
   const Shape shape = shape_for(CollectiveKind::allreduce, 1 << 20, sizeof(float), 1);
   EXPECT_EQ(run_and_check(graphs->world(),
                           {CollectiveKind::allreduce, DataType::float32, ReduceOp::sum, shape, false}),
             0u);
   EXPECT_EQ(graphs->provenance().at("cuda_graphs"), "yes");
+}
+
+// -R 1 and -R 2 on one rank, which is one node: its window is NCCL's symmetric memory.
+TEST_F(NcclBackend, RegisteredBuffersCarryEveryCollective) {
+  for (auto registration : {BufferRegistration::local, BufferRegistration::symmetric}) {
+    auto backend = one_rank_backend({.buffer_registration = registration});
+    Communicator& world = backend->world();
+    for (CollectiveKind kind : {CollectiveKind::allreduce, CollectiveKind::allgather,
+                                CollectiveKind::reduce_scatter}) {
+      const Shape shape = shape_for(kind, 1 << 16, sizeof(float), 1);
+      const CollectiveCall call{kind, DataType::float32, ReduceOp::sum, shape, false};
+      const PatternRule rule(PatternCase{kind, call.datatype, call.op, 0, 1, shape});
+      auto send = world.allocate(shape.send_count * sizeof(float));
+      auto recv = world.allocate(shape.recv_count * sizeof(float));
+      const auto registered = world.register_buffers(*send, *recv);  // dropped before the buffers
+      ASSERT_NE(registered, nullptr) << name(registration);
+      world.fill_input(rule, *send, 0);
+      auto timer = world.make_timer();
+      timer->start();
+      world.launch(call, *send, *recv);
+      timer->stop_seconds();
+      EXPECT_EQ(world.count_wrong(rule, *recv, 0), 0u) << name(registration) << " " << name(kind);
+    }
+  }
+  EXPECT_EQ(comm().register_buffers(*comm().allocate(8), *comm().allocate(8)), nullptr);
 }
 
 TEST_F(NcclBackend, EventsTimeTheOperationOnTheGpu) {
@@ -166,7 +191,7 @@ TEST_F(NcclBackend, TearingDownAfterAnAbortLeavesTheCommunicatorsAlone) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
-        auto aborted = one_rank_backend(false);
+        auto aborted = one_rank_backend();
         auto split = aborted->tuned_split(Tuning{}, 0, 0);
         aborted->abort_communication();
         split.reset();

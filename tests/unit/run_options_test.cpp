@@ -359,6 +359,36 @@ TEST(ResolveErrors, CudaGraphLaunchCountsAreNotTaken) {
   EXPECT_CONTAINS(usage_error(options, "nccl"), "-G/--cudagraph takes 0 or 1");
 }
 
+TEST(RunOptionsCli, BufferRegistrationTakesNcclTestsNumbers) {
+  for (const auto& [flag, registration] :
+       {std::pair{"0", BufferRegistration::none}, std::pair{"1", BufferRegistration::local},
+        std::pair{"2", BufferRegistration::symmetric}}) {
+    const RunOptions options = parse_args({"-R", flag, "--backend", "nccl"});
+    EXPECT_EQ(resolve(options, "nccl").buffer_registration, registration) << flag;
+  }
+  EXPECT_EQ(parse_args({"--local_register", "2"}).local_register, 2);
+}
+
+TEST(ResolveErrors, BufferRegistrationOutOfRangeOrWithoutNccl) {
+  RunOptions options;
+  options.backend = "nccl";
+  options.local_register = 3;
+  EXPECT_CONTAINS(usage_error(options, "nccl"), "-R/--local_register: 3 is none of 0");
+  options.local_register = 1;
+  options.backend = "mpi";
+  EXPECT_CONTAINS(usage_error(options, "nccl"), "-R/--local_register needs the nccl backend");
+}
+
+TEST(ResolveErrors, SymmetricWindowsWithPinsWouldNotHold) {
+  RunOptions options;
+  options.backend = "nccl";
+  options.local_register = 2;
+  options.nccl_algorithms = "Ring";
+  EXPECT_CONTAINS(usage_error(options, "nccl"), "-R 2 with --nccl-algo/--nccl-proto");
+  options.local_register = 1;
+  EXPECT_EQ(resolve(options, "nccl").tunings.size(), 2u);
+}
+
 TEST(ResolveErrors, CudaGraphWithMpi) {
   RunOptions options;
   options.cuda_graph_launches = 1;

@@ -75,7 +75,7 @@ class NcclBackend final : public Backend {
     ncclComm_t comm = nullptr;
     nccl::check(ncclCommInitRank(&comm, placement_.nranks, id, placement_.rank),
                 "ncclCommInitRank");
-    world_ = std::make_unique<nccl::NcclCommunicator>(comm, options_.cuda_graphs);
+    world_ = std::make_unique<nccl::NcclCommunicator>(comm, options_);
   }
   ~NcclBackend() override {
     world_.reset();
@@ -152,8 +152,13 @@ class NcclBackend final : public Backend {
   void abort_communication() noexcept override { nccl::abort_all_communicators(); }
 
  private:
-  static std::string profiler_text() {
-    if (nccl::profiled_communicators() > 0) return "collbench: algorithm, protocol and channels per point";
+  std::string profiler_text() const {
+    // NCCL 2.28 reports the collectives of its symmetric kernels to no profiler.
+    if (nccl::profiled_communicators() > 0)
+      return options_.buffer_registration == BufferRegistration::symmetric
+                 ? "collbench: algorithm, protocol and channels per point, but none where "
+                   "NCCL's symmetric kernels ran it (-R 2: NCCL reports those to no profiler)"
+                 : "collbench: algorithm, protocol and channels per point";
     const char* setting = std::getenv("NCCL_PROFILER_PLUGIN");
     return fmt::format("not loaded (NCCL_PROFILER_PLUGIN={}): no chosen algorithm recorded",
                        setting ? setting : "");

@@ -9,6 +9,9 @@ namespace collbench {
 
 struct NcclOptions {
   bool cuda_graphs = false;  // -G: batches are captured and replayed as CUDA graphs
+  // -R: buffers from ncclMemAlloc (cuMem, as nccl-tests allocates) when registered, else
+  // cudaMalloc.
+  BufferRegistration buffer_registration = BufferRegistration::none;
 };
 
 // Throws BackendUnavailable when this host cannot run it.

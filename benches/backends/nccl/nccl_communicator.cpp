@@ -35,17 +35,30 @@ void abort_live_communicators() noexcept {
 
 // Device memory whose every copy and fill runs on the communicator's stream: kernels and NCCL
 // run there, and a non-blocking stream is not ordered against the legacy one.
+// From ncclMemAlloc (cuMem, which a symmetric window needs) where the buffers are registered,
+// else from cudaMalloc.
 class DeviceBuffer final : public Buffer {
  public:
-  DeviceBuffer(std::size_t bytes, cudaStream_t stream) : bytes_(bytes), stream_(stream) {
-    if (cudaMalloc(&data_, std::max<std::size_t>(bytes, 1)) != cudaSuccess) {
+  DeviceBuffer(std::size_t bytes, cudaStream_t stream, bool nccl_memory)
+      : bytes_(bytes), stream_(stream), nccl_memory_(nccl_memory) {
+    const std::size_t allocated = std::max<std::size_t>(bytes, 1);
+    const bool failed = nccl_memory ? ncclMemAlloc(&data_, allocated) != ncclSuccess
+                                    : cudaMalloc(&data_, allocated) != cudaSuccess;
+    if (failed) {
       cudaGetLastError();  // clear the sticky-free allocation error
       throw std::bad_alloc();
     }
     check(cudaMemsetAsync(data_, 0, bytes, stream_), "cudaMemsetAsync");
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
   }
-  ~DeviceBuffer() override { cudaFree(data_); }
+  ~DeviceBuffer() override {
+    if (!nccl_memory_) {
+      cudaFree(data_);  // which waits for the device
+      return;
+    }
+    cudaStreamSynchronize(stream_);
+    ncclMemFree(data_);
+  }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
@@ -68,6 +81,48 @@ class DeviceBuffer final : public Buffer {
   void* data_ = nullptr;
   std::size_t bytes_;
   cudaStream_t stream_;
+  bool nccl_memory_;
+};
+
+// The run's buffers registered with one communicator, deregistered at the end unless an abort
+// freed the communicator, and its registrations with it.
+class NcclRegistration final : public Registration {
+ public:
+  NcclRegistration(ncclComm_t comm, BufferRegistration kind) : comm_(comm), kind_(kind) {}
+  ~NcclRegistration() override {
+    {
+      std::lock_guard lock(g_live_mutex);
+      if (g_aborted) return;
+    }
+    // Not under the lock: a window's deregistration waits for every rank, and the watchdog must
+    // be able to abort a rank that never comes.
+    for (void* handle : handles_)
+      if (kind_ == BufferRegistration::symmetric)
+        ncclCommWindowDeregister(comm_, static_cast<ncclWindow_t>(handle));
+      else
+        ncclCommDeregister(comm_, handle);
+  }
+  NcclRegistration(const NcclRegistration&) = delete;
+  NcclRegistration& operator=(const NcclRegistration&) = delete;
+
+  void add(Buffer& buffer) {
+    void* handle = nullptr;
+    const std::size_t bytes = std::max<std::size_t>(buffer.bytes(), 1);
+    if (kind_ == BufferRegistration::symmetric) {
+      ncclWindow_t window = nullptr;
+      check(ncclCommWindowRegister(comm_, buffer.data(), bytes, &window, NCCL_WIN_COLL_SYMMETRIC),
+            "ncclCommWindowRegister");
+      handle = window;
+    } else {
+      check(ncclCommRegister(comm_, buffer.data(), bytes, &handle), "ncclCommRegister");
+    }
+    handles_.push_back(handle);
+  }
+
+ private:
+  ncclComm_t comm_;
+  BufferRegistration kind_;
+  std::vector<void*> handles_;
 };
 
 // GPU time between two events on the communication stream.
@@ -143,8 +198,8 @@ std::string host_identity() {
 
 }  // namespace
 
-NcclCommunicator::NcclCommunicator(ncclComm_t comm, bool cuda_graphs)
-    : comm_(comm), cuda_graphs_(cuda_graphs) {
+NcclCommunicator::NcclCommunicator(ncclComm_t comm, const NcclOptions& options)
+    : comm_(comm), options_(options) {
   check(ncclCommUserRank(comm_, &rank_), "ncclCommUserRank");
   check(ncclCommCount(comm_, &size_), "ncclCommCount");
   // The greatest priority: an overlap load launched first (thousands of blocks, several waves)
@@ -176,7 +231,16 @@ NcclCommunicator::~NcclCommunicator() {
 }
 
 std::unique_ptr<Buffer> NcclCommunicator::allocate(std::size_t bytes) {
-  return std::make_unique<DeviceBuffer>(bytes, stream_);
+  return std::make_unique<DeviceBuffer>(
+      bytes, stream_, options_.buffer_registration != BufferRegistration::none);
+}
+
+std::unique_ptr<Registration> NcclCommunicator::register_buffers(Buffer& send, Buffer& recv) {
+  if (options_.buffer_registration == BufferRegistration::none) return nullptr;
+  auto registration = std::make_unique<NcclRegistration>(comm_, options_.buffer_registration);
+  registration->add(send);
+  registration->add(recv);
+  return registration;
 }
 
 std::unique_ptr<Timer> NcclCommunicator::make_timer() { return std::make_unique<EventTimer>(*this); }
@@ -228,7 +292,7 @@ LibraryChoice NcclCommunicator::library_choice(const CollectiveCall& call, Buffe
 }
 
 std::unique_ptr<Batch> NcclCommunicator::batch(std::function<void()> launches, int count) {
-  if (!cuda_graphs_) return Communicator::batch(std::move(launches), count);
+  if (!options_.cuda_graphs) return Communicator::batch(std::move(launches), count);
   return std::make_unique<GraphBatch>(stream_, launches, count);
 }
 
@@ -357,7 +421,7 @@ std::unique_ptr<Communicator> NcclCommunicator::split(int color, int key) {
   check(ncclCommSplit(comm_, color == kNoColor ? NCCL_SPLIT_NOCOLOR : color, key, &part, nullptr),
         "ncclCommSplit");
   if (!part) return nullptr;
-  return std::make_unique<NcclCommunicator>(part, cuda_graphs_);
+  return std::make_unique<NcclCommunicator>(part, options_);
 }
 
 std::unique_ptr<Communicator> NcclCommunicator::split_node() {

@@ -8,13 +8,14 @@
 #include <memory>
 
 #include "benches/backends/communicator.h"
+#include "benches/backends/nccl/nccl_backend.h"
 
 namespace collbench::nccl {
 
 class NcclCommunicator final : public Communicator {
  public:
   // Takes ownership of `comm`.
-  NcclCommunicator(ncclComm_t comm, bool cuda_graphs);
+  NcclCommunicator(ncclComm_t comm, const NcclOptions& options);
   ~NcclCommunicator() override;
   NcclCommunicator(const NcclCommunicator&) = delete;
   NcclCommunicator& operator=(const NcclCommunicator&) = delete;
@@ -22,6 +23,8 @@ class NcclCommunicator final : public Communicator {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   std::unique_ptr<Buffer> allocate(std::size_t bytes) override;
+  // -R 1: ncclCommRegister; -R 2: ncclCommWindowRegister, NCCL_WIN_COLL_SYMMETRIC.
+  std::unique_ptr<Registration> register_buffers(Buffer& send, Buffer& recv) override;
   std::unique_ptr<Timer> make_timer() override;
   void launch(const CollectiveCall& call, Buffer& send, Buffer& recv) override;
   std::unique_ptr<Batch> batch(std::function<void()> launches, int count) override;
@@ -66,7 +69,7 @@ class NcclCommunicator final : public Communicator {
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t followed_ = nullptr;  // recorded on another communicator's stream by follow()
-  bool cuda_graphs_ = false;
+  NcclOptions options_;
   int rank_ = 0;
   int size_ = 1;
   std::byte* control_device_ = nullptr;
