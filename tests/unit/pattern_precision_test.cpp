@@ -1,0 +1,152 @@
+// The validation pattern's exactness for half, bfloat16 and the two fp8 types, checked with
+// CUDA's own host conversions (cuda_fp16.h, cuda_bf16.h, cuda_fp8.h), not the stand-in's model:
+// where PatternRule says a case is exact, the reduction of the ranks' inputs, each converted to
+// the type and every step rounded to it as NCCL reduces (avg: each input pre-multiplied by 1/p
+// in the type), lands bit for bit on the expected value converted, whatever the order of the
+// ranks (a ring's rotations, a tree's pairs). That is what the validation kernels compare.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "benches/collectives/pattern.h"
+
+namespace collbench {
+namespace {
+
+template <typename T>
+std::uint32_t bits(T value) {
+  std::uint32_t out = 0;
+  std::memcpy(&out, &value, sizeof(T));
+  return out;
+}
+
+template <typename T>
+float as_float(T value) {
+  return static_cast<float>(value);
+}
+
+template <typename T>
+T rounded(float value) {
+  return T(value);
+}
+
+// One step of the reduction, in float, rounded to the type: NCCL's reduction of two elements.
+template <typename T>
+T step(ReduceOp op, T a, T b) {
+  const float x = as_float(a), y = as_float(b);
+  switch (op) {
+    case ReduceOp::sum:
+    case ReduceOp::avg:
+      return rounded<T>(x + y);
+    case ReduceOp::prod:
+      return rounded<T>(x * y);
+    case ReduceOp::min:
+      return rounded<T>(x < y ? x : y);
+    case ReduceOp::max:
+      return rounded<T>(x > y ? x : y);
+  }
+  return a;
+}
+
+// The ranks' inputs reduced left to right (a ring from the first), or in pairs, level by level
+// (`tree`).
+template <typename T>
+T reduce(ReduceOp op, std::vector<T> inputs, bool tree) {
+  if (!tree) {
+    T acc = inputs.front();
+    for (std::size_t q = 1; q < inputs.size(); ++q) acc = step(op, acc, inputs[q]);
+    return acc;
+  }
+  while (inputs.size() > 1) {
+    std::vector<T> next;
+    for (std::size_t q = 0; q + 1 < inputs.size(); q += 2)
+      next.push_back(step(op, inputs[q], inputs[q + 1]));
+    if (inputs.size() % 2) next.push_back(inputs.back());
+    inputs = next;
+  }
+  return inputs.front();
+}
+
+// Every element of an allreduce of `count` elements over `p` ranks, where the rule says exact.
+template <typename T>
+void check_case(DataType type, ReduceOp op, int p, std::size_t count, int& exact_cases) {
+  const Shape shape = shape_for(CollectiveKind::allreduce, count * sizeof(T), sizeof(T), p);
+  std::vector<PatternRule> ranks;
+  for (int q = 0; q < p; ++q)
+    ranks.emplace_back(PatternCase{CollectiveKind::allreduce, type, op, q, p, shape});
+  if (!ranks.front().exact()) return;
+  ++exact_cases;
+  const T scale = rounded<T>(1.0f / static_cast<float>(p));
+  int wrong = 0;
+  for (std::size_t i = 0; i < shape.count && wrong < 3; ++i) {
+    std::vector<T> inputs;
+    for (const PatternRule& rank : ranks) {
+      const T in = rounded<T>(static_cast<float>(rank.input(i)));
+      inputs.push_back(op == ReduceOp::avg ? rounded<T>(as_float(in) * as_float(scale)) : in);
+    }
+    const std::uint32_t expected = bits(rounded<T>(static_cast<float>(ranks[0].expected(i))));
+    for (int order = 0; order < 3; ++order) {
+      std::vector<T> ordered = inputs;
+      if (order == 1) std::rotate(ordered.begin(), ordered.begin() + p / 2, ordered.end());
+      const std::uint32_t got = bits(reduce(op, ordered, order == 2));
+      if (got != expected && ++wrong <= 3)
+        ADD_FAILURE() << name(type) << " " << name(op) << " over " << p << " ranks, element " << i
+                      << (order == 2   ? " (tree)"
+                          : order == 1 ? " (rotated ring)"
+                                       : " (ring)")
+                      << ": bits " << got << ", expected " << expected << " ("
+                      << ranks[0].expected(i) << ")";
+    }
+  }
+}
+
+// The (op, ranks) cases the rule calls exact, each checked.
+template <typename T>
+int check_type(DataType type) {
+  int exact_cases = 0;
+  for (ReduceOp op : all_reduce_ops())
+    for (int p : {2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 24, 32, 64, 128, 256})
+      check_case<T>(type, op, p, 1031, exact_cases);
+  return exact_cases;
+}
+
+// The ranks collbench's own tests run (2, 3, 4) validate every op of every type (avg on 2 and 4:
+// a power of two), so an exactness claim that went wrong cannot hide behind "not checked".
+void expect_small_jobs_checked(DataType type) {
+  for (int p : {2, 3, 4})
+    for (ReduceOp op : all_reduce_ops()) {
+      const Shape shape = shape_for(CollectiveKind::allreduce, 64, 1, p);
+      const bool exact =
+          PatternRule(PatternCase{CollectiveKind::allreduce, type, op, 0, p, shape}).exact();
+      EXPECT_EQ(exact, op != ReduceOp::avg || p != 3) << name(type) << " " << name(op) << " " << p;
+    }
+}
+
+TEST(PatternPrecision, HalfIsExactWhereTheRuleSaysSo) {
+  expect_small_jobs_checked(DataType::float16);
+  EXPECT_GT(check_type<__half>(DataType::float16), 50);
+}
+
+TEST(PatternPrecision, Bfloat16IsExactWhereTheRuleSaysSo) {
+  expect_small_jobs_checked(DataType::bfloat16);
+  EXPECT_GT(check_type<__nv_bfloat16>(DataType::bfloat16), 50);
+}
+
+TEST(PatternPrecision, Fp8E4m3IsExactWhereTheRuleSaysSo) {
+  expect_small_jobs_checked(DataType::float8_e4m3);
+  EXPECT_GT(check_type<__nv_fp8_e4m3>(DataType::float8_e4m3), 30);
+}
+
+TEST(PatternPrecision, Fp8E5m2IsExactWhereTheRuleSaysSo) {
+  expect_small_jobs_checked(DataType::float8_e5m2);
+  EXPECT_GT(check_type<__nv_fp8_e5m2>(DataType::float8_e5m2), 30);
+}
+
+}  // namespace
+}  // namespace collbench
