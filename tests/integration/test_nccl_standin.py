@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 from collections import defaultdict
+from pathlib import Path
 
 import h5py
 import pytest
@@ -16,6 +17,7 @@ from conftest import BINARY, QUICK, ROOT, environment, run_plain, table_rows, te
 
 STANDIN = BINARY.parents[1] / "tests" / "standin" / "lib"
 VIOLATION = "collbench stand-in (pid"
+SEGMENTS = Path("/dev/shm")
 TYPES = "int8,uint8,int32,uint32,int64,uint64,half,float,double,bfloat16,f8e4m3,f8e5m2"
 
 
@@ -30,6 +32,16 @@ def standin_environment(faults=None):
     extra = {"LD_LIBRARY_PATH": str(STANDIN)}
     extra.update({f"COLLBENCH_STANDIN_{k}": str(v) for k, v in (faults or {}).items()})
     return environment(extra)
+
+
+@pytest.fixture(autouse=True)
+def no_segment_left_behind():
+    """A rank killed before all joined its communicator leaves that communicator's segment in
+    /dev/shm (the last rank to join unlinks it): removed after each test."""
+    before = set(SEGMENTS.glob("collbench-standin-*"))
+    yield
+    for left in set(SEGMENTS.glob("collbench-standin-*")) - before:
+        left.unlink(missing_ok=True)
 
 
 def checked(result):
@@ -334,6 +346,21 @@ def test_a_rank_that_never_joins_ends_the_start_with_exit_3(tmp_path):
     assert re.search(r"rank [01] on \S+: timeout: no progress for 3 s \(-T\) in starting the "
                      r"backend", result.stderr), result.stderr
     assert not out.exists()
+
+
+def test_a_rank_that_never_joins_a_split_ends_the_run_with_exit_3_keeping_the_points(tmp_path):
+    """A pinned pass makes communicators of its own (ncclCommSplit): a rank that never joins them
+    (its third communicator: the world, the topology's node, the pass's) leaves the others
+    waiting there; the watchdog ends the run with exit 3, the library's own pass kept."""
+    out = tmp_path / "never-split.h5"
+    result = run_np(2, ["-e", "1K", "-T", "3", "--nccl-algo", "Ring", "--ops", "allreduce",
+                        "--out", str(out), *QUICK], INIT_HANG="1:3")
+    assert result.returncode == 3, result.stderr
+    assert re.search(r"rank [01] on \S+: timeout: no progress for 3 s \(-T\) in creating the "
+                     r"pass's communicators", result.stderr), result.stderr
+    points, attrs = points_of(out)
+    assert attrs["complete"] == 0 and len(points) > 0
+    assert set(points["algorithm"]) == {b""}  # the library's own choice, not the pinned Ring
 
 
 def test_an_asynchronous_error_ends_the_run_with_exit_3_naming_it(tmp_path):

@@ -69,9 +69,15 @@ void set_process_rank(int rank) {
   g_settings.corrupt = rank_fault("COLLBENCH_STANDIN_CORRUPT", rank);
 }
 
-bool hangs_at_init(int rank) {
+bool hangs_joining(int rank) {
+  static int joined = 0;  // communicators this process began to join
+  ++joined;
   const char* hung = std::getenv("COLLBENCH_STANDIN_INIT_HANG");
-  return g_process_rank < 0 && hung && *hung && std::atoi(hung) == rank;
+  if (!hung || !*hung) return false;
+  int hung_rank = -1, nth = 1;
+  if (std::sscanf(hung, "%d:%d", &hung_rank, &nth) < 1)
+    violation("COLLBENCH_STANDIN_INIT_HANG", "'{}' is not RANK or RANK:N", hung);
+  return joined == nth && hung_rank == (g_process_rank < 0 ? rank : g_process_rank);
 }
 
 Fault fault_now(CollectiveKind kind, ncclDataType_t type, int nranks) {

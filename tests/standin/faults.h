@@ -16,8 +16,9 @@
 //   COLLBENCH_STANDIN_ASYNC_ERROR=RANK:FUNCTION[:P]  it fails instead: the
 //                                        communicator's ncclCommGetAsyncError answers
 //                                        ncclRemoteError, and the collective hangs
-//   COLLBENCH_STANDIN_INIT_HANG=RANK     RANK never joins its first communicator: the others
-//                                        wait in ncclCommInitRank
+//   COLLBENCH_STANDIN_INIT_HANG=RANK[:N] RANK never joins its Nth communicator (1, the
+//                                        default: its first, ncclCommInitRank's; later ones
+//                                        ncclCommSplit's): the others wait there
 //   COLLBENCH_STANDIN_CORRUPT=RANK:TYPE  RANK's results of every collective on NCCL type TYPE
 //                                        (its number, ncclDataType_t) have one byte flipped
 #include <nccl.h>
@@ -32,8 +33,9 @@ enum class Fault { none, hang, async_error };
 
 // Once, at the process's first communicator: its rank there, and the settings above read.
 void set_process_rank(int rank);
-// Whether `rank`, joining this process's first communicator, is to hang there.
-bool hangs_at_init(int rank);
+// Whether this process, joining a communicator as `rank` there, is to hang (INIT_HANG); called
+// once for each communicator it joins, in order.
+bool hangs_joining(int rank);
 // The fault due at this collective of `type` on a communicator of `nranks`; one a process at
 // most.
 Fault fault_now(CollectiveKind kind, ncclDataType_t type, int nranks);

@@ -94,7 +94,7 @@ ncclResult_t create(const std::string& name, int nranks, int rank, ncclComm_t* m
   standin::RankEntry entry{};
   std::snprintf(entry.host, sizeof(entry.host), "%s", host_identity().c_str());
   cudaDeviceGetPCIBusId(entry.bus_id, sizeof(entry.bus_id), standin::current_device());
-  if (standin::hangs_at_init(rank)) standin::wait_until([] { return false; }, nullptr);
+  if (standin::hangs_joining(rank)) standin::wait_until([] { return false; }, nullptr);
   standin::Segment* segment = nullptr;
   if (std::string why = standin::Segment::join(name, nranks, rank, entry, segment); !why.empty())
     return failed(ncclInvalidArgument, why);

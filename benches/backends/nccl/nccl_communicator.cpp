@@ -26,10 +26,11 @@ std::mutex g_live_mutex;
 std::vector<ncclComm_t> g_live;
 bool g_aborted = false;
 
-// With g_live_mutex held: once, by the watchdog or the first asynchronous error.
+// With g_live_mutex held: once, by the watchdog or the first asynchronous error. The newest
+// first: a split before the communicator it was split from.
 void abort_live_communicators() noexcept {
   g_aborted = true;
-  for (ncclComm_t comm : g_live) ncclCommAbort(comm);
+  for (auto comm = g_live.rbegin(); comm != g_live.rend(); ++comm) ncclCommAbort(*comm);
   g_live.clear();
 }
 
