@@ -453,6 +453,21 @@ def test_a_gpu_per_rank_by_cuda_visible_devices_is_no_sharing(tmp_path, visible,
         assert not out.exists()
 
 
+def test_links_from_gpu_memory_get_past_the_gpu_check_to_ucxs_answer(tmp_path):
+    """`links --memory cuda` over the stand-in's GPUs: collbench's own check finds GPUs, and
+    Debian's UCX, built without CUDA, is what refuses (exit 2, nothing written). A UCX built
+    --with-cuda would reach the memory through the CUDA driver API, which the stand-in lacks."""
+    out = tmp_path / "links-cuda.h5"
+    command = ["mpirun", "-x", "LD_LIBRARY_PATH", "-np", "2", str(BINARY), "links", "--memory",
+               "cuda", "-e", "4K", "--out", str(out)]
+    result = checked(subprocess.run(command, capture_output=True, text=True, timeout=120,
+                                    env=standin_environment(), cwd=ROOT))
+    assert result.returncode == 2, result.stderr
+    assert re.search(r"--memory cuda: UCX \S+ here was built without CUDA", result.stderr), \
+        result.stderr
+    assert not out.exists()
+
+
 def test_report_and_fit_read_the_file(sweep):
     _, out, _ = sweep
     for command in (["report", str(out)], ["fit", str(out)]):
