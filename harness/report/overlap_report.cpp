@@ -24,9 +24,14 @@ std::vector<std::string> overlap_lines(std::span<const PointResult> points, Load
       found = curves.end() - 1;
     }
     const OverlapMeasure& measured = point.overlap;
+    // An interval from 0% or less to 100% or more cannot tell a hidden collective from an
+    // exposed one (a small one lost in the load's spread): its middle would read as a finding.
+    const bool resolved = measured.hidden_ci.low > 0 || measured.hidden_ci.high < 1;
+    const std::string share =
+        resolved ? fmt::format("{:.0f}%", 100 * measured.hidden) : std::string("unresolved");
     parts[static_cast<std::size_t>(found - curves.begin())].push_back(fmt::format(
-        "{:.0f}% [{:.0f}, {:.0f}] at {} (collective x{:.2f}, load x{:.2f})",
-        100 * measured.hidden, 100 * measured.hidden_ci.low, 100 * measured.hidden_ci.high,
+        "{} [{:.0f}, {:.0f}] at {} (collective x{:.2f}, load x{:.2f})", share,
+        100 * measured.hidden_ci.low, 100 * measured.hidden_ci.high,
         format_size(point.key.size_bytes), measured.collective_slowdown, measured.load_slowdown));
   }
   std::vector<std::string> lines;
