@@ -51,7 +51,8 @@ std::optional<StepShape> step_of(const PredictCommandOptions& o) {
           "--overlap needs --compute-ms: the overlap is a share of the step's compute");
   if (!o.compute_ms) return std::nullopt;
   require(*o.compute_ms > 0, "--compute-ms: the compute time must be more than 0");
-  StepShape step{.compute_s = *o.compute_ms * 1e-3};
+  StepShape step;
+  step.compute_s = *o.compute_ms * 1e-3;
   const std::string overlap = o.overlap.value_or("0");
   if (overlap == "measured") {
     step.measured_overlap = true;
