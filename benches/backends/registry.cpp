@@ -32,7 +32,7 @@ std::unique_ptr<Backend> start_backend(std::string_view name,
   if (name == "mpi") return make_mpi_backend();
 #ifdef COLLBENCH_WITH_NCCL
   if (name == "nccl")
-    return make_nccl_backend(NcclOptions{options.cuda_graphs, options.buffer_registration});
+    return make_nccl_backend(options);
 #endif
   throw std::invalid_argument("backend '" + std::string(name) + "' is not built into collbench");
 }

@@ -6,15 +6,11 @@
 #include <string_view>
 #include <vector>
 
+#include "benches/backends/backend_options.h"
 #include "benches/backends/communicator.h"
 #include "benches/backends/point_to_point.h"
 
 namespace collbench {
-
-struct BackendOptions {
-  bool cuda_graphs = false;  // -G
-  BufferRegistration buffer_registration = BufferRegistration::none;  // -R
-};
 
 std::vector<std::string> built_backends();
 // The backend used when --backend is not given: nccl where GPUs and NCCL are present, else mpi.

@@ -72,7 +72,7 @@ std::string environment(const char* variable) {
   return value ? value : "";
 }
 
-// ranks' hosts: every rank a node of its own, or all on one.
+// Where a communicator's ranks are: every one a node of its own, or all on one node.
 struct Nodes {
   bool one_rank_per_node = true;
   bool one_node = true;

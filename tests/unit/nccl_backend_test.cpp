@@ -16,7 +16,7 @@ namespace collbench {
 namespace {
 
 // A one-rank world through the same environment `run --np 1` gives its child.
-std::unique_ptr<Backend> one_rank_backend(const NcclOptions& options = {}) {
+std::unique_ptr<Backend> one_rank_backend(const BackendOptions& options = {}) {
   for (const auto& [name, value] : nccl_local_launch_environment(1, false))
     setenv(name.c_str(), value.c_str(), 1);
   for (const char* name : {"COLLBENCH_RANK", "COLLBENCH_LOCAL_RANK"}) setenv(name, "0", 1);

@@ -58,7 +58,7 @@ class ScopedVariable {
 
 class NcclBackend final : public Backend {
  public:
-  explicit NcclBackend(const NcclOptions& options)
+  explicit NcclBackend(const BackendOptions& options)
       : options_(options), placement_(nccl::place_this_rank()) {
     // On failure MPI stays initialised: the caller prints why, then end_failed_start().
     const int devices = nccl::device_count();
@@ -170,7 +170,7 @@ class NcclBackend final : public Backend {
     if (placement_.mpi) nccl::abort_mpi_job(exit_code);
   }
 
-  NcclOptions options_;
+  BackendOptions options_;
   nccl::RankPlacement placement_;
   int device_ = 0;
   bool mps_ = false;
@@ -180,7 +180,7 @@ class NcclBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_nccl_backend(const NcclOptions& options) {
+std::unique_ptr<Backend> make_nccl_backend(const BackendOptions& options) {
   return std::make_unique<NcclBackend>(options);
 }
 

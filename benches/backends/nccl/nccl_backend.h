@@ -3,19 +3,13 @@
 #include <memory>
 #include <string>
 
+#include "benches/backends/backend_options.h"
 #include "benches/backends/communicator.h"
 
 namespace collbench {
 
-struct NcclOptions {
-  bool cuda_graphs = false;  // -G: batches are captured and replayed as CUDA graphs
-  // -R: buffers from ncclMemAlloc (cuMem, as nccl-tests allocates) when registered, else
-  // cudaMalloc.
-  BufferRegistration buffer_registration = BufferRegistration::none;
-};
-
 // Throws BackendUnavailable when this host cannot run it.
-std::unique_ptr<Backend> make_nccl_backend(const NcclOptions& options);
+std::unique_ptr<Backend> make_nccl_backend(const BackendOptions& options);
 
 // Whether this host has a GPU NCCL can use (the default backend is nccl there).
 bool nccl_usable();

@@ -35,9 +35,8 @@ void abort_live_communicators() noexcept {
 }
 
 // Device memory whose every copy and fill runs on the communicator's stream: kernels and NCCL
-// run there, and a non-blocking stream is not ordered against the legacy one.
-// From ncclMemAlloc (cuMem, which a symmetric window needs) where the buffers are registered,
-// else from cudaMalloc.
+// run there, and a non-blocking stream is not ordered against the legacy one. From ncclMemAlloc
+// (cuMem, which a symmetric window needs) where the buffers are registered, else cudaMalloc.
 class DeviceBuffer final : public Buffer {
  public:
   DeviceBuffer(std::size_t bytes, cudaStream_t stream, bool nccl_memory)
@@ -199,7 +198,7 @@ std::string host_identity() {
 
 }  // namespace
 
-NcclCommunicator::NcclCommunicator(ncclComm_t comm, const NcclOptions& options)
+NcclCommunicator::NcclCommunicator(ncclComm_t comm, const BackendOptions& options)
     : comm_(comm), options_(options) {
   check(ncclCommUserRank(comm_, &rank_), "ncclCommUserRank");
   check(ncclCommCount(comm_, &size_), "ncclCommCount");

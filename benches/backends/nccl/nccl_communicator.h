@@ -8,14 +8,14 @@
 #include <memory>
 
 #include "benches/backends/communicator.h"
-#include "benches/backends/nccl/nccl_backend.h"
+#include "benches/backends/backend_options.h"
 
 namespace collbench::nccl {
 
 class NcclCommunicator final : public Communicator {
  public:
   // Takes ownership of `comm`.
-  NcclCommunicator(ncclComm_t comm, const NcclOptions& options);
+  NcclCommunicator(ncclComm_t comm, const BackendOptions& options);
   ~NcclCommunicator() override;
   NcclCommunicator(const NcclCommunicator&) = delete;
   NcclCommunicator& operator=(const NcclCommunicator&) = delete;
@@ -69,7 +69,7 @@ class NcclCommunicator final : public Communicator {
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t followed_ = nullptr;  // recorded on another communicator's stream by follow()
-  NcclOptions options_;
+  BackendOptions options_;
   int rank_ = 0;
   int size_ = 1;
   std::byte* control_device_ = nullptr;
