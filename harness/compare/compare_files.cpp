@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/compare/history_verdicts.h"
 #include "harness/store/result_file.h"
 
 namespace collbench {
@@ -19,8 +20,11 @@ std::set<std::string> backends_of(const ResultFile& file) {
 
 // What the verdicts' noise between runs came from, when it says something a reader must know.
 std::optional<std::string> noise_note(const Comparison& c) {
-  if (!c.earlier_files.empty())
-    return fmt::format("noise between runs from the spread of {} baselines' medians",
+  if (c.against_history())
+    return fmt::format("a history of {} launches: each point against its medians since the "
+                       "history's last change, their spread moderated toward its curve's; alerts "
+                       "(the exit status) need two sizes next to each other SLOWER; fits are "
+                       "shown, judged within the runs only, and do not set the exit status",
                        c.earlier_files.size() + 1);
   const bool any_rounds = std::ranges::any_of(c.points, [](const PointComparison& point) {
     return point.result.base_rounds > 1 || point.result.new_rounds > 1;
@@ -61,7 +65,14 @@ Comparison compare_files(const std::vector<std::string>& base_files, const std::
     c.notes.push_back(fmt::format("NEW {} is from a run that did not finish", c.new_file));
 
   const PointMatch match = match_points(base.points, now.points, ignore_backend);
-  c.points = compare_points(base.points, now.points, match, options, earlier);
+  if (earlier.empty()) {
+    c.points = compare_points(base.points, now.points, match, options);
+  } else {
+    HistoryComparison history =
+        compare_to_history(base.points, now.points, match, options, earlier);
+    c.points = std::move(history.points);
+    c.alerts = std::move(history.alerts);
+  }
   if (auto note = noise_note(c)) c.notes.push_back(std::move(*note));
   for (const auto i : match.base_only) c.base_only.push_back(base.points[i].key);
   for (const auto i : match.new_only) c.new_only.push_back(now.points[i].key);

@@ -1,6 +1,7 @@
 #pragma once
-// Result files compared: NEW's points matched with the newest baseline's and judged
-// (compare_points.h) against the noise between runs (earlier baselines, or the files' rounds),
+// Result files compared: NEW's points matched with the newest baseline's and judged against the
+// noise between runs: the launches of a history when there are earlier baselines
+// (history_verdicts.h), else the files' rounds (compare_points.h);
 // their fits too when both hold them (compare_fits.h), and notes on what makes the comparison
 // weaker.
 // Reads the files, so it lives in the harness, beside `collbench compare`.
@@ -33,13 +34,19 @@ struct Comparison {
   CompareOptions options;
   std::vector<std::string> notes;
   std::vector<PointComparison> points;
+  // With earlier baselines (a history): the SLOWER alerts, as indexes into `points`
+  // (history_verdicts.h); the exit status follows them, not single points or fits.
+  std::vector<std::vector<std::size_t>> alerts;
   FitComparisons fits;
   std::vector<PointKey> base_only, new_only;  // points
   ChangeCounts point_counts, fit_counts;
-  bool any_slower() const { return point_counts.slower + fit_counts.slower > 0; }
-  // One word for the whole comparison: SLOWER when a point or fit is slower, else FASTER when
-  // one is faster, else SAME when at least half the points are, else NOISY or UNSURE,
-  // whichever is more common.
+  bool against_history() const { return !earlier_files.empty(); }
+  bool any_slower() const {
+    return against_history() ? !alerts.empty() : point_counts.slower + fit_counts.slower > 0;
+  }
+  // One word for the whole comparison: SLOWER when a point or fit is slower (against a history:
+  // when an alert holds), else FASTER when one is faster, else SAME when at least half the
+  // points are, else NOISY or UNSURE, whichever is more common.
   Change overall() const;
 };
 

@@ -110,15 +110,9 @@ Change verdict_of_interval(const Interval& ratio, double threshold, double run_n
   return Change::unsure;
 }
 
-double run_noise_halfwidth(std::span<const double> baseline_medians,
-                           std::span<const double> base_round_medians,
+double run_noise_halfwidth(std::span<const double> base_round_medians,
                            std::span<const double> new_round_medians, double confidence) {
   const double p = 0.5 + confidence / 2;
-  if (baseline_medians.size() >= 2) {
-    const LogSpread runs = log_spread(baseline_medians);
-    const double k = static_cast<double>(runs.count);
-    return student_t_quantile(p, k - 1) * std::sqrt(runs.variance * (1 + 1 / k));
-  }
   const LogSpread base = log_spread(base_round_medians), now = log_spread(new_round_medians);
   const double nb = static_cast<double>(base.count), nn = static_cast<double>(now.count);
   if (base.count >= 2 && now.count >= 2) {
@@ -228,15 +222,8 @@ void centre_on_stored_medians(RatioResult& r, const PointResult& before, const P
 
 std::vector<PointComparison> compare_points(std::span<const PointResult> base,
                                             std::span<const PointResult> now,
-                                            const PointMatch& match, const CompareOptions& options,
-                                            std::span<const std::vector<PointResult>> earlier) {
-  // Each earlier baseline's points by key (the first of a key, as match_points pairs them).
-  std::vector<std::unordered_map<std::string, const PointResult*>> earlier_by_key(earlier.size());
-  const bool ignore_backend = match.ignore_backend;
-  for (std::size_t f = 0; f < earlier.size(); ++f)
-    for (const PointResult& point : earlier[f])
-      earlier_by_key[f].emplace(match_key(point.key, ignore_backend), &point);
-
+                                            const PointMatch& match,
+                                            const CompareOptions& options) {
   std::vector<PointComparison> comparisons;
   comparisons.reserve(match.matched.size());
   for (const auto& [b, n] : match.matched) {
@@ -252,25 +239,11 @@ std::vector<PointComparison> compare_points(std::span<const PointResult> base,
       if (before.samples.sample_count() < before.summary.samples ||
           after.samples.sample_count() < after.summary.samples)
         centre_on_stored_medians(r, before, after);
-      std::vector<double> baseline_medians;
-      const std::string key = match_key(before.key, ignore_backend);
-      for (const auto& points : earlier_by_key) {
-        const auto found = points.find(key);
-        if (found != points.end() && found->second->summary.median > 0)
-          baseline_medians.push_back(found->second->summary.median);
-      }
-      if (!baseline_medians.empty()) baseline_medians.push_back(r.base_median_s);
       const auto base_rounds = medians_of(round_estimates(base_times, before.samples.round_starts));
       const auto new_rounds = medians_of(round_estimates(new_times, after.samples.round_starts));
-      r.baselines = std::max<std::size_t>(baseline_medians.size(), 1);
       r.base_rounds = base_rounds.size();
       r.new_rounds = new_rounds.size();
-      r.run_noise =
-          run_noise_halfwidth(baseline_medians, base_rounds, new_rounds, options.confidence);
-      if (baseline_medians.size() >= 2) {
-        const LogSpread runs = log_spread(baseline_medians);
-        r.ratio = r.new_median_s / std::exp(runs.mean);
-      }
+      r.run_noise = run_noise_halfwidth(base_rounds, new_rounds, options.confidence);
       if (r.reason.empty() && std::isfinite(r.ratio)) {
         r.ratio_ci = {std::min(r.ratio_ci.low, r.ratio * std::exp(-r.run_noise)),
                       std::max(r.ratio_ci.high, r.ratio * std::exp(r.run_noise))};

@@ -3,11 +3,11 @@
 // whether NEW is slower, faster or the same as BASE at each, judged against the noise between
 // runs.
 //
-// The rule (README, "Comparing runs"): a sample's time is the slowest rank's; r = median(NEW) /
-// median(BASE) (with several baselines, over the geometric mean of their medians). Two intervals
-// of r are joined: a percentile bootstrap of the samples (the noise within a run), and
-// r · exp(±h), h the half-width that the spread between runs gives log r: from the baselines'
-// medians when there are several, else from the rounds of both files (run_noise_halfwidth).
+// The rule for one BASE (README, "Regressions"; several baselines are a history of launches,
+// history_verdicts.h): a sample's time is the slowest rank's; r = median(NEW) / median(BASE).
+// Two intervals of r are joined: a percentile bootstrap of the samples (the noise within a run),
+// and r · exp(±h), h the half-width that the spread between runs gives log r, from the rounds
+// of both files (run_noise_halfwidth).
 // With threshold t, on the joined `confidence` interval [lo, hi]:
 //   SLOWER  lo > 1 + t              (the whole interval beyond the threshold, slower side)
 //   FASTER  hi < 1 / (1 + t)        (symmetric on a log scale: 5% slower and 1/1.05 faster)
@@ -24,6 +24,7 @@
 
 #include "harness/fit/bootstrap.h"
 #include "harness/plan/point.h"
+#include "harness/stats/no_value.h"
 
 namespace collbench {
 
@@ -49,14 +50,10 @@ struct CompareOptions {
 Change verdict_of_interval(const Interval& ratio, double threshold, double run_noise = 0);
 
 // The half-width, on a log scale, of the `confidence` interval of log(NEW/BASE) that the noise
-// between runs gives (Student's t throughout: a few runs or rounds are all there is):
-// - with two or more baselines, from their medians' spread s: t(K-1) · s · sqrt(1 + 1/K), NEW
-//   being one more run drawn like them;
-// - else from the rounds' medians: Welch's t over both files' rounds; one side's spread for both
-//   when only that side has rounds;
-// - 0 when neither side shows a spread (one round per point): within-run noise is all it knows.
-double run_noise_halfwidth(std::span<const double> baseline_medians,
-                           std::span<const double> base_round_medians,
+// between runs gives, from the rounds' medians (Student's t: a few rounds are all there is):
+// Welch's t over both files' rounds; one side's spread for both when only that side has rounds;
+// 0 when neither side shows a spread (one round per point): within-run noise is all it knows.
+double run_noise_halfwidth(std::span<const double> base_round_medians,
                            std::span<const double> new_round_medians, double confidence);
 
 struct RatioResult {
@@ -66,8 +63,10 @@ struct RatioResult {
   double new_median_s = 0;
   double ratio = 0;  // new median / base median; NaN when a median is missing or not positive
   Interval ratio_ci;  // NaN ends when not computed (too few samples)
-  double run_noise = 0;  // run_noise_halfwidth's: 0 when no spread between runs was seen
-  std::size_t baselines = 1;
+  double run_noise = 0;  // the half-width between runs adds: 0 when no spread was seen
+  std::size_t baselines = 1;  // files holding the point, BASE and the earlier ones
+  std::size_t launches = 0;   // against a history: those since its last change point
+  double p_value = kNoValue;  // against a history: two-sided, no change
   std::size_t base_rounds = 1;
   std::size_t new_rounds = 1;
   Change verdict = Change::unsure;
@@ -101,12 +100,10 @@ struct PointComparison {
 };
 
 // Every matched pair compared; each point's random stream comes from its key, so a point's
-// verdict does not depend on which other points the files hold. `earlier` holds the points of
-// further baselines (older runs), where the same point is found by its key.
+// verdict does not depend on which other points the files hold.
 std::vector<PointComparison> compare_points(std::span<const PointResult> base,
                                             std::span<const PointResult> now,
-                                            const PointMatch& match, const CompareOptions& options,
-                                            std::span<const std::vector<PointResult>> earlier = {});
+                                            const PointMatch& match, const CompareOptions& options);
 
 // `compare --calibrate A B`, two runs of an unchanged system: each point's smallest threshold at
 // which it is neither SLOWER nor FASTER (its interval reaches back to the SAME band), and over

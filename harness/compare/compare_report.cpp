@@ -57,6 +57,31 @@ Json counts_json(const ChangeCounts& n) {
               {"unsure", n.unsure}, {"noisy", n.noisy}};
 }
 
+std::string history_rule(const CompareOptions& o) {
+  return fmt::format("threshold {:g}%: SLOWER when NEW differs from its history's level "
+                     "(Benjamini-Hochberg at q = {:g}% over the points) and the ratio is {:.4g} "
+                     "or more, FASTER at {:.4g} or less; SAME when the whole {:g}% prediction "
+                     "interval lies inside [{:.4g}, {:.4g}], NOISY when it is wider than that, "
+                     "else UNSURE",
+                     o.threshold * 100, (1 - o.confidence) * 100, 1 + o.threshold,
+                     1 / (1 + o.threshold), o.confidence * 100, 1 / (1 + o.threshold),
+                     1 + o.threshold);
+}
+
+// "allreduce float sum world 2 ranks latency: SLOWER at 3 sizes, 64 KiB-256 KiB, ratio 1.08-1.14"
+std::string alert_text(const Comparison& c, const std::vector<std::size_t>& alert) {
+  const auto& first = c.points[alert.front()];
+  const auto& last = c.points[alert.back()];
+  double low = INFINITY, high = 0;
+  for (std::size_t i : alert) {
+    low = std::min(low, c.points[i].result.ratio);
+    high = std::max(high, c.points[i].result.ratio);
+  }
+  return fmt::format("{}: SLOWER at {} sizes, {}-{}, ratio {:.3f}-{:.3f}", curve_text(first.key),
+                     alert.size(), format_size(first.key.size_bytes),
+                     format_size(last.key.size_bytes), low, high);
+}
+
 std::string interval_rule(const CompareOptions& o) {
   return fmt::format("threshold {:g}%: SLOWER when the whole {:g}% interval of NEW/BASE lies above "
                      "{:.4g}, FASTER below {:.4g}, NOISY when the runs' own spread is wider than "
@@ -110,9 +135,16 @@ void print_table(std::ostream& out, const Comparison& c) {
   out << fmt::format("# collbench compare: BASE {} vs NEW {}\n", c.base_file, c.new_file);
   if (!c.earlier_files.empty())
     out << fmt::format("# earlier baselines: {}\n", fmt::join(c.earlier_files, " "));
-  out << fmt::format("# {}; ratio = NEW/BASE median time (the slowest rank's per sample), "
-                     "{} bootstrap replicates, seed {}\n",
-                     interval_rule(c.options), c.options.replicates, c.options.seed);
+  if (c.against_history())
+    out << fmt::format("# {}; ratio = NEW's median time (the slowest rank's per sample) over "
+                       "the history's level (base: the geometric mean of its medians since its "
+                       "last change)\n",
+                       history_rule(c.options));
+  else
+    out << fmt::format("# {}; ratio = NEW/BASE median time (the slowest rank's per sample), "
+                       "{} bootstrap replicates, seed {}\n",
+                       interval_rule(c.options), c.options.replicates, c.options.seed);
+  for (const auto& alert : c.alerts) out << "# alert: " << alert_text(c, alert) << '\n';
   for (const auto& note : c.notes) out << fmt::format("# note: {}\n", note);
   const std::string ci_head = fmt::format("ratio [{:g}% CI]", c.options.confidence * 100);
   out << fmt::format("# {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>12} {:>12}  {:<25} {}\n",
@@ -173,6 +205,8 @@ Json comparison_json(const Comparison& c) {
     row["ratio_ci"] = interval_json(r.ratio_ci);
     row["run_noise"] = std::expm1(r.run_noise);
     row["baselines"] = r.baselines;
+    row["launches"] = r.launches;
+    row["p_value"] = finite_or_null(r.p_value);
     row["base_rounds"] = r.base_rounds;
     row["new_rounds"] = r.new_rounds;
     row["verdict"] = name(r.verdict);
@@ -180,6 +214,16 @@ Json comparison_json(const Comparison& c) {
     points.push_back(std::move(row));
   }
   json["points"] = std::move(points);
+  Json alerts = Json::array();
+  for (const auto& alert : c.alerts) {
+    Json sizes = Json::array();
+    for (std::size_t i : alert) sizes.push_back(c.points[i].key.size_bytes);
+    Json row = key_json(c.points[alert.front()].key, false);
+    row["sizes_bytes"] = std::move(sizes);
+    row["text"] = alert_text(c, alert);
+    alerts.push_back(std::move(row));
+  }
+  json["alerts"] = std::move(alerts);
   Json fits = Json::array();
   for (const auto& fit : c.fits.comparisons) {
     Json row = key_json(fit.key, false);

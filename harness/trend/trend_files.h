@@ -9,7 +9,7 @@
 
 #include "harness/compare/compare_files.h"
 #include "harness/report/verdict_files.h"
-#include "harness/trend/change_points.h"
+#include "harness/stats/change_points.h"
 
 namespace collbench {
 

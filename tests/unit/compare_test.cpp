@@ -2,6 +2,7 @@
 #include "harness/compare/compare_fits.h"
 #include "harness/compare/compare_points.h"
 #include "harness/compare/compare_report.h"
+#include "harness/compare/history_verdicts.h"
 
 #include <gtest/gtest.h>
 
@@ -321,20 +322,17 @@ TEST(ComparePoints, UsesTheSlowestRankAndKeysTheStreamByPoint) {
   EXPECT_NE(unsure[0].result.reason.find("no raw samples"), std::string::npos);
 }
 
-TEST(RunNoise, FromBaselinesElseFromRoundsOfBothFilesElseNone) {
+TEST(RunNoise, FromRoundsOfBothFilesElseNone) {
   const double t2 = 4.302652729911275;  // t(0.975, 2)
   const std::vector<double> three{1.0, std::exp(0.1), std::exp(0.2)};  // log sd 0.1
-  const std::vector<double> none;
-  // three baselines: NEW is one more run like them
-  EXPECT_NEAR(run_noise_halfwidth(three, none, none, 0.95), t2 * 0.1 * std::sqrt(1 + 1 / 3.0), 1e-9);
   // rounds on one side only: that spread for both
-  EXPECT_NEAR(run_noise_halfwidth(none, three, std::vector{1.0}, 0.95),
+  EXPECT_NEAR(run_noise_halfwidth(three, std::vector{1.0}, 0.95),
               t2 * 0.1 * std::sqrt(1 / 3.0 + 1.0), 1e-9);
   // rounds on both sides, equal spreads: Welch's t with 4 degrees of freedom
-  EXPECT_NEAR(run_noise_halfwidth(none, three, three, 0.95),
+  EXPECT_NEAR(run_noise_halfwidth(three, three, 0.95),
               2.7764451051977987 * 0.1 * std::sqrt(2 / 3.0), 1e-7);
-  EXPECT_EQ(run_noise_halfwidth(none, std::vector{1.0}, std::vector{2.0}, 0.95), 0);
-  EXPECT_EQ(run_noise_halfwidth(none, std::vector{1.0, 1.0}, std::vector{2.0, 2.0}, 0.95), 0);
+  EXPECT_EQ(run_noise_halfwidth(std::vector{1.0}, std::vector{2.0}, 0.95), 0);
+  EXPECT_EQ(run_noise_halfwidth(std::vector{1.0, 1.0}, std::vector{2.0, 2.0}, 0.95), 0);
 }
 
 // A point measured in `rounds` rounds whose locations scatter by exp(N(0, between)) around
@@ -413,21 +411,26 @@ TEST(ComparePoints, WithoutRoundsTheSameShiftsAreFalseAlarms) {
   EXPECT_GT(alarms, 40u);
 }
 
-TEST(ComparePoints, SeveralBaselinesGiveTheNoiseBetweenRuns) {
+TEST(ComparePoints, SeveralBaselinesAreAHistoryOfLaunches) {
   const std::vector<PointResult> base = {rounds_point(8, 10e-6, 1, 0, 1)};
   const std::vector<PointResult> now = {rounds_point(8, 10.4e-6, 1, 0, 2)};
   const auto alone = compare_points(base, now, match_points(base, now, false), options());
   EXPECT_EQ(alone[0].result.run_noise, 0);
-  // Earlier nights at 9.6 and 10.4 us: a 4% spread between runs, wider than 5% at 95%.
+  // Earlier nights at 9.6 and 10.4 us: a 4% spread between launches, wider than 5% at 95% on
+  // 3 launches.
   const std::vector<std::vector<PointResult>> earlier = {{rounds_point(8, 9.6e-6, 1, 0, 3)},
                                                          {rounds_point(8, 10.4e-6, 1, 0, 4)}};
   for (auto& file : earlier) ASSERT_GT(file[0].summary.median, 0);
   const auto judged =
-      compare_points(base, now, match_points(base, now, false), options(), earlier);
-  EXPECT_EQ(judged[0].result.baselines, 3u);
-  EXPECT_GT(judged[0].result.run_noise, std::log1p(0.05));
-  EXPECT_EQ(judged[0].result.verdict, Change::noisy);
-  EXPECT_NEAR(judged[0].result.ratio, 10.4 / std::cbrt(10.0 * 9.6 * 10.4), 0.01);
+      compare_to_history(base, now, match_points(base, now, false), options(), earlier);
+  const RatioResult& r = judged.points[0].result;
+  EXPECT_EQ(r.baselines, 3u);
+  EXPECT_EQ(r.launches, 3u);
+  EXPECT_GT(r.run_noise, std::log1p(0.05));
+  EXPECT_EQ(r.verdict, Change::noisy);
+  EXPECT_NEAR(r.ratio, 10.4 / std::cbrt(10.0 * 9.6 * 10.4), 1e-9);
+  EXPECT_NEAR(r.base_median_s, std::cbrt(10.0 * 9.6 * 10.4) * 1e-6, 1e-15);
+  EXPECT_TRUE(judged.alerts.empty());
 }
 
 TEST(Calibrate, TheThresholdBelowWhichTooManyUnchangedPointsWouldAlarm) {

@@ -1,4 +1,4 @@
-#include "harness/trend/change_points.h"
+#include "harness/stats/change_points.h"
 
 #include <algorithm>
 #include <cmath>
