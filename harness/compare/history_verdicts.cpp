@@ -1,13 +1,12 @@
 #include "harness/compare/history_verdicts.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <string>
 #include <unordered_map>
+
+#include <fmt/format.h>
 
 #include "harness/fit/curve_fits.h"
 #include "harness/stats/change_points.h"
@@ -81,12 +80,13 @@ std::vector<HistoryVerdict> judge_against_history(std::span<const LaunchHistory>
     v.ratio_ci = {kNoValue, kNoValue};
     v.ratio = w.launches > 0 && points[i].tonight_s > 0 ? points[i].tonight_s / std::exp(w.mean_log)
                                                         : kNoValue;
-    if (w.launches < 2 || !(v.ratio > 0)) {
-      v.reason = w.launches < 2 ? fmt::format(
-                                      "{} launch{} since the history's last change: its "
-                                      "spread is unknown",
-                                      w.launches, w.launches == 1 ? "" : "es")
-                                : "no positive median tonight or in the history";
+    if (w.launches == 0 || !(v.ratio > 0)) {
+      v.reason = "a median tonight or in the history is zero or missing";
+      continue;
+    }
+    if (w.launches < 2) {
+      v.reason = "1 launch since the history's last change: the spread between launches is "
+                 "unknown";
       continue;
     }
     const auto prior = priors.find(curve_key(points[i].key));
