@@ -357,7 +357,8 @@ def test_a_rank_that_never_joins_a_split_ends_the_run_with_exit_3_keeping_the_po
                         "--out", str(out), *QUICK], INIT_HANG="1:3")
     assert result.returncode == 3, result.stderr
     assert re.search(r"rank [01] on \S+: timeout: no progress for 3 s \(-T\) in creating the "
-                     r"pass's communicators", result.stderr), result.stderr
+                     r"pass's communicators at pass 2 of 2 \(NCCL algorithm Ring, protocol auto, "
+                     r"world\); a peer", result.stderr), result.stderr
     points, attrs = points_of(out)
     assert attrs["complete"] == 0 and len(points) > 0
     assert set(points["algorithm"]) == {b""}  # the library's own choice, not the pinned Ring

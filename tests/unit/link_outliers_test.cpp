@@ -92,7 +92,10 @@ TEST(LinkOutliers, ACappedHostAndAllItsLinksOver500Seeds) {
           return link.first == host || link.second == host ? cap : 1.0;
         },
         [&](const std::vector<LinkSpeed>& links, int hosts, unsigned seed) {
-          return LinkOutliers{links_touching(links, capped(hosts, seed)), {capped(hosts, seed)}};
+          LinkOutliers outliers;
+          outliers.links = links_touching(links, capped(hosts, seed));
+          outliers.hosts = {capped(hosts, seed)};
+          return outliers;
         });
     EXPECT_EQ(found.missed, 0u) << "cap " << cap;
     EXPECT_LT(static_cast<double>(found.false_links) / found.links, kFalseLinkRateBound)

@@ -297,7 +297,9 @@ TEST(TableReporter, UnconvergedPointsAreMarkedInTheLastColumn) {
 // Three rounds of 20 kept samples of one rank, tightly around each of `medians_s`: rounds that
 // agree when the medians are equal, and disagree otherwise.
 void measure_in_rounds(PointResult& p, const std::vector<double>& medians_s) {
-  p.samples = {.nranks = 1, .round_starts = {}};
+  p.samples = RawSamples{};
+  p.samples.nranks = 1;
+  p.samples.round_starts.clear();
   for (double median : medians_s) {
     p.samples.round_starts.push_back(p.samples.per_rank_seconds.size());
     for (int i = 0; i < 20; ++i)
