@@ -235,7 +235,8 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
     const bool tuned = !(pass.tuning == Tuning{});
     // Until its first point, a fault here is the pass's, not the last point's.
     set_fault_context(fmt::format("pass {} of {} ({}, {})", index + 1, passes.size(),
-                                  describe(pass.tuning), name(pass.layout.placement)));
+                                  tuned ? describe(pass.tuning) : "the library's own choices",
+                                  name(pass.layout.placement)));
     const bool whole_world =
         pass.layout.groups.size() == 1 && pass.layout.group_size == world.size();
     std::unique_ptr<Communicator> split;
