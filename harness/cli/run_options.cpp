@@ -82,7 +82,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_flag("--allow-single-rank", o.allow_single_rank,
                "run one rank started without mpirun, srun or --np (measures no communication)");
   run.add_option("-n,--iters", o.iters, "samples per point; turns adaptive stopping off");
-  run.add_option("-w,--warmup_iters", o.warmup_iters, "untimed operations per point (at least 1 in its first round)")
+  run.add_option("-w,--warmup_iters", o.warmup_iters,
+                 "untimed operations per point (at least 1 in its first round)")
       ->capture_default_str();
   run.add_option("-c,--check", o.check_iters, "validation operations per point (0: none)")
       ->capture_default_str();
@@ -229,7 +230,8 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   config.buffer_registration = static_cast<BufferRegistration>(o.local_register);
   // NCCL 2.28 hands a collective whose buffers lie in symmetric windows to its symmetric kernels
   // before it reads NCCL_ALGO and NCCL_PROTO: a pin would be recorded but not hold.
-  require(config.buffer_registration != BufferRegistration::symmetric || config.tunings.size() == 1,
+  require(config.buffer_registration != BufferRegistration::symmetric ||
+              config.tunings.size() == 1,
           "-R 2 with --nccl-algo/--nccl-proto: NCCL runs collectives on symmetric windows with its "
           "symmetric kernels whatever NCCL_ALGO and NCCL_PROTO say, so the pins would not hold; "
           "pin with -R 0 or 1");

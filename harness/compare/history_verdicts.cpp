@@ -13,6 +13,7 @@
 #include "harness/stats/false_discovery.h"
 #include "harness/stats/moderated_variance.h"
 #include "harness/stats/no_value.h"
+#include "harness/stats/rounds.h"
 #include "harness/stats/sampling_distributions.h"
 
 namespace collbench {
@@ -22,30 +23,16 @@ namespace {
 // that matter here.
 constexpr double kNormalDf = 1e6;
 
-// A point's launches since the history's last change: their mean log and spread.
-struct Window {
-  std::size_t launches = 0;
-  double mean_log = 0;
-  double variance = 0;  // of the logs, on launches - 1 degrees of freedom
-};
-
-Window window_of(std::span<const double> medians, const CompareOptions& options) {
+// A point's launches since the history's last change: their mean log and its spread (count 0
+// when a median is missing).
+LogSpread window_of(std::span<const double> medians, const CompareOptions& options) {
   if (std::ranges::any_of(medians, [](double m) { return !(m > 0) || !std::isfinite(m); }))
     return {};
   ChangePointOptions change;
   change.alpha = 1 - options.confidence;
   change.min_magnitude = options.threshold;
   const auto changes = change_points(medians, change);
-  const std::size_t first = changes.empty() ? 0 : changes.back().index;
-  Window w;
-  w.launches = medians.size() - first;
-  for (std::size_t i = first; i < medians.size(); ++i) w.mean_log += std::log(medians[i]);
-  w.mean_log /= static_cast<double>(w.launches);
-  if (w.launches < 2) return w;
-  for (std::size_t i = first; i < medians.size(); ++i)
-    w.variance += std::pow(std::log(medians[i]) - w.mean_log, 2);
-  w.variance /= static_cast<double>(w.launches - 1);
-  return w;
+  return log_spread(medians.subspan(changes.empty() ? 0 : changes.back().index));
 }
 
 }  // namespace
@@ -53,7 +40,7 @@ Window window_of(std::span<const double> medians, const CompareOptions& options)
 std::vector<HistoryVerdict> judge_against_history(std::span<const LaunchHistory> points,
                                                   const CompareOptions& options) {
   std::vector<HistoryVerdict> verdicts(points.size());
-  std::vector<Window> windows;
+  std::vector<LogSpread> windows;
   for (const auto& point : points) windows.push_back(window_of(point.medians_s, options));
 
   // Each curve's prior, from its points with a spread.
@@ -61,10 +48,10 @@ std::vector<HistoryVerdict> judge_against_history(std::span<const LaunchHistory>
   {
     std::map<PointKey, std::pair<std::vector<double>, std::vector<double>>> spreads;
     for (std::size_t i = 0; i < points.size(); ++i)
-      if (windows[i].launches >= 2) {
+      if (windows[i].count >= 2) {
         auto& [variances, df] = spreads[curve_key(points[i].key)];
         variances.push_back(windows[i].variance);
-        df.push_back(static_cast<double>(windows[i].launches - 1));
+        df.push_back(static_cast<double>(windows[i].count - 1));
       }
     for (const auto& [curve, spread] : spreads)
       priors[curve] = fit_variance_prior(spread.first, spread.second);
@@ -75,26 +62,24 @@ std::vector<HistoryVerdict> judge_against_history(std::span<const LaunchHistory>
   std::vector<double> p_values;
   for (std::size_t i = 0; i < points.size(); ++i) {
     HistoryVerdict& v = verdicts[i];
-    const Window& w = windows[i];
-    v.launches = w.launches;
+    const LogSpread& w = windows[i];
+    v.launches = w.count;
     v.ratio_ci = {kNoValue, kNoValue};
-    v.ratio = w.launches > 0 && points[i].tonight_s > 0 ? points[i].tonight_s / std::exp(w.mean_log)
-                                                        : kNoValue;
-    if (w.launches == 0 || !(v.ratio > 0)) {
+    v.ratio =
+        w.count > 0 && points[i].tonight_s > 0 ? points[i].tonight_s / std::exp(w.mean) : kNoValue;
+    if (w.count == 0 || !(v.ratio > 0)) {
       v.reason = "a median tonight or in the history is zero or missing";
       continue;
     }
-    if (w.launches < 2) {
+    if (w.count < 2) {
       v.reason = "1 launch since the history's last change: the spread between launches is "
                  "unknown";
       continue;
     }
-    const auto prior = priors.find(curve_key(points[i].key));
-    v.prior_df = prior->second.df;
-    const ModeratedVariance moderated =
-        moderate(prior->second, w.variance, static_cast<double>(w.launches - 1));
-    v.launch_sd = std::sqrt(moderated.variance);
-    const double se = v.launch_sd * std::sqrt(1 + 1 / static_cast<double>(w.launches));
+    const ModeratedVariance moderated = moderate(priors.at(curve_key(points[i].key)), w.variance,
+                                                 static_cast<double>(w.count - 1));
+    const double se =
+        std::sqrt(moderated.variance * (1 + 1 / static_cast<double>(w.count)));
     if (!(se > 0)) {
       v.reason = "the history's launches agree exactly: no spread to judge against";
       continue;

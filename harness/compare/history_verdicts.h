@@ -39,8 +39,6 @@ struct HistoryVerdict {
   Interval ratio_ci;          // prediction interval at the comparison's confidence
   double p_value = kNoValue;  // two-sided, against no change; unjudged: none
   std::size_t launches = 0;   // in the window since the last change point
-  double launch_sd = 0;       // moderated, on the log scale
-  double prior_df = 0;        // of the curve's prior; infinite when its points spread alike
   Change verdict = Change::unsure;
   std::string reason;  // why UNSURE, when it is not the interval's doing
 };

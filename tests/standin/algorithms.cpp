@@ -54,9 +54,7 @@ Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, nc
   // Unpinned, the size's protocol: LL, else one the algorithm runs; Simple, which all run.
   static const std::vector<std::string> kLarge{"Simple"};
   const std::vector<std::string>& by_size = bytes < kSimpleFrom ? kProtocols : kLarge;
-  const bool data = kind == CollectiveKind::all_reduce || kind == CollectiveKind::all_gather ||
-                    kind == CollectiveKind::reduce_scatter;
-  if (!data) return {"Ring", by_size.front()};
+  if (!is_data_collective(kind)) return {"Ring", by_size.front()};
   for (const std::string& algorithm : comm.algorithms)
     for (const std::string& protocol : comm.protocols.empty() ? by_size : comm.protocols)
       if (runs(comm, algorithm, protocol, kind, type, op)) return {algorithm, protocol};

@@ -33,6 +33,11 @@ const char* name(CollectiveKind kind) {
   return "?";
 }
 
+bool is_data_collective(CollectiveKind kind) {
+  return kind == CollectiveKind::all_reduce || kind == CollectiveKind::all_gather ||
+         kind == CollectiveKind::reduce_scatter;
+}
+
 }  // namespace standin
 
 using standin::Collective;

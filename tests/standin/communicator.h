@@ -38,6 +38,9 @@ struct Collective {
 };
 
 const char* name(CollectiveKind kind);
+// allreduce, allgather and reduce-scatter: what a sweep measures, where NCCL chooses among
+// algorithms and registered buffers count; the others carry collbench's control plane.
+bool is_data_collective(CollectiveKind kind);
 
 }  // namespace standin
 

@@ -212,8 +212,7 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
     c.input = standin::device_access(send, send_bytes, comm->device, call, "sendbuff");
   if (writes && count > 0)
     c.output = standin::device_access(receive, receive_bytes, comm->device, call, "recvbuff");
-  const bool data = kind == CollectiveKind::all_reduce || kind == CollectiveKind::all_gather ||
-                    kind == CollectiveKind::reduce_scatter;
+  const bool data = standin::is_data_collective(kind);
   if (data) count_registered(*comm, send, send_bytes, receive, receive_bytes);
   if (data && comm->registrations.in_symmetric_window(send) &&
       comm->registrations.in_symmetric_window(receive) &&
