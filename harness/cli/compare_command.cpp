@@ -36,18 +36,41 @@ CompareOptions compare_options(const CompareCommandOptions& o) {
   return options;
 }
 
-void print_calibration(const Comparison& comparison) {
-  const Calibration calibration = calibrate(comparison.points);
-  const std::size_t alarms = comparison.point_counts.slower + comparison.point_counts.faster;
-  fmt::print("# calibrate: {} and {} taken as two runs of an unchanged system\n",
-             comparison.base_file, comparison.new_file);
-  fmt::print("# calibrate: at the {:g}% threshold, {} of {} points are false alarms (SLOWER or "
-             "FASTER)\n",
-             comparison.options.threshold * 100, alarms, calibration.points);
-  // Rounded up to a hundredth of a percent, so that the printed value can be passed as it is.
-  fmt::print("# calibrate: at most {:g}% of the points are false alarms from a threshold of "
-             "{:g}% on\n",
-             calibration.rate * 100, std::ceil(calibration.threshold * 1e4) / 100);
+// Each of A and B (folders, or files) as its launches in order.
+std::vector<std::string> launches_of(const std::string& given) {
+  auto files = result_files({given}, "");
+  if (files.size() < 2)
+    throw UsageError(fmt::format("--interleaved: {} holds {} launch; at least 2 pairs are needed",
+                                 given, files.size()));
+  return files;
+}
+
+Comparison compare_interleaved(const CompareCommandOptions& command,
+                               const CompareOptions& options) {
+  if (command.files.size() != 2)
+    throw UsageError("--interleaved takes two folders, A and B, of alternating launches");
+  if (!command.history.empty())
+    throw UsageError("--history: interleaved pairs are their own spread between launches");
+  const auto a = launches_of(command.files[0]), b = launches_of(command.files[1]);
+  if (a.size() != b.size())
+    throw UsageError(fmt::format("--interleaved: A holds {} launches and B {}; each pair needs "
+                                 "one of each",
+                                 a.size(), b.size()));
+  return compare_interleaved_files(command.files[0], a, command.files[1], b, options);
+}
+
+Comparison compare(const CompareCommandOptions& command, const CompareOptions& options) {
+  if (command.interleaved) return compare_interleaved(command, options);
+  const std::string& new_file = command.files.back();
+  const auto bases = result_files({command.files.begin(), command.files.end() - 1}, new_file);
+  const auto history = command.history.empty() ? std::vector<std::string>{}
+                                               : result_files(command.history, new_file);
+  if (!history.empty() && bases.size() != 1)
+    throw UsageError("--history takes one BASE: several baselines are a history themselves");
+  if (history.size() == 1)
+    throw UsageError(fmt::format("--history: {} is one launch; its spread needs two or more",
+                                 history.front()));
+  return compare_files(bases, new_file, history, options);
 }
 
 }  // namespace
@@ -59,13 +82,20 @@ void add_compare_options(CLI::App& command, CompareCommandOptions& o) {
                   "then the result file to judge")
       ->required()
       ->expected(2, -1);
-  command.add_flag("--calibrate", o.calibrate,
-                   "A B, two runs of an unchanged system: the threshold that keeps false alarms "
-                   "under 5%");
+  command.add_option("--history", o.history,
+                     "earlier launches (files or folders) whose spread judges a single BASE "
+                     "against NEW")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command.add_flag("--interleaved", o.interleaved,
+                   "A B: two folders of alternating launches (A1 B1 A2 B2 ...), judged pair by "
+                   "pair");
   command.add_option("--threshold", o.threshold,
                      "smallest change that counts: 5% (or 0.05) slower, or 1/1.05 as fast")
       ->capture_default_str();
-  command.add_option("--confidence", o.confidence, "level of the bootstrap interval of the ratio")
+  command.add_option("--confidence", o.confidence,
+                     "level of the intervals; 1 - confidence is the false discovery rate")
       ->capture_default_str();
   command.add_option("--bootstrap", o.bootstrap_replicates, "bootstrap replicates per point")
       ->capture_default_str();
@@ -78,16 +108,7 @@ void add_compare_options(CLI::App& command, CompareCommandOptions& o) {
 
 int compare_command(const CompareCommandOptions& command) {
   const CompareOptions options = compare_options(command);
-  const std::string& new_file = command.files.back();
-  const auto bases =
-      result_files({command.files.begin(), command.files.end() - 1}, new_file);
-  if (command.calibrate && bases.size() != 1)
-    throw UsageError("--calibrate takes two files, A and B, of an unchanged system");
-  const Comparison comparison = compare_files(bases, new_file, options);
-  if (command.calibrate) {
-    print_calibration(comparison);
-    return kExitOk;
-  }
+  const Comparison comparison = compare(command, options);
   write_verdict_files(command.outputs, kJob,
                       comparison.new_run,
                       verdict_records(comparison));

@@ -1,8 +1,10 @@
 #pragma once
-// `collbench compare BASE.h5... NEW.h5`: regression verdicts judged against the noise between
-// runs, point by point and fit by fit (harness/compare/), as a table or JSON, and as JUnit and
-// Prometheus files. A folder among the baselines stands for its .h5 files, in name order (the
-// default file names sort by time). `--calibrate A B`: the threshold an unchanged system needs.
+// `collbench compare BASE.h5... NEW.h5`: regression verdicts judged against the spread between
+// launches, point by point (harness/compare/compare_files.h says which launches, for which
+// files given), as a table or JSON, and as JUnit and Prometheus files. A folder among the
+// baselines stands for its .h5 files, in name order (the default file names sort by time);
+// `--history DIR` lends a single BASE a history's spread; `--interleaved A B` judges two folders
+// of alternating launches.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,7 +17,8 @@ namespace collbench {
 
 struct CompareCommandOptions {
   std::vector<std::string> files;  // BASE... NEW
-  bool calibrate = false;
+  std::vector<std::string> history;  // files or folders
+  bool interleaved = false;
   std::string threshold = "5%";  // "5%" or a fraction, "0.05"
   double confidence = 0.95;
   int bootstrap_replicates = 2000;

@@ -18,6 +18,8 @@ ChangePointOptions change_point_options(const TrendCommandOptions& o) {
   check_verdict_outputs(o.outputs);
   if (!(o.alpha > 0 && o.alpha < 1))
     throw UsageError(fmt::format("--alpha: {} must lie between 0 and 1", o.alpha));
+  if (o.recent < 2)
+    throw UsageError(fmt::format("--recent: {} runs; a level has at least 2", o.recent));
   ChangePointOptions options;
   options.min_magnitude = parse_threshold(o.threshold);
   options.alpha = o.alpha;
@@ -37,6 +39,10 @@ void add_trend_options(CLI::App& command, TrendCommandOptions& o) {
   command.add_option("--alpha", o.alpha,
                      "significance of a change point, after the correction over candidates")
       ->capture_default_str();
+  command.add_option("--recent", o.recent,
+                     "a change is a verdict while its level holds at most this many runs; "
+                     "older, it is the normal level")
+      ->capture_default_str();
   add_verdict_output_options(command, o.outputs,
                              "also write the verdicts as JUnit XML to this file",
                              "also write them in the Prometheus text format to this file "
@@ -48,7 +54,7 @@ int trend_command(const TrendCommandOptions& command) {
   const std::vector<std::string> files = result_files(command.files);
   if (files.size() < 2)
     throw UsageError(fmt::format("a trend needs at least two runs; {} given", files.size()));
-  const Trend trend = trend_of_files(files, options);
+  const Trend trend = trend_of_files(files, options, static_cast<std::size_t>(command.recent));
   write_verdict_files(command.outputs, kJob,
                       trend.latest_run,
                       trend_verdict_records(trend));

@@ -265,23 +265,4 @@ std::vector<PointComparison> compare_points(std::span<const PointResult> base,
   return comparisons;
 }
 
-double false_alarm_threshold(const Interval& ratio) {
-  if (!(ratio.low > 0) || !std::isfinite(ratio.high)) return 0;  // never judged: never an alarm
-  return std::max({0.0, ratio.low - 1, 1 / ratio.high - 1});
-}
-
-Calibration calibrate(std::span<const PointComparison> comparisons, double rate) {
-  Calibration calibration;
-  calibration.rate = rate;
-  calibration.points = comparisons.size();
-  std::vector<double> thresholds;
-  for (const auto& comparison : comparisons)
-    thresholds.push_back(false_alarm_threshold(comparison.result.ratio_ci));
-  // At threshold t the alarms are the points whose own threshold lies above t.
-  std::ranges::sort(thresholds, std::greater<>());
-  const auto allowed = static_cast<std::size_t>(std::floor(rate * thresholds.size()));
-  if (allowed < thresholds.size()) calibration.threshold = thresholds[allowed];
-  return calibration;
-}
-
 }  // namespace collbench

@@ -1,14 +1,14 @@
 #pragma once
-// `collbench compare`, point by point: which points of runs are the same measurement, and
-// whether NEW is slower, faster or the same as BASE at each, judged against the noise between
-// runs.
+// `collbench compare`, point by point: which points of runs are the same measurement, and how
+// NEW's time compares with BASE's within the two launches.
 //
-// The rule for one BASE (README, "Regressions"; several baselines are a history of launches,
-// history_verdicts.h): a sample's time is the slowest rank's; r = median(NEW) / median(BASE).
-// Two intervals of r are joined: a percentile bootstrap of the samples (the noise within a run),
-// and r · exp(±h), h the half-width that the spread between runs gives log r, from the rounds
-// of both files (run_noise_halfwidth).
-// With threshold t, on the joined `confidence` interval [lo, hi]:
+// Within one launch per side (a pair of files and nothing else; compare_files.h): a sample's time
+// is the slowest rank's; r = median(NEW) / median(BASE). Two intervals of r are joined: a
+// percentile bootstrap of the samples, and r · exp(±h), h the half-width that the spread between
+// the files' rounds gives log r (run_noise_halfwidth). Rounds seconds apart inside one process
+// do not see what varies between launches, so `compare` reports this interval with the ratio but
+// does not judge by it (launch_verdicts.h judges launches); the rule below is what the samples
+// alone would say. With threshold t, on the joined `confidence` interval [lo, hi]:
 //   SLOWER  lo > 1 + t              (the whole interval beyond the threshold, slower side)
 //   FASTER  hi < 1 / (1 + t)        (symmetric on a log scale: 5% slower and 1/1.05 faster)
 //   NOISY   h > log(1 + t)          (the runs' own spread is wider than the threshold: no
@@ -104,16 +104,5 @@ struct PointComparison {
 std::vector<PointComparison> compare_points(std::span<const PointResult> base,
                                             std::span<const PointResult> now,
                                             const PointMatch& match, const CompareOptions& options);
-
-// `compare --calibrate A B`, two runs of an unchanged system: each point's smallest threshold at
-// which it is neither SLOWER nor FASTER (its interval reaches back to the SAME band), and over
-// them the smallest threshold at which at most `rate` of the points would be false alarms.
-double false_alarm_threshold(const Interval& ratio);
-struct Calibration {
-  std::size_t points = 0;
-  double threshold = 0;  // the false-alarm rate is at most `rate` from this threshold on
-  double rate = 0.05;
-};
-Calibration calibrate(std::span<const PointComparison> comparisons, double rate = 0.05);
 
 }  // namespace collbench

@@ -57,15 +57,35 @@ Json counts_json(const ChangeCounts& n) {
               {"unsure", n.unsure}, {"noisy", n.noisy}};
 }
 
-std::string history_rule(const CompareOptions& o) {
-  return fmt::format("threshold {:g}%: SLOWER when NEW differs from its history's level "
+std::string launch_rule(const CompareOptions& o) {
+  return fmt::format("threshold {:g}%: SLOWER when the change between launches is a discovery "
                      "(Benjamini-Hochberg at q = {:g}% over the points) and the ratio is {:.4g} "
-                     "or more, FASTER at {:.4g} or less; SAME when the whole {:g}% prediction "
-                     "interval lies inside [{:.4g}, {:.4g}], NOISY when it is wider than that, "
-                     "else UNSURE",
+                     "or more, FASTER at {:.4g} or less; SAME when the whole {:g}% interval lies "
+                     "inside [{:.4g}, {:.4g}], NOISY when it is wider than that, else UNSURE",
                      o.threshold * 100, (1 - o.confidence) * 100, 1 + o.threshold,
                      1 / (1 + o.threshold), o.confidence * 100, 1 / (1 + o.threshold),
                      1 + o.threshold);
+}
+
+// What the table's ratio and base column are, for the launches compared.
+std::string ratio_meaning(const Comparison& c) {
+  constexpr const char* kTime = "median time (the slowest rank's per sample)";
+  switch (c.replication) {
+    case Replication::history:
+      return fmt::format("ratio = NEW's {} over the history's level (base: the geometric mean of "
+                         "its medians since its last change)",
+                         kTime);
+    case Replication::pair: return fmt::format("ratio = NEW/BASE {}", kTime);
+    case Replication::interleaved:
+      return fmt::format("ratio = B/A {}, the geometric mean over the pairs (base, new: the "
+                         "geometric means of A's and B's medians)",
+                         kTime);
+    case Replication::one_launch: break;
+  }
+  return fmt::format("nothing judged: one launch per side; ratio = NEW/BASE {}, its {:g}% "
+                     "interval within the launches ({} bootstrap replicates, seed {}, joined with "
+                     "the rounds' spread)",
+                     kTime, c.options.confidence * 100, c.options.replicates, c.options.seed);
 }
 
 // "allreduce float sum world 2 ranks latency: SLOWER at 3 sizes, 64 KiB-256 KiB, ratio 1.08-1.14"
@@ -80,14 +100,6 @@ std::string alert_text(const Comparison& c, const std::vector<std::size_t>& aler
   return fmt::format("{}: SLOWER at {} sizes, {}-{}, ratio {:.3f}-{:.3f}", curve_text(first.key),
                      alert.size(), format_size(first.key.size_bytes),
                      format_size(last.key.size_bytes), low, high);
-}
-
-std::string interval_rule(const CompareOptions& o) {
-  return fmt::format("threshold {:g}%: SLOWER when the whole {:g}% interval of NEW/BASE lies above "
-                     "{:.4g}, FASTER below {:.4g}, NOISY when the runs' own spread is wider than "
-                     "that, SAME inside [{:.4g}, {:.4g}], else UNSURE",
-                     o.threshold * 100, o.confidence * 100, 1 + o.threshold, 1 / (1 + o.threshold),
-                     1 / (1 + o.threshold), 1 + o.threshold);
 }
 
 std::string summary_line(const Comparison& c) {
@@ -132,18 +144,19 @@ Json fit_side_json(const FitSide& side) {
 
 void print_table(std::ostream& out, const Comparison& c) {
   out << fmt::format("# verdict: {} ({})\n", name(c.overall()), counts_text(c.point_counts));
-  out << fmt::format("# collbench compare: BASE {} vs NEW {}\n", c.base_file, c.new_file);
+  if (c.replication == Replication::interleaved)
+    out << fmt::format("# collbench compare: A {} vs B {}, {} interleaved pairs of launches\n",
+                       c.base_file, c.new_file, c.a_files.size());
+  else
+    out << fmt::format("# collbench compare: BASE {} vs NEW {}\n", c.base_file, c.new_file);
   if (!c.earlier_files.empty())
     out << fmt::format("# earlier baselines: {}\n", fmt::join(c.earlier_files, " "));
-  if (c.against_history())
-    out << fmt::format("# {}; ratio = NEW's median time (the slowest rank's per sample) over "
-                       "the history's level (base: the geometric mean of its medians since its "
-                       "last change)\n",
-                       history_rule(c.options));
+  if (!c.history_files.empty())
+    out << fmt::format("# history: {}\n", fmt::join(c.history_files, " "));
+  if (c.replication == Replication::one_launch)
+    out << fmt::format("# {}\n", ratio_meaning(c));
   else
-    out << fmt::format("# {}; ratio = NEW/BASE median time (the slowest rank's per sample), "
-                       "{} bootstrap replicates, seed {}\n",
-                       interval_rule(c.options), c.options.replicates, c.options.seed);
+    out << fmt::format("# {}; {}\n", launch_rule(c.options), ratio_meaning(c));
   for (const auto& alert : c.alerts) out << "# alert: " << alert_text(c, alert) << '\n';
   for (const auto& note : c.notes) out << fmt::format("# note: {}\n", note);
   const std::string ci_head = fmt::format("ratio [{:g}% CI]", c.options.confidence * 100);
@@ -187,7 +200,10 @@ Json comparison_json(const Comparison& c) {
   json["verdict"] = name(c.overall());
   json["base"] = c.base_file;
   json["new"] = c.new_file;
+  json["replication"] = name(c.replication);
   json["earlier_baselines"] = c.earlier_files;
+  json["history"] = c.history_files;
+  json["launches"] = Json{{"a", c.a_files}, {"b", c.b_files}};
   json["threshold"] = c.options.threshold;
   json["confidence"] = c.options.confidence;
   json["bootstrap_replicates"] = c.options.replicates;
@@ -259,7 +275,7 @@ Json comparison_json(const Comparison& c) {
   summary["fits"] = c.fits.comparisons.size();
   summary["fit_verdicts"] = counts_json(c.fit_counts);
   summary["unmatched_fits"] = c.fits.base_only.size() + c.fits.new_only.size();
-  summary["slower"] = c.point_counts.slower + c.fit_counts.slower;
+  summary["alerts"] = c.alerts.size();
   json["summary"] = std::move(summary);
   return json;
 }

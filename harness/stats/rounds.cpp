@@ -87,14 +87,21 @@ double round_spread(std::span<const RoundMedian> rounds) {
 }
 
 LogSpread log_spread(std::span<const double> values) {
+  std::vector<double> logs;
+  logs.reserve(values.size());
+  for (double value : values) logs.push_back(std::log(value));
+  return spread_of_logs(logs);
+}
+
+LogSpread spread_of_logs(std::span<const double> logs) {
   LogSpread spread;
-  spread.count = values.size();
-  if (values.empty()) return spread;
-  for (double value : values) spread.mean += std::log(value);
-  spread.mean /= values.size();
-  if (values.size() < 2) return spread;
-  for (double value : values) spread.variance += std::pow(std::log(value) - spread.mean, 2);
-  spread.variance /= values.size() - 1;
+  spread.count = logs.size();
+  if (logs.empty()) return spread;
+  for (double log : logs) spread.mean += log;
+  spread.mean /= logs.size();
+  if (logs.size() < 2) return spread;
+  for (double log : logs) spread.variance += std::pow(log - spread.mean, 2);
+  spread.variance /= logs.size() - 1;
   return spread;
 }
 

@@ -46,6 +46,7 @@ struct LogSpread {
   std::size_t count = 0;
 };
 LogSpread log_spread(std::span<const double> values);
+LogSpread spread_of_logs(std::span<const double> logs);  // the same, of values already logged
 
 // Whether the rounds' medians differ no more than their own variances explain: Cochran's Q (the
 // squared log distances from their precision-weighted mean, each over its variance) at most the

@@ -6,10 +6,12 @@
 
 namespace collbench {
 
-Trend trend_of_files(const std::vector<std::string>& files, const ChangePointOptions& options) {
+Trend trend_of_files(const std::vector<std::string>& files, const ChangePointOptions& options,
+                     std::size_t recent) {
   Trend trend;
   trend.files = files;
   trend.options = options;
+  trend.recent = recent;
   std::unordered_map<std::string, std::size_t> index_of;
   for (std::size_t run = 0; run < files.size(); ++run) {
     const ResultFile file = read_result_file(files[run], false);
@@ -30,9 +32,9 @@ Trend trend_of_files(const std::vector<std::string>& files, const ChangePointOpt
   for (TrendPoint& point : trend.points) {
     if (point.medians_s.size() >= 2 * options.min_segment) {
       point.changes = change_points(point.medians_s, options);
-      point.verdict = point.changes.empty()                               ? Change::same
+      point.verdict = point.changes.empty() || point.runs_at_level() > recent ? Change::same
                       : point.changes.back().after > point.changes.back().before ? Change::slower
-                                                                                 : Change::faster;
+                                                                                  : Change::faster;
     }
     trend.counts.add(point.verdict);
   }

@@ -32,6 +32,9 @@ std::string changes_text(const Trend& trend, const TrendPoint& point) {
                        2 * trend.options.min_segment);
   std::vector<std::string> parts;
   for (const auto& change : point.changes) parts.push_back(change_text(trend, point, change));
+  if (!point.changes.empty() && point.verdict == Change::same)
+    parts.push_back(fmt::format("its level has held {} runs: the normal now",
+                                point.runs_at_level()));
   return fmt::format("{}", fmt::join(parts, "; "));
 }
 
@@ -48,8 +51,9 @@ void print_trend_table(std::ostream& out, const Trend& trend) {
   out << fmt::format("# collbench trend: {} runs, oldest first\n", trend.files.size());
   for (std::size_t run = 0; run < trend.files.size(); ++run)
     out << fmt::format("# run {}: {}\n", run + 1, trend.files[run]);
-  out << fmt::format("# {}; the verdict is the latest change's direction\n",
-                     method_text(trend.options));
+  out << fmt::format("# {}; the verdict is the latest change's direction while its level holds "
+                     "at most {} runs\n",
+                     method_text(trend.options), trend.recent);
   out << fmt::format("# {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>5} {:>12} {:>12}  {:<8} {}\n",
                      "collective", "placement", "ranks", "type", "redop", "mode", "inplace",
                      "size(B)", "runs", "first(us)", "last(us)", "verdict", "changes");
@@ -72,6 +76,7 @@ Json trend_json(const Trend& trend) {
   json["alpha"] = trend.options.alpha;
   json["min_magnitude"] = trend.options.min_magnitude;
   json["min_segment"] = trend.options.min_segment;
+  json["recent"] = trend.recent;
   Json points = Json::array();
   for (const TrendPoint& point : trend.points) {
     Json row = key_json(point.key, true);
@@ -87,6 +92,7 @@ Json trend_json(const Trend& trend) {
                          {"change", change.after / change.before - 1},
                          {"p_value", change.p_value}});
     row["changes"] = std::move(changes);
+    row["runs_at_level"] = point.runs_at_level();
     row["verdict"] = name(point.verdict);
     points.push_back(std::move(row));
   }

@@ -192,8 +192,36 @@ def test_submit_array_gives_each_task_only_the_nodes_it_uses(cluster, tmp_path):
             assert text(f.attrs["placement"]) == placement
 
 
+def test_interleaved_launches_alternate_in_one_job(cluster, tmp_path):
+    """The A/B template: A and B launched in turn by srun inside one allocation, the pairs
+    judged by compare --interleaved, its JUnit file beside them."""
+    status, job, log = sbatch(cluster, tmp_path, "interleaved.sbatch",
+                              ["--nodes=2", "--ntasks-per-node=1"], ARGS=" ".join(SWEEP),
+                              PAIRS="2 2", B_ENV="OMPI_MCA_coll_tuned_use_dynamic_rules=0",
+                              INTERLEAVE=str(ROOT / "ci" / "interleave"))
+    assert status in (0, 1), log
+    results = tmp_path / "results"
+    launches = {side: sorted((results / side).glob("*.h5")) for side in "AB"}
+    assert [p.name for p in launches["A"]] == ["01.h5", "02.h5"], log
+    assert [p.name for p in launches["B"]] == ["01.h5", "02.h5"], log
+    step = {}
+    for side, files in launches.items():
+        for path in files:
+            with h5py.File(path, "r") as f:
+                assert text(f.attrs["slurm_job_id"]) == job
+                assert int(f.attrs["nodes"]) == 2
+                step[(side, path.stem)] = text(f.attrs["slurm_step_id"])
+    # one srun step each, ABBA: A first in pair 1, B first in pair 2
+    assert [step[("A", "01")], step[("B", "01")], step[("B", "02")], step[("A", "02")]] == \
+        ["0", "1", "2", "3"], step
+    assert "2 interleaved pairs of launches" in log, log
+    assert re.search(r"^# verdict: (SAME|FASTER|SLOWER|NOISY|UNSURE) ", log, re.M), log
+    assert (results / "compare.xml").stat().st_size > 0
+
+
 def test_templates_are_shellcheck_clean():
-    scripts = [*SLURM.glob("*.sbatch"), SLURM / "submit-array", SLURM / "local-cluster"]
+    scripts = [*SLURM.glob("*.sbatch"), SLURM / "submit-array", SLURM / "local-cluster",
+               SLURM.parent / "interleave"]
     done = subprocess.run(["shellcheck", "-S", "warning", *map(str, scripts)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout

@@ -1,9 +1,11 @@
 """`collbench trend FILES|DIR`: a nightly history per point with its change points, on real
-runs: six nights, the last three with rank 1's collectives returning 50 us late (the test-only
-interposer delay_collectives): far beyond the host's own states, which move small sizes by 2.2x
-over minutes here, where a twofold slowdown was found at only 5 of 10 points in one CI run. How
-small a step is found is change_points_test's business. The change is found where it was planted, the verdict files parse back, the trend
-figure and the report's section are drawn from the JSON, and bad input exits 2."""
+runs: six nights, the last three with rank 1's collectives returning nine times their own time
+late (the test-only interposer delay_collectives), 10x slower: beyond the host's own states,
+which move small sizes by 2.2x over minutes here, where a twofold slowdown was found at only 5 of
+10 points in one CI run. How small a step is found is change_points_test's business. The change
+is found where it was planted and is no verdict once its level is old, the verdict files parse
+back, the trend figure and the report's section are drawn from the JSON, and bad input exits
+2."""
 import json
 import re
 
@@ -25,7 +27,7 @@ def nights(tmp_path_factory, interposer):
         args = ["run", *SWEEP, "--out", str(folder / f"2026-12-{night + 1:02d}.h5")]
         if night >= SLOWED_FROM:
             result = run_preloaded(2, args, interposer("delay_collectives"), env=BOUND,
-                                   DELAY_RANK="1", DELAY_US="50", DELAY_WHAT="data")
+                                   DELAY_RANK="1", DELAY_FRACTION="9", DELAY_WHAT="data")
         else:
             result = run_mpi(2, args, env=BOUND)
         assert result.returncode == 0, result.stdout + result.stderr
@@ -53,7 +55,8 @@ def test_the_planted_slowdown_is_a_change_point_where_it_was_planted(nights, tmp
     assert len(found) >= 0.9 * len(allreduce)
     for point in found:
         assert len(point["median_us"]) == NIGHTS
-        assert point["changes"][0]["change"] > 3  # 50 us on operations of 1-4 us
+        assert point["changes"][0]["change"] > 1.5  # 10x, less the host's 2.2x at worst
+        assert point["runs_at_level"] == NIGHTS - SLOWED_FROM
         assert point["changes"][0]["p_value"] <= 0.05
     summary = report["summary"]
     assert summary["slower"] == sum(p["verdict"] == "SLOWER" for p in report["points"])
@@ -95,6 +98,21 @@ def test_the_trend_figure_and_the_reports_section(nights, tmp_path):
     assert page.count("<td>4</td>") >= 9  # the night of each change, one row per change
 
 
+def test_an_old_change_is_the_normal_level_not_a_verdict(nights):
+    """With --recent 2 the three slowed nights are a level that has held longer than a change is
+    news: listed, not SLOWER, and the exit status says nothing got slower."""
+    result = trend(nights, "--recent", "2", "--format", "json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["recent"] == 2
+    changed = [p for p in report["points"]
+               if [c["run"] for c in p["changes"]] == [SLOWED_FROM]]
+    assert len(changed) >= 0.9 * 20
+    assert all(p["verdict"] == "SAME" and p["runs_at_level"] == 3 for p in changed)
+    table = trend(nights, "--recent", "2")
+    assert "its level has held 3 runs: the normal now" in table.stdout
+
+
 def test_too_few_runs_are_unsure_and_bad_input_exits_2(nights, tmp_path):
     first, second = sorted(nights.iterdir())[:2]
     two = json.loads(trend(first, second, "--format", "json").stdout)
@@ -102,6 +120,7 @@ def test_too_few_runs_are_unsure_and_bad_input_exits_2(nights, tmp_path):
     junit = tmp_path / "t.xml"
     for args, named in [([first], "at least two runs"),
                         ([nights, "--alpha", "2"], "--alpha"),
+                        ([nights, "--recent", "1"], "--recent"),
                         ([nights, "--threshold", "x"], "--threshold"),
                         ([nights, tmp_path / "missing.h5"], "missing.h5"),
                         ([tmp_path, first], "without .h5")]:

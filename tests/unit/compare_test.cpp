@@ -422,7 +422,7 @@ TEST(ComparePoints, SeveralBaselinesAreAHistoryOfLaunches) {
                                                          {rounds_point(8, 10.4e-6, 1, 0, 4)}};
   for (auto& file : earlier) ASSERT_GT(file[0].summary.median, 0);
   const auto judged =
-      compare_to_history(base, now, match_points(base, now, false), options(), earlier);
+      compare_to_history(base, now, match_points(base, now, false), options(), earlier, true);
   const RatioResult& r = judged.points[0].result;
   EXPECT_EQ(r.baselines, 3u);
   EXPECT_EQ(r.launches, 3u);
@@ -431,20 +431,6 @@ TEST(ComparePoints, SeveralBaselinesAreAHistoryOfLaunches) {
   EXPECT_NEAR(r.ratio, 10.4 / std::cbrt(10.0 * 9.6 * 10.4), 1e-9);
   EXPECT_NEAR(r.base_median_s, std::cbrt(10.0 * 9.6 * 10.4) * 1e-6, 1e-15);
   EXPECT_TRUE(judged.alerts.empty());
-}
-
-TEST(Calibrate, TheThresholdBelowWhichTooManyUnchangedPointsWouldAlarm) {
-  EXPECT_DOUBLE_EQ(false_alarm_threshold({1.10, 1.20}), 0.10000000000000009);
-  EXPECT_NEAR(false_alarm_threshold({0.8, 0.9}), 1 / 0.9 - 1, 1e-12);
-  EXPECT_EQ(false_alarm_threshold({0.95, 1.05}), 0);
-  EXPECT_EQ(false_alarm_threshold({NAN, NAN}), 0);
-  std::vector<PointComparison> points(40);
-  for (std::size_t i = 0; i < points.size(); ++i)
-    points[i].result.ratio_ci = {1 + 0.01 * i, 1.5};  // own thresholds 0, 1%, ..., 39%
-  const Calibration calibration = calibrate(points);
-  // at most 2 of 40 (5%) above it: 37%, with 38% and 39% above
-  EXPECT_NEAR(calibration.threshold, 0.37, 1e-12);
-  EXPECT_EQ(calibration.points, 40u);
 }
 
 CurveFit curve(double alpha, Interval alpha_ci, double beta, Interval beta_ci,
@@ -525,15 +511,14 @@ TEST(CompareFits, UntrustedOrUnfittedIsUnsureAndUnmatchedCurvesAreListed) {
 }
 
 TEST(Comparison, OneWordForTheWholeComparison) {
-  Comparison c;
-  const auto with = [&](ChangeCounts points, ChangeCounts fits = {}) {
-    c.point_counts = points;
-    c.fit_counts = fits;
-    return c.overall();
+  const auto with = [&](ChangeCounts points, bool alert = false, bool faster_group = false) {
+    return overall_change(points, alert, faster_group);
   };
-  EXPECT_EQ(with({.same = 90, .slower = 1, .noisy = 30}), Change::slower);
-  EXPECT_EQ(with({.same = 90}, {.slower = 1}), Change::slower);  // a fit alone
-  EXPECT_EQ(with({.same = 90, .faster = 2, .noisy = 30}), Change::faster);
+  EXPECT_EQ(with({.same = 90, .slower = 2, .noisy = 30}, true), Change::slower);
+  // SLOWER or FASTER points that form no group of neighbouring sizes are no verdict of the whole
+  EXPECT_EQ(with({.same = 90, .slower = 1, .noisy = 30}), Change::same);
+  EXPECT_EQ(with({.same = 90, .faster = 2, .noisy = 30}, false, true), Change::faster);
+  EXPECT_EQ(with({.same = 90, .faster = 2, .noisy = 30}), Change::same);
   EXPECT_EQ(with({.same = 60, .unsure = 30, .noisy = 30}), Change::same);  // half the points
   EXPECT_EQ(with({.same = 59, .unsure = 30, .noisy = 31}), Change::noisy);
   EXPECT_EQ(with({.same = 10, .unsure = 30, .noisy = 20}), Change::unsure);
@@ -542,7 +527,10 @@ TEST(Comparison, OneWordForTheWholeComparison) {
 
 TEST(Comparison, TheTableOpensWithTheVerdictAndSummarisesUnmatchedPointsPerCurve) {
   Comparison c;
-  c.point_counts = {.same = 3, .slower = 1};
+  c.replication = Replication::history;
+  c.point_counts = {.same = 2, .slower = 2};
+  c.alerts = {{0, 1}};
+  c.points.resize(2);
   PointKey key;
   key.backend = "mpi";
   key.nranks = 2;
@@ -557,7 +545,7 @@ TEST(Comparison, TheTableOpensWithTheVerdictAndSummarisesUnmatchedPointsPerCurve
   print_table(out, c);
   const std::string text = out.str();
   EXPECT_EQ(text.substr(0, text.find('\n')),
-            "# verdict: SLOWER (3 same, 0 faster, 1 slower, 0 unsure, 0 noisy)");
+            "# verdict: SLOWER (2 same, 0 faster, 2 slower, 0 unsure, 0 noisy)");
   EXPECT_NE(text.find("# unmatched: only in BASE: allreduce float sum world 2 ranks latency: 3 "
                       "sizes, 8 B-32 B\n"),
             std::string::npos)
