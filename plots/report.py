@@ -98,6 +98,7 @@ def _verdicts(verdicts):
                    f"({s['points']} points: {s['same']} same, {s['faster']} faster, "
                    f"{s['slower']} slower, {s['noisy']} noisy, {s['unsure']} unsure; "
                    f"{s['unmatched']} unmatched)</p>")
+        out.extend(f"<p>{html.escape(note)}</p>" for note in compare["notes"])
     return "".join(out)
 
 

@@ -57,8 +57,7 @@ std::string replication_note(const Comparison& c) {
                          c.earlier_files.size() + 1, kAlerts);
     case Replication::pair:
       return fmt::format("NEW against BASE, each point's spread between launches from the {} "
-                         "launches of the history since its last change, moderated toward its "
-                         "curve's; {}",
+                         "launches of the history, moderated toward its curve's; {}",
                          c.history_files.size(), kAlerts);
     case Replication::interleaved:
       return fmt::format("{} interleaved pairs of launches: each point's change the mean of the "

@@ -56,8 +56,13 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
       e.unjudged = "a median tonight or BASE's is zero or missing";
       continue;
     }
-    const std::size_t start = std::max(
-        curve_start, since_last_change(logs[m], options, [](double log) { return std::exp(log); }));
+    // Against BASE the history lends its spread only, and every launch shows it: a step of the
+    // curve's level is in its shifts, not in the points' own spreads.
+    const std::size_t start =
+        against_base ? 0
+                     : std::max(curve_start, since_last_change(logs[m], options, [](double log) {
+                                  return std::exp(log);
+                                }));
     std::vector<double> window, own, window_shifts;
     for (std::size_t k = start; k < logs[m].size(); ++k)
       if (std::isfinite(logs[m][k])) {

@@ -11,7 +11,8 @@
 // Nightly: tonight against the window's level, the geometric mean of its n medians; the change's
 // standard error is s √(1 + 1/n) (tonight's launch effect and the level's uncertainty).
 // A single pair judged with a history's spread (`compare --history DIR BASE NEW`): NEW against
-// BASE, two single launches, s √2.
+// BASE, two single launches, s √2, the spread over all the history's launches (a change of level
+// there is its curve's shift, taken out of each point's own spread).
 #include <span>
 #include <vector>
 
