@@ -1,10 +1,7 @@
 #include "compare_command.h"
 
-#include <algorithm>
-#include <cmath>
-#include <filesystem>
 #include <iostream>
-#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <fmt/format.h>

@@ -41,8 +41,8 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
   std::vector<std::vector<double>> logs;
   for (std::size_t i : members) {
     std::vector<double> point;
-    for (double median : points[i].medians_s) point.push_back(usable(median) ? std::log(median)
-                                                                             : kNoValue);
+    for (double median : points[i].medians_s)
+      point.push_back(usable(median) ? std::log(median) : kNoValue);
     logs.push_back(std::move(point));
   }
   const std::vector<double> shifts = launch_shifts(logs);
@@ -77,8 +77,9 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
       continue;
     }
     if (window.size() < 2) {
-      e.unjudged = "1 launch since the history's last change: the spread between launches is "
-                   "unknown";
+      e.unjudged =
+          "1 launch since the history's last change: the spread between launches is "
+          "unknown";
       continue;
     }
     // A host that flips between states can look like a change of level, which would leave the

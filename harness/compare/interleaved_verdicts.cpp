@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string>
 #include <map>
+#include <string>
 #include <unordered_map>
-
 
 #include "harness/fit/curve_fits.h"
 #include "harness/stats/rounds.h"
@@ -97,8 +96,8 @@ LaunchComparison compare_interleaved(std::span<const std::vector<PointResult>> a
     };
     collect(a_files, pair.a_s, r.base_samples);
     collect(b_files, pair.b_s, r.new_samples);
-    const bool complete = std::ranges::all_of(pair.a_s, usable) &&
-                          std::ranges::all_of(pair.b_s, usable);
+    const bool complete =
+        std::ranges::all_of(pair.a_s, usable) && std::ranges::all_of(pair.b_s, usable);
     r.base_median_s = complete ? geometric_mean(pair.a_s) : kNoValue;
     r.new_median_s = complete ? geometric_mean(pair.b_s) : kNoValue;
     r.baselines = pair.a_s.size();

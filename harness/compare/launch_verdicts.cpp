@@ -115,8 +115,7 @@ std::vector<LaunchVerdict> judge_launches(std::span<const LaunchEvidence> points
       v.reason = "a median is zero or missing";
       continue;
     }
-    const ModeratedVariance own = moderate(priors.at(curve_key(point.key)),
-                                           point.launches.variance,
+    const ModeratedVariance own = moderate(priors.at(curve_key(point.key)), point.launches.variance,
                                            static_cast<double>(point.launches.count - 1));
     const auto [variance, df] = combined(point.shared, own);
     const double se = std::sqrt(variance) * point.se_per_sd;

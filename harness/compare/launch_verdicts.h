@@ -14,10 +14,10 @@
 // (moderated_variance.h: a few launches cannot tell a quiet point from a lucky one), s̃² on d
 // degrees of freedom. The change's standard error is se = √(τ² + s̃²) · se_per_sd on
 // Satterthwaite's degrees of freedom, the interval r · exp(±t · se) around the printed ratio r,
-// and the p-value two-sided against no change. Benjamini-Hochberg at q = 1 − confidence over every point decides which points
-// changed; a changed point is SLOWER or FASTER when its ratio also passes the threshold (1 + t,
-// or 1/(1 + t)). The others: SAME inside the threshold's band, NOISY where the interval is wider
-// than the band (no launch could be told SAME), else UNSURE.
+// and the p-value two-sided against no change. Benjamini-Hochberg at q = 1 − confidence over every
+// point decides which points changed; a changed point is SLOWER or FASTER when its ratio also
+// passes the threshold (1 + t, or 1/(1 + t)). The others: SAME inside the threshold's band, NOISY
+// where the interval is wider than the band (no launch could be told SAME), else UNSURE.
 //
 // Alerts group the SLOWER points of a curve: two or more at sizes next to each other. One point
 // alone, however far out, is not one: launch effects are heavy-tailed, and on simulated nights

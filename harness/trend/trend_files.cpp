@@ -32,9 +32,9 @@ Trend trend_of_files(const std::vector<std::string>& files, const ChangePointOpt
   for (TrendPoint& point : trend.points) {
     if (point.medians_s.size() >= 2 * options.min_segment) {
       point.changes = change_points(point.medians_s, options);
-      point.verdict = point.changes.empty() || point.runs_at_level() > recent ? Change::same
+      point.verdict = point.changes.empty() || point.runs_at_level() > recent    ? Change::same
                       : point.changes.back().after > point.changes.back().before ? Change::slower
-                                                                                  : Change::faster;
+                                                                                 : Change::faster;
     }
     trend.counts.add(point.verdict);
   }

@@ -30,7 +30,7 @@ Night simulated_night(std::uint64_t seed, double tonight_factor, int history = k
   std::student_t_distribution<double> heavy(4);
   std::bernoulli_distribution state(other_state);
   const double heavy_sd = std::sqrt(4.0 / 2);  // a t(4)'s standard deviation
-  std::vector<double> host(history + 2);  // the history's launches, tonight's, BASE's
+  std::vector<double> host(history + 2);       // the history's launches, tonight's, BASE's
   for (double& h : host) h = state(engine) ? 1 / 2.2 : 1;
   Night night;
   for (int curve = 0; curve < kCurves; ++curve)
@@ -79,10 +79,11 @@ Rates rates(double tonight_factor, int nights, bool with_base = false, double ot
   }
   const Rates r{static_cast<double>(changed) / points, static_cast<double>(slower) / points,
                 static_cast<double>(alerted) / nights};
-  std::printf("tonight %.2fx%s, host in its other state %.0f%% of launches, over %d nights: "
-              "%.2f%% of points SLOWER or FASTER, %.2f%% SLOWER, %.1f%% of nights alerted\n",
-              tonight_factor, with_base ? " against a single BASE" : "", 100 * other_state, nights,
-              100 * r.points_slower_or_faster, 100 * r.points_slower, 100 * r.nights_alerted);
+  std::printf(
+      "tonight %.2fx%s, host in its other state %.0f%% of launches, over %d nights: "
+      "%.2f%% of points SLOWER or FASTER, %.2f%% SLOWER, %.1f%% of nights alerted\n",
+      tonight_factor, with_base ? " against a single BASE" : "", 100 * other_state, nights,
+      100 * r.points_slower_or_faster, 100 * r.points_slower, 100 * r.nights_alerted);
   return r;
 }
 

@@ -114,10 +114,11 @@ Rates rates(double b_factor, int allocations, Judge judge, double other_state = 
   const Rates r{share(changed, points), share(slower, points),
                 share(alerted, static_cast<std::size_t>(allocations)),
                 share(pairs, static_cast<std::size_t>(allocations))};
-  std::printf("B/A %.2f, host in its other state %.0f%% of launches, over %d allocations: %.2f%% "
-              "of points SLOWER or FASTER, %.2f%% SLOWER, %.1f%% alerted, %.2f pairs on average\n",
-              b_factor, 100 * other_state, allocations, 100 * r.points_slower_or_faster, 100 * r.points_slower,
-              100 * r.alerted, r.mean_pairs);
+  std::printf(
+      "B/A %.2f, host in its other state %.0f%% of launches, over %d allocations: %.2f%% "
+      "of points SLOWER or FASTER, %.2f%% SLOWER, %.1f%% alerted, %.2f pairs on average\n",
+      b_factor, 100 * other_state, allocations, 100 * r.points_slower_or_faster,
+      100 * r.points_slower, 100 * r.alerted, r.mean_pairs);
   return r;
 }
 
