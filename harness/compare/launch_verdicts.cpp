@@ -58,8 +58,11 @@ std::vector<double> launch_shifts(std::span<const std::vector<double>> logs) {
   for (const auto& point : logs) {
     double sum = 0;
     std::size_t count = 0;
-    for (double log : point)
-      if (std::isfinite(log)) sum += log, ++count;
+    for (double log : point) {
+      if (!std::isfinite(log)) continue;
+      sum += log;
+      ++count;
+    }
     for (std::size_t k = 0; k < point.size(); ++k)
       if (std::isfinite(point[k])) deviations[k].push_back(point[k] - sum / count);
   }
