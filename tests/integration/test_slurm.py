@@ -150,13 +150,22 @@ def test_array_sweeps_node_counts_and_followup_finds_every_task(cluster, tmp_pat
             assert int(f.attrs["nodes"]) == nodes
             assert text(f.attrs["placement"]) == ("world", "inter")[index]
 
-    settings = {}
+    # Each array index has a history of its own: a folder, %a in COLLBENCH_BASELINE.
+    for path in files:
+        history = tmp_path / "baselines" / path.stem.rsplit("_", 1)[1]
+        history.mkdir(parents=True)
+        for night in ("1", "2"):
+            shutil.copy(path, history / f"night{night}.h5")
+    settings = {"BASELINE": str(tmp_path / "baselines" / "%a")}
     if knows("check") and SPEC.exists():
         settings["SPEC"] = str(SPEC)
     status, _, log = sbatch(cluster, tmp_path, "followup.sbatch", args=[job], **settings)
-    assert status in ((0, 1) if settings else (0,)), log
-    if settings:
-        for path in files:
+    assert status in (0, 1), log
+    for path in files:
+        index = path.stem.rsplit("_", 1)[1]
+        assert f"collbench compare {tmp_path / 'baselines' / index} {path}: exit" in log, log
+        assert path.with_suffix(".compare.xml").stat().st_size > 0
+        if "SPEC" in settings:
             assert path.with_suffix(".check.xml").exists(), log
 
 
