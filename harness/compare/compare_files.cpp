@@ -131,8 +131,10 @@ std::string_view name(Replication replication) {
 Comparison compare_files(const std::vector<std::string>& base_files, const std::string& new_file,
                          const std::vector<std::string>& history_files,
                          const CompareOptions& options) {
-  const ResultFile base = read_result_file(base_files.back(), true);
-  const ResultFile now = read_result_file(new_file, true);
+  // Raw samples only for one launch a side: the launch verdicts use the stored medians.
+  const bool one_launch = base_files.size() == 1 && history_files.empty();
+  const ResultFile base = read_result_file(base_files.back(), one_launch);
+  const ResultFile now = read_result_file(new_file, one_launch);
   Comparison c;
   c.base_file = base_files.back();
   c.earlier_files.assign(base_files.begin(), base_files.end() - 1);
@@ -140,9 +142,9 @@ Comparison compare_files(const std::vector<std::string>& base_files, const std::
   c.new_file = new_file;
   c.new_run = verdict_run(now.provenance.text_of("start_utc"), now.provenance.text_of("end_utc"));
   c.options = options;
-  c.replication = !c.earlier_files.empty()  ? Replication::history
-                  : !history_files.empty() ? Replication::pair
-                                           : Replication::one_launch;
+  c.replication = one_launch                ? Replication::one_launch
+                  : !c.earlier_files.empty() ? Replication::history
+                                             : Replication::pair;
   note_unfinished(c, base, "BASE", c.base_file);
   note_unfinished(c, now, "NEW", c.new_file);
 
@@ -164,8 +166,8 @@ Comparison compare_interleaved_files(const std::string& a_name,
                                      const std::string& b_name,
                                      const std::vector<std::string>& b_files,
                                      const CompareOptions& options) {
-  const ResultFile first_a = read_result_file(a_files.front(), true);
-  const ResultFile first_b = read_result_file(b_files.front(), true);
+  const ResultFile first_a = read_result_file(a_files.front(), false);
+  const ResultFile first_b = read_result_file(b_files.front(), false);
   Comparison c;
   c.replication = Replication::interleaved;
   c.base_file = a_name;
