@@ -1,4 +1,4 @@
-"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-15)."""
+"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-16)."""
 import dataclasses
 import pathlib
 
@@ -7,7 +7,10 @@ import numpy as np
 
 SCHEMA = "collbench-results"
 PREDICTIONS_SCHEMA = "collbench-predictions"
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
+# Schema 16 named the median's interval for what it covers, this launch's median.
+_RENAMED_IN_16 = {"time_ci_low_us": "time_median_ci_low_us",
+                  "time_ci_high_us": "time_median_ci_high_us"}
 
 # The columns that name a curve: every size of one of these is one line in a figure and one fit.
 CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorithm", "protocol",
@@ -111,6 +114,12 @@ def _table(dataset, rows=None):
     return columns
 
 
+def _measured_table(dataset, rows):
+    """/points or /links: their columns under today's names, whichever schema wrote them."""
+    columns = _table(dataset, rows)
+    return {_RENAMED_IN_16.get(name, name): column for name, column in columns.items()}
+
+
 def _finished_rows(f, name="points"):
     """How many rows of /points (or /links) belong to finished points. A killed run's last row
     may be unfinished, its text perhaps missing from the file: reading that text fails or crashes
@@ -139,7 +148,7 @@ def _links(f):
         return LinkTables()
     fits = f.get("link_fits")
     return LinkTables(
-        points=_table(f["links"], _finished_rows(f, "links")),
+        points=_measured_table(f["links"], _finished_rows(f, "links")),
         fits=_table(fits) if fits is not None and len(fits) else {},
         slow_hosts=_table(f["slow_hosts"]) if "slow_hosts" in f and len(f["slow_hosts"]) else {},
         shortfall=float(fits.attrs["shortfall"]) if fits is not None else None)
@@ -190,7 +199,7 @@ def load(path):
         if "points" not in f:
             raise ResultFileError(f"{path}: holds no /points table")
         rows = _finished_rows(f)
-        points = _table(f["points"], rows)
+        points = _measured_table(f["points"], rows)
         medians = f["rank_median_us"][:rows] if "rank_median_us" in f else np.empty((0, 0))
         return ResultFile(
             path=path, attrs=attrs, points=points,

@@ -37,8 +37,8 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
   fields["window_margin_us"] = us(p.window_margin_s);  // null outside window starts
   fields["clock_error_us"] = us(p.clock_error_s);
   fields["time_median_us"] = us(s.median);
-  fields["time_ci_low_us"] = us(s.ci_low);
-  fields["time_ci_high_us"] = us(s.ci_high);
+  fields["time_median_ci_low_us"] = us(s.ci_low);
+  fields["time_median_ci_high_us"] = us(s.ci_high);
   fields["time_min_us"] = us(s.min);
   fields["time_p5_us"] = us(s.p5);
   fields["time_p95_us"] = us(s.p95);

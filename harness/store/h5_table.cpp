@@ -41,19 +41,30 @@ bool is_variable_text(hid_t type) {
   return is_text(type) && check(H5Tis_variable_str(type), "H5Tis_variable_str") > 0;
 }
 
-// The members of `row_type` that `table` stores, at their offsets in the row.
-Handle stored_members(hid_t stored, hid_t row_type, std::span<const std::string_view> optional) {
+// The members of `row_type` that `table` stores, at their offsets in the row, each under the
+// name the table stores it by.
+Handle stored_members(hid_t stored, hid_t row_type, const ColumnHistory& history) {
   if (check(H5Tget_class(stored), "H5Tget_class") != H5T_COMPOUND)
     throw std::runtime_error("a table expected, but the dataset is not a compound");
   std::vector<std::string> columns;
   for (unsigned i = 0; i < member_count(stored); ++i) columns.push_back(member_name(stored, i));
+  const auto stores = [&columns](std::string_view name) {
+    return std::find(columns.begin(), columns.end(), name) != columns.end();
+  };
 
   Handle subset = own(H5Tcreate(H5T_COMPOUND, H5Tget_size(row_type)), "H5Tcreate");
   for (unsigned i = 0; i < member_count(row_type); ++i) {
-    const std::string name = member_name(row_type, i);
-    if (std::find(columns.begin(), columns.end(), name) == columns.end()) {
-      if (std::find(optional.begin(), optional.end(), name) != optional.end()) continue;
-      throw std::runtime_error("the table has no column " + name);
+    std::string name = member_name(row_type, i);
+    if (!stores(name)) {
+      const auto renamed = std::find_if(history.renamed.begin(), history.renamed.end(),
+                                        [&name](const RenamedColumn& r) { return r.name == name; });
+      if (renamed != history.renamed.end() && stores(renamed->before)) {
+        name = renamed->before;
+      } else {
+        if (std::find(history.added.begin(), history.added.end(), name) != history.added.end())
+          continue;
+        throw std::runtime_error("the table has no column " + name);
+      }
     }
     check(H5Tinsert(subset.get(), name.c_str(), H5Tget_member_offset(row_type, i),
                     member_type(row_type, i).get()),
@@ -175,11 +186,11 @@ void write_rows(hid_t table, hid_t row_type, hsize_t first, std::size_t count, c
         "H5Dwrite");
 }
 
-void read_rows(hid_t table, hid_t row_type, std::span<const std::string_view> optional,
-               hsize_t first, std::size_t count, void* rows) {
+void read_rows(hid_t table, hid_t row_type, const ColumnHistory& history, hsize_t first,
+               std::size_t count, void* rows) {
   if (count == 0) return;
   const Handle stored = own(H5Dget_type(table), "H5Dget_type");
-  const Handle members = stored_members(stored.get(), row_type, optional);
+  const Handle members = stored_members(stored.get(), row_type, history);
   const Staging staging =
       stage(members.get(), H5Tget_size(row_type), [&stored, &members](unsigned i) {
         const std::string name = member_name(members.get(), i);

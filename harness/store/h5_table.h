@@ -39,13 +39,26 @@ Handle table_type(hid_t row_type);
 // already hold that many rows.
 void write_rows(hid_t table, hid_t row_type, hsize_t first, std::size_t count, const void* rows);
 
+// A column that an older schema stored under another name.
+struct RenamedColumn {
+  std::string_view name;
+  std::string_view before;
+};
+
+// How a table's columns changed since its first schema, so that older files read: the columns
+// a newer schema added (missing from older files, they read as zeros, text as empty) and those
+// it renamed (read from their older name where the file has no column of the new one).
+struct ColumnHistory {
+  std::span<const std::string_view> added = {};
+  std::span<const RenamedColumn> renamed = {};
+};
+
 // Reads `count` rows from row `first` into `rows`, laid out as `row_type`. Text reads alike
 // whether the file keeps it fixed-length (schema 7 and older) or variable-length. Only the
-// columns named in `optional` may be missing from the file (the columns a newer schema added);
-// they read as zeros, text as empty. Throws std::runtime_error naming a missing column or a text
-// longer than its field.
-void read_rows(hid_t table, hid_t row_type, std::span<const std::string_view> optional,
-               hsize_t first, std::size_t count, void* rows);
+// columns `history` names may be missing from the file. Throws std::runtime_error naming a
+// missing column or a text longer than its field.
+void read_rows(hid_t table, hid_t row_type, const ColumnHistory& history, hsize_t first,
+               std::size_t count, void* rows);
 
 std::size_t row_count(hid_t table);
 
@@ -64,11 +77,11 @@ void write_integer_cell(hid_t table, const char* column, hsize_t row, std::int64
 // Every row of the table `name`. Errors name the table.
 template <typename Row>
 std::vector<Row> read_rows(hid_t parent, const std::string& name, hid_t row_type,
-                           std::span<const std::string_view> optional = {}) {
+                           const ColumnHistory& history = {}) {
   try {
     const Handle table = open_dataset(parent, name);
     std::vector<Row> rows(row_count(table.get()));
-    read_rows(table.get(), row_type, optional, 0, rows.size(), rows.data());
+    read_rows(table.get(), row_type, history, 0, rows.size(), rows.data());
     return rows;
   } catch (const std::runtime_error& error) {
     throw std::runtime_error("/" + name + ": " + error.what());

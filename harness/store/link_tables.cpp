@@ -40,8 +40,8 @@ struct LinkRow {
   double time_max_us;
   double time_mean_us;
   double time_stddev_us;
-  double time_ci_low_us;
-  double time_ci_high_us;
+  double time_median_ci_low_us;
+  double time_median_ci_high_us;
   double bandwidth_GBps;
 };
 
@@ -95,8 +95,8 @@ hid_t link_row_type() {
           {"time_max_us", offsetof(LinkRow, time_max_us)},
           {"time_mean_us", offsetof(LinkRow, time_mean_us)},
           {"time_stddev_us", offsetof(LinkRow, time_stddev_us)},
-          {"time_ci_low_us", offsetof(LinkRow, time_ci_low_us)},
-          {"time_ci_high_us", offsetof(LinkRow, time_ci_high_us)},
+          {"time_median_ci_low_us", offsetof(LinkRow, time_median_ci_low_us)},
+          {"time_median_ci_high_us", offsetof(LinkRow, time_median_ci_high_us)},
           {"bandwidth_GBps", offsetof(LinkRow, bandwidth_GBps)}})
       row.add(name, offset, H5T_NATIVE_DOUBLE);
     return row.done();
@@ -176,8 +176,8 @@ LinkRow to_row(const LinkPoint& point) {
   row.time_max_us = s.max * us;
   row.time_mean_us = s.mean * us;
   row.time_stddev_us = s.stddev * us;
-  row.time_ci_low_us = s.ci_low * us;
-  row.time_ci_high_us = s.ci_high * us;
+  row.time_median_ci_low_us = s.ci_low * us;
+  row.time_median_ci_high_us = s.ci_high * us;
   row.bandwidth_GBps = point.bandwidth_GBps();
   return row;
 }
@@ -205,8 +205,8 @@ LinkPoint from_row(const LinkRow& row) {
                    .max = row.time_max_us * s,
                    .mean = row.time_mean_us * s,
                    .stddev = row.time_stddev_us * s,
-                   .ci_low = row.time_ci_low_us * s,
-                   .ci_high = row.time_ci_high_us * s};
+                   .ci_low = row.time_median_ci_low_us * s,
+                   .ci_high = row.time_median_ci_high_us * s};
   return point;
 }
 
@@ -315,7 +315,7 @@ std::optional<LinkRecord> read_link_tables(hid_t file, bool with_samples) {
       throw std::runtime_error(fmt::format("/links: {} finished rows of {}", finished,
                                            h5::row_count(links.get())));
     std::vector<LinkRow> rows(finished);
-    h5::read_rows(links.get(), link_row_type(), {}, 0, rows.size(), rows.data());
+    h5::read_rows(links.get(), link_row_type(), {.renamed = kMedianIntervalRenamedInSchema16}, 0, rows.size(), rows.data());
     const h5::Handle group = with_samples ? h5::open_group(file, layout::kLinkSamples) : h5::Handle();
     for (std::size_t i = 0; i < rows.size(); ++i) {
       LinkPoint point = from_row(rows[i]);

@@ -293,7 +293,7 @@ constexpr std::string_view kColumnsAfterSchema2[] = {
 template <typename Row>
 std::vector<Row> read_table(hid_t file, const char* name, const CompoundBuilder& type) {
   if (!h5::link_exists(file, name)) return {};
-  return h5::read_rows<Row>(file, name, type.get(), kColumnsAfterSchema2);
+  return h5::read_rows<Row>(file, name, type.get(), {.added = kColumnsAfterSchema2});
 }
 
 std::vector<std::string> split_flags(const char* field, std::size_t bytes) {

@@ -71,8 +71,8 @@ h5::Handle build_point_row_type() {
   insert("time_max_us", offsetof(PointRow, time_max_us), H5T_NATIVE_DOUBLE);
   insert("time_mean_us", offsetof(PointRow, time_mean_us), H5T_NATIVE_DOUBLE);
   insert("time_stddev_us", offsetof(PointRow, time_stddev_us), H5T_NATIVE_DOUBLE);
-  insert("time_ci_low_us", offsetof(PointRow, time_ci_low_us), H5T_NATIVE_DOUBLE);
-  insert("time_ci_high_us", offsetof(PointRow, time_ci_high_us), H5T_NATIVE_DOUBLE);
+  insert("time_median_ci_low_us", offsetof(PointRow, time_median_ci_low_us), H5T_NATIVE_DOUBLE);
+  insert("time_median_ci_high_us", offsetof(PointRow, time_median_ci_high_us), H5T_NATIVE_DOUBLE);
   insert("algbw_GBps", offsetof(PointRow, algbw_GBps), H5T_NATIVE_DOUBLE);
   insert("busbw_GBps", offsetof(PointRow, busbw_GBps), H5T_NATIVE_DOUBLE);
   insert("wrong", offsetof(PointRow, wrong), H5T_NATIVE_INT64);
@@ -126,8 +126,8 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   row.time_max_us = summary.max * kMicrosecondsPerSecond;
   row.time_mean_us = summary.mean * kMicrosecondsPerSecond;
   row.time_stddev_us = summary.stddev * kMicrosecondsPerSecond;
-  row.time_ci_low_us = summary.ci_low * kMicrosecondsPerSecond;
-  row.time_ci_high_us = summary.ci_high * kMicrosecondsPerSecond;
+  row.time_median_ci_low_us = summary.ci_low * kMicrosecondsPerSecond;
+  row.time_median_ci_high_us = summary.ci_high * kMicrosecondsPerSecond;
   row.algbw_GBps = point.algbw_gbps;
   row.busbw_GBps = point.busbw_gbps;
   row.wrong = point.wrong;
@@ -179,8 +179,8 @@ PointResult from_point_row(const PointRow& row) {
   summary.max = row.time_max_us / kMicrosecondsPerSecond;
   summary.mean = row.time_mean_us / kMicrosecondsPerSecond;
   summary.stddev = row.time_stddev_us / kMicrosecondsPerSecond;
-  summary.ci_low = row.time_ci_low_us / kMicrosecondsPerSecond;
-  summary.ci_high = row.time_ci_high_us / kMicrosecondsPerSecond;
+  summary.ci_low = row.time_median_ci_low_us / kMicrosecondsPerSecond;
+  summary.ci_high = row.time_median_ci_high_us / kMicrosecondsPerSecond;
   point.algbw_gbps = row.algbw_GBps;
   point.busbw_gbps = row.busbw_GBps;
   point.wrong = row.wrong;

@@ -6,6 +6,7 @@
 
 #include "harness/plan/point.h"
 #include "harness/store/h5.h"
+#include "harness/store/h5_table.h"
 
 namespace collbench {
 
@@ -42,8 +43,8 @@ struct PointRow {
   double time_max_us;
   double time_mean_us;
   double time_stddev_us;
-  double time_ci_low_us;
-  double time_ci_high_us;
+  double time_median_ci_low_us;
+  double time_median_ci_high_us;
   double algbw_GBps;
   double busbw_GBps;
   std::int64_t wrong;  // kNotChecked (-1) when not validated
@@ -83,5 +84,14 @@ inline constexpr std::string_view kPointColumnsAddedAfterSchema2[] = {
     "chosen_channels", "rounds",           "overlap_collective_slowdown",
     "overlap_load_slowdown", "overlap_hidden", "overlap_hidden_ci_low",
     "overlap_hidden_ci_high", "osu_mean_us", "sample_step_us"};
+
+// Schema 16 named the median's interval for what it covers: this launch's median, the spread
+// between launches not in it. Older files call its columns time_ci_low_us and time_ci_high_us,
+// in /points and in /links.
+inline constexpr h5::RenamedColumn kMedianIntervalRenamedInSchema16[] = {
+    {"time_median_ci_low_us", "time_ci_low_us"}, {"time_median_ci_high_us", "time_ci_high_us"}};
+
+inline constexpr h5::ColumnHistory kPointColumnHistory = {
+    .added = kPointColumnsAddedAfterSchema2, .renamed = kMedianIntervalRenamedInSchema16};
 
 }  // namespace collbench

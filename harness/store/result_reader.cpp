@@ -181,7 +181,7 @@ std::vector<PointRow> read_point_rows(hid_t root, bool complete) {
       if (ids[row] != static_cast<std::int64_t>(row))
         throw std::runtime_error(fmt::format("row {} is numbered {}", row, ids[row]));
     std::vector<PointRow> rows(ids.size());
-    h5::read_rows(table.get(), point_row_type(), kPointColumnsAddedAfterSchema2, 0, rows.size(),
+    h5::read_rows(table.get(), point_row_type(), kPointColumnHistory, 0, rows.size(),
                   rows.data());
     // Before schema 10, a row of zeros (the table grown, the row's chunk not yet recorded) is
     // numbered as a finished row when it is the first.

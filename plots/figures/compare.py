@@ -27,8 +27,8 @@ def draw(result, options: Options):
             [table[column][rows[s]] for s in sizes.astype(np.uint64)])
         new = pick(result.points, new_rows, "time_median_us")
         base_median = pick(base.points, base_rows, "time_median_us")
-        low = pick(base.points, base_rows, "time_ci_low_us")
-        high = pick(base.points, base_rows, "time_ci_high_us")
+        low = pick(base.points, base_rows, "time_median_ci_low_us")
+        high = pick(base.points, base_rows, "time_median_ci_high_us")
         axis.fill_between(sizes, low, high, color="gray", alpha=0.3,
                           label="baseline 95% CI of the median")
         axis.plot(sizes, base_median, "o-", color="gray", markersize=3, label="baseline")

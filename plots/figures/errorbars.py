@@ -13,7 +13,7 @@ KINDS = {
     "spread": "no usable CI; bar: p5–p95 of its samples",
 }
 UNUSABLE = "no usable CI: the point did not converge, or its 95% CI reaches past ±100% of it"
-# The stop reasons after which the interval met the target (SCHEMA.md, `time_ci_low_us`).
+# The stop reasons after which the interval met the target (SCHEMA.md, `time_median_ci_low_us`).
 _CONVERGED = ("converged", "fixed_count")
 _FEWEST_FOR_AN_INTERVAL = 6
 
@@ -26,7 +26,7 @@ def relative_ci(median, low, high):
 def usable_ci(points, rows):
     """Per row: whether its stored interval is a precision worth drawing."""
     median = points["time_median_us"][rows]
-    low, high = points["time_ci_low_us"][rows], points["time_ci_high_us"][rows]
+    low, high = points["time_median_ci_low_us"][rows], points["time_median_ci_high_us"][rows]
     converged = (np.isin(points["stop_reason"][rows], _CONVERGED)
                  & (points["samples"][rows] >= _FEWEST_FOR_AN_INTERVAL))
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -48,8 +48,8 @@ def round_medians(result, point_id):
 def bars(result, rows):
     """(low, high, kind) per row of /points: the ends of each point's bar, and which of KINDS."""
     points = result.points
-    low = points["time_ci_low_us"][rows].astype(float)
-    high = points["time_ci_high_us"][rows].astype(float)
+    low = points["time_median_ci_low_us"][rows].astype(float)
+    high = points["time_median_ci_high_us"][rows].astype(float)
     kind = np.full(len(rows), "ci", dtype=object)
     for i in np.flatnonzero(~usable_ci(points, rows)):
         medians = round_medians(result, points["point_id"][rows[i]])

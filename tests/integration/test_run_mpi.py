@@ -69,7 +69,7 @@ def test_statistics_match_numpy_on_the_raw_samples(sweep):
             assert point["time_median_us"] == pytest.approx(np.median(slowest), rel=1e-9)
             assert point["time_p99_us"] == pytest.approx(np.percentile(slowest, 99), rel=1e-9)
             assert point["time_min_us"] == pytest.approx(slowest.min(), rel=1e-9)
-            assert point["time_ci_low_us"] <= point["time_median_us"] <= point["time_ci_high_us"]
+            assert point["time_median_ci_low_us"] <= point["time_median_us"] <= point["time_median_ci_high_us"]
             assert medians[index] == pytest.approx(np.median(raw, axis=0), rel=1e-9)
 
 
@@ -177,7 +177,7 @@ def test_provenance_and_topology(sweep):
     nranks, out, _ = sweep
     with h5py.File(out, "r") as f:
         assert f.attrs["schema"] == "collbench-results"
-        assert f.attrs["schema_version"] == 15
+        assert f.attrs["schema_version"] == 16
         assert f.attrs["backend"] == "mpi"
         assert "Open MPI" in f.attrs["backend_version"]
         assert "--out" in f.attrs["command_line"]

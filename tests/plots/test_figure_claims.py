@@ -135,7 +135,7 @@ def test_a_bar_is_the_95_ci_only_where_that_is_a_precision(files, tmp_path):
     def change(f):
         rows = f["points"][()]
         for p in (stretched, bare):
-            rows["time_ci_high_us"][p] = 10 * rows["time_median_us"][p]
+            rows["time_median_ci_high_us"][p] = 10 * rows["time_median_us"][p]
         rows["stop_reason"][stopped] = b"max_time"
         f["points"][...] = rows
         del f[f"samples/{bare:06d}"]
@@ -156,7 +156,7 @@ def test_a_bar_is_the_95_ci_only_where_that_is_a_precision(files, tmp_path):
                     assert kind == "spread"
                     assert drawn == (row["time_p5_us"], row["time_p95_us"])
                 elif kind == "ci":
-                    assert drawn == (row["time_ci_low_us"], row["time_ci_high_us"])
+                    assert drawn == (row["time_median_ci_low_us"], row["time_median_ci_high_us"])
                     assert row["stop_reason"] in (b"converged", b"fixed_count")
                     assert errorbars.relative_ci(row["time_median_us"], *drawn) <= 1
             labels = axis.get_legend_handles_labels()[1]

@@ -257,7 +257,10 @@ def test_frames_decode_the_fixed_length_text_of_a_schema_7_file(tmp_path):
         shutil.copyfileobj(packed, unpacked)
     with h5py.File(path, "r") as f:
         assert h5py.check_string_dtype(f["points"].dtype["collective"]).length == 16
+        stored_low = f["points"]["time_ci_low_us"]  # the name before schema 16
     points = frames.table(path)
+    np.testing.assert_array_equal(points["time_median_ci_low_us"], stored_low)
+    assert "time_ci_low_us" not in points
     assert len(points["point_id"]) == 30
     assert set(points["collective"]) == {"allreduce", "allgather"}
     assert set(frames.table(path, "topology")["host"]) == {"vm"}

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 #include <unistd.h>
 
 #include <algorithm>
@@ -398,10 +399,15 @@ std::vector<std::string> text_column(const fs::path& path, const char* table, co
   return values;
 }
 
-// Rewrites a table as an older schema wrote it: the same rows without the `dropped` columns
-// and, with `fixed_text` (schema 7 and older), text fixed-length and null-terminated.
+// The names of /points' columns before schema 16.
+const std::map<std::string, std::string> kNamesBeforeSchema16 = {
+    {"time_median_ci_low_us", "time_ci_low_us"}, {"time_median_ci_high_us", "time_ci_high_us"}};
+
+// Rewrites a table as an older schema wrote it: the same rows without the `dropped` columns,
+// columns named as `older_names` says and, with `fixed_text` (schema 7 and older), text
+// fixed-length and null-terminated.
 void rewrite_as_older(hid_t file, const char* name, const std::vector<std::string>& dropped,
-                      bool fixed_text) {
+                      bool fixed_text, const std::map<std::string, std::string>& older_names = {}) {
   struct Column {
     std::string name;
     h5::Handle type;  // as read: variable-length text as char*
@@ -455,7 +461,10 @@ void rewrite_as_older(hid_t file, const char* name, const std::vector<std::strin
   for (std::size_t i = 0, offset = 0; i < columns.size(); ++i) {
     const Column& column = columns[i];
     const std::size_t bytes = H5Tget_size(older_types[i].get());
-    h5::check(H5Tinsert(older.get(), column.name.c_str(), offset, older_types[i].get()),
+    const auto older_name = older_names.find(column.name);
+    const std::string& stored_name =
+        older_name == older_names.end() ? column.name : older_name->second;
+    h5::check(H5Tinsert(older.get(), stored_name.c_str(), offset, older_types[i].get()),
               "H5Tinsert");
     for (hsize_t row = 0; row < rows; ++row) {
       std::byte* target = rewritten.data() + row * older_bytes + offset;
@@ -480,7 +489,8 @@ constexpr const char* kTables[] = {"points", "topology", "fits", "headlines", "f
 void make_schema_7(const fs::path& path) {
   const h5::Handle file = h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "H5Fopen");
   for (const char* table : kTables)
-    if (h5::link_exists(file.get(), table)) rewrite_as_older(file.get(), table, {}, true);
+    if (h5::link_exists(file.get(), table))
+      rewrite_as_older(file.get(), table, {}, true, kNamesBeforeSchema16);
   h5::write_int_attribute(file.get(), "schema_version", 7);
 }
 
@@ -493,7 +503,7 @@ void make_schema_2(const fs::path& path) {
       rewrite_as_older(file.get(), table,
                        {"algorithm", "protocol", "chosen_algorithm", "chosen_protocol",
                         "chosen_channels", "alpha_at_bound", "osu_mean_us"},
-                       true);
+                       true, kNamesBeforeSchema16);
   if (h5::link_exists(file.get(), "headlines"))
     h5::check(H5Ldelete(file.get(), "headlines", H5P_DEFAULT), "H5Ldelete");
   h5::write_int_attribute(file.get(), "schema_version", 2);
@@ -599,6 +609,13 @@ TEST_F(ResultFileTest, ReadsSchema7FileWithFixedLengthText) {
   const ResultFile written = read_result_file(path, true);
   make_schema_7(path);
   EXPECT_EQ(text_column_class(path, "points", "collective"), "fixed") << "not a schema-7 table";
+  {
+    const h5::Handle file = h5::open_file_read_only(path);
+    const h5::Handle points = h5::open_dataset(file.get(), "points");
+    const h5::Handle stored = h5::own(H5Dget_type(points.get()), "H5Dget_type");
+    ASSERT_GE(H5Tget_member_index(stored.get(), "time_ci_low_us"), 0)
+        << "the median's interval is not under its name before schema 16";
+  }
 
   const ResultFile result = read_result_file(path, true);
   EXPECT_EQ(result.schema_version, 7);
@@ -1004,8 +1021,7 @@ TEST_F(ResultFileTest, NeverReadsTheTextOfAnUnfinishedLastRow) {
     const auto read_every_row = [&] {
       try {
         const h5::Handle opened = h5::open_file_read_only(path);
-        h5::read_rows<PointRow>(opened.get(), "points", point_row_type(),
-                                kPointColumnsAddedAfterSchema2);
+        h5::read_rows<PointRow>(opened.get(), "points", point_row_type(), kPointColumnHistory);
       } catch (const std::runtime_error&) {
         std::_Exit(1);
       }
