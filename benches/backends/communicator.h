@@ -77,6 +77,7 @@ struct CollectiveCall {
   ReduceOp op = ReduceOp::sum;
   Shape shape;
   bool in_place = false;  // then `send` is the only buffer, in NCCL's layout
+  int root = 0;           // the source or destination of a collective that has_root()
 };
 
 // Operations enqueued back to back as one timed unit. Prepared once per point, so that setting

@@ -13,15 +13,19 @@ constexpr RankFamily kLogDepth[] = {
 };
 }  // namespace
 
-extern constinit const Collective kAllgather{
-    .kind = CollectiveKind::allgather,
-    .name = "allgather",
-    .aliases = {},
-    .send = Extent::share,
-    .recv = Extent::buffer,
-    .reduces = false,
-    .families = kFamilies,
-    .log_depth = kLogDepth,
-};
+template <>
+const Collective& descriptor<CollectiveKind::allgather>() {
+  static constexpr Collective kAllgather{
+      .name = "allgather",
+      .aliases = {},
+      .send = Extent::share,
+      .recv = Extent::buffer,
+      .count = Extent::share,
+      .outcome = Outcome::gathered,
+      .families = kFamilies,
+      .log_depth = kLogDepth,
+  };
+  return kAllgather;
+}
 
 }  // namespace collbench

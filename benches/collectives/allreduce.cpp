@@ -3,15 +3,19 @@
 
 namespace collbench {
 
-extern constinit const Collective kAllreduce{
-    .kind = CollectiveKind::allreduce,
-    .name = "allreduce",
-    .aliases = {},
-    .send = Extent::buffer,
-    .recv = Extent::buffer,
-    .reduces = true,
-    .families = kAllreduceFamilies,
-    .log_depth = kAllreduceLogDepth,
-};
+template <>
+const Collective& descriptor<CollectiveKind::allreduce>() {
+  static constexpr Collective kAllreduce{
+      .name = "allreduce",
+      .aliases = {},
+      .send = Extent::buffer,
+      .recv = Extent::buffer,
+      .count = Extent::buffer,
+      .outcome = Outcome::reduced,
+      .families = kAllreduceFamilies,
+      .log_depth = kAllreduceLogDepth,
+  };
+  return kAllreduce;
+}
 
 }  // namespace collbench

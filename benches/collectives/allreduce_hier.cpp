@@ -13,16 +13,21 @@ namespace {
 constexpr std::string_view kAliases[] = {"allreduce-hier", "hier"};
 }  // namespace
 
-extern constinit const Collective kAllreduceHier{
-    .kind = CollectiveKind::allreduce_hier,
-    .name = "allreduce_hier",
-    .aliases = kAliases,
-    .send = Extent::buffer,
-    .recv = Extent::buffer,
-    .reduces = true,
-    .families = kAllreduceFamilies,
-    .log_depth = kAllreduceLogDepth,
-    .cut_into_shares = true,
-};
+template <>
+const Collective& descriptor<CollectiveKind::allreduce_hier>() {
+  static constexpr Collective kAllreduceHier{
+      .name = "allreduce_hier",
+      .aliases = kAliases,
+      .send = Extent::buffer,
+      .recv = Extent::buffer,
+      .count = Extent::buffer,
+      .outcome = Outcome::reduced,
+      .families = kAllreduceFamilies,
+      .log_depth = kAllreduceLogDepth,
+      .cut_into_shares = true,
+      .composed_across_nodes = true,
+  };
+  return kAllreduceHier;
+}
 
 }  // namespace collbench

@@ -6,20 +6,22 @@
 
 namespace collbench {
 
-extern const Collective kAllreduce;
-extern const Collective kAllgather;
-extern const Collective kReduceScatter;
-extern const Collective kAllreduceHier;
-
 namespace {
 
-constexpr std::array kCollectives{CollectiveKind::allreduce, CollectiveKind::allgather,
-                                  CollectiveKind::reduce_scatter, CollectiveKind::allreduce_hier};
+#define COLLBENCH_KIND(kind) CollectiveKind::kind,
+constexpr CollectiveKind kCollectives[] = {COLLBENCH_COLLECTIVES(COLLBENCH_KIND)};
+#undef COLLBENCH_KIND
 
-// How many shares the buffer is cut into: p when either side holds one rank's share or the
-// collective cuts it inside, else 1.
+// A collective without its descriptor fails to link.
+#define COLLBENCH_DESCRIPTOR(kind) &descriptor<CollectiveKind::kind>,
+constexpr const Collective& (*kDescriptors[])() = {COLLBENCH_COLLECTIVES(COLLBENCH_DESCRIPTOR)};
+#undef COLLBENCH_DESCRIPTOR
+
+// How many shares the buffer is cut into: p when a side or the count is one rank's share, or
+// the collective cuts it inside; else 1.
 std::size_t shares_of(const Collective& c, int nranks) {
-  const bool split = c.send == Extent::share || c.recv == Extent::share || c.cut_into_shares;
+  const bool split = c.send == Extent::share || c.recv == Extent::share ||
+                     c.count == Extent::share || c.cut_into_shares;
   return split ? static_cast<std::size_t>(nranks) : 1;
 }
 
@@ -39,13 +41,7 @@ double RankFamily::bandwidth_factor(double ranks) const {
 }
 
 const Collective& describe(CollectiveKind kind) {
-  switch (kind) {
-    case CollectiveKind::allreduce: return kAllreduce;
-    case CollectiveKind::allgather: return kAllgather;
-    case CollectiveKind::reduce_scatter: return kReduceScatter;
-    case CollectiveKind::allreduce_hier: return kAllreduceHier;
-  }
-  return kAllreduce;
+  return kDescriptors[static_cast<std::size_t>(kind)]();
 }
 
 const RankFamily* find_family(CollectiveKind kind, std::string_view name) {
@@ -53,6 +49,8 @@ const RankFamily* find_family(CollectiveKind kind, std::string_view name) {
     if (family.name == name) return &family;
   return nullptr;
 }
+
+const RankFamily& reference_family(CollectiveKind kind) { return describe(kind).families.front(); }
 
 std::vector<const RankFamily*> textbook_algorithms(CollectiveKind kind) {
   std::vector<const RankFamily*> out;
@@ -77,18 +75,12 @@ Shape shape_for(CollectiveKind kind, std::size_t requested_bytes, std::size_t el
                 int nranks) {
   const Collective& c = describe(kind);
   const std::size_t shares = shares_of(c, nranks);
-  Shape shape;
-  if (c.cut_into_shares) {  // every rank holds the whole buffer, its count the shares'
-    shape.count = requested_bytes / (element_bytes * shares) * shares;
-    shape.send_count = shape.recv_count = shape.count;
-    shape.size_bytes = shape.count * element_bytes;
-    return shape;
-  }
-  shape.count = requested_bytes / (element_bytes * shares);
-  shape.send_count = c.send == Extent::buffer ? shape.count * shares : shape.count;
-  shape.recv_count = c.recv == Extent::buffer ? shape.count * shares : shape.count;
-  shape.size_bytes = shape.count * shares * element_bytes;
-  return shape;
+  const std::size_t share = requested_bytes / (element_bytes * shares);
+  const std::size_t whole = share * shares;
+  return {.send_count = c.send == Extent::buffer ? whole : share,
+          .recv_count = c.recv == Extent::buffer ? whole : share,
+          .size_bytes = whole * element_bytes,
+          .count = c.count == Extent::buffer ? whole : share};
 }
 
 std::size_t smallest_size(CollectiveKind kind, std::size_t element_bytes, int nranks) {
@@ -96,10 +88,21 @@ std::size_t smallest_size(CollectiveKind kind, std::size_t element_bytes, int nr
 }
 
 double busbw_factor(CollectiveKind kind, int nranks) {
-  return describe(kind).families.front().bandwidth_factor(nranks);
+  return reference_family(kind).bandwidth_factor(nranks);
 }
 
-bool uses_reduce_op(CollectiveKind kind) { return describe(kind).reduces; }
+bool uses_reduce_op(CollectiveKind kind) { return describe(kind).outcome == Outcome::reduced; }
+
+bool has_root(CollectiveKind kind) { return describe(kind).result_ranks != ResultRanks::every_rank; }
+
+bool holds_result(CollectiveKind kind, int rank, int root) {
+  switch (describe(kind).result_ranks) {
+    case ResultRanks::every_rank: return true;
+    case ResultRanks::root: return rank == root;
+    case ResultRanks::all_but_root: return rank != root;
+  }
+  return true;
+}
 
 std::size_t in_place_send_offset(CollectiveKind kind, int rank, const Shape& shape) {
   return offset_of(describe(kind).send, rank, shape);

@@ -6,17 +6,21 @@ namespace collbench {
 
 PatternRule::PatternRule(const PatternCase& pattern)
     : datatype_(pattern.datatype),
-      gathers_(!uses_reduce_op(pattern.kind)),
+      outcome_(describe(pattern.kind).outcome),
       rank_(pattern.rank),
+      root_(pattern.root),
       nranks_(pattern.nranks),
       share_(std::max<std::size_t>(pattern.shape.count, 1)),
       first_input_(in_place_send_offset(pattern.kind, pattern.rank, pattern.shape)),
       first_result_(in_place_recv_offset(pattern.kind, pattern.rank, pattern.shape)),
       input_count_(pattern.shape.send_count),
-      result_count_(pattern.shape.recv_count) {
+      result_count_(holds_result(pattern.kind, pattern.rank, pattern.root)
+                        ? pattern.shape.recv_count
+                        : 0) {
   const std::int64_t limit = exact_integer_limit(pattern.datatype);
   const std::int64_t p = pattern.nranks;
-  // A gather reduces nothing; its inputs follow the min/max rule to vary across elements.
+  // What reduces nothing moves inputs; they follow the min/max rule to vary across elements and
+  // ranks, so a block from the wrong rank, or one left unmoved, differs.
   const ReduceOp op = uses_reduce_op(pattern.kind) ? pattern.op : ReduceOp::max;
   switch (op) {
     case ReduceOp::sum:

@@ -27,6 +27,7 @@ struct PatternCase {
   int rank;
   int nranks;
   Shape shape;
+  int root = 0;  // of a collective that has_root()
 };
 
 // Trivially copyable, so a GPU backend passes it to its kernels by value.
@@ -47,7 +48,15 @@ class PatternRule {
   }
   COLLBENCH_HOST_DEVICE std::int64_t expected(std::size_t i) const {
     const std::size_t g = first_result_ + i;
-    return gathers_ ? value(static_cast<int>(g / share_), g) : reduced(g);
+    switch (outcome_) {
+      case Outcome::reduced: return reduced(g);
+      case Outcome::gathered: return value(static_cast<int>(g / share_), g);
+      case Outcome::exchanged:
+        return value(static_cast<int>(g / share_),
+                     static_cast<std::size_t>(rank_) * share_ + g % share_);
+      case Outcome::copied_from_root: return value(root_, g);
+    }
+    return reduced(g);
   }
 
  private:
@@ -100,8 +109,9 @@ class PatternRule {
   DataType datatype_;
   Rule rule_ = Rule::extreme;
   bool exact_ = true;
-  bool gathers_ = false;
+  Outcome outcome_ = Outcome::reduced;
   int rank_ = 0;
+  int root_ = 0;
   int nranks_ = 1;
   std::size_t share_ = 1;
   std::size_t first_input_ = 0;

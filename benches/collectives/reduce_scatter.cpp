@@ -16,15 +16,19 @@ constexpr RankFamily kLogDepth[] = {
 constexpr std::string_view kAliases[] = {"reduce-scatter", "reducescatter"};
 }  // namespace
 
-extern constinit const Collective kReduceScatter{
-    .kind = CollectiveKind::reduce_scatter,
-    .name = "reduce_scatter",
-    .aliases = kAliases,
-    .send = Extent::buffer,
-    .recv = Extent::share,
-    .reduces = true,
-    .families = kFamilies,
-    .log_depth = kLogDepth,
-};
+template <>
+const Collective& descriptor<CollectiveKind::reduce_scatter>() {
+  static constexpr Collective kReduceScatter{
+      .name = "reduce_scatter",
+      .aliases = kAliases,
+      .send = Extent::buffer,
+      .recv = Extent::share,
+      .count = Extent::share,
+      .outcome = Outcome::reduced,
+      .families = kFamilies,
+      .log_depth = kLogDepth,
+  };
+  return kReduceScatter;
+}
 
 }  // namespace collbench

@@ -118,6 +118,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                              "composed inside and across nodes)",
                              fmt::join(names_of(all_collectives()), ",")))
       ->capture_default_str();
+  run.add_option("-r,--root", o.root,
+                 "the root rank of broadcast and reduce, in each communicator (nccl-tests' -r)")
+      ->capture_default_str();
   run.add_option("--backend", o.backend, "nccl or mpi (default: nccl where a GPU is usable)");
   run.add_option("--np", o.local_ranks,
                  "start this many ranks on this machine without mpirun (nccl backend)");
@@ -261,6 +264,8 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   require(o.warmup_iters >= 0, fmt::format("-w/--warmup_iters must not be negative, got {}", o.warmup_iters));
   require(o.check_iters >= 0, fmt::format("-c/--check must not be negative, got {}", o.check_iters));
   require(!o.timeout_s || *o.timeout_s >= 0, "-T/--timeout must not be negative");
+  require(o.root >= 0, fmt::format("-r/--root must be a rank, 0 or more, got {}", o.root));
+  config.root = o.root;
   config.warmup_iters = o.warmup_iters;
   config.check_iters = o.check_iters;
   if (o.timeout_s) config.watchdog = Watchdog{*o.timeout_s, false};

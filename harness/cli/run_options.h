@@ -28,6 +28,7 @@ struct RunOptions {
   std::string overlap_load;  // empty: none
   std::string keep_samples = "capped";
   std::string collectives = "allreduce,allgather,reduce_scatter";
+  int root = 0;
   std::string backend;
   std::string mode = "both";
   std::string placement;  // empty: world, unless --ranks is given

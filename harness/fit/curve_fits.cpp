@@ -155,8 +155,9 @@ void fit_families(const std::vector<PointResult>& points, const FitOptions& opti
       largest_size = std::max(largest_size, curve.sizes.back());
     }
     family.families = fit_rank_families(family.key.collective, group.curves);
+    const std::string_view reference = reference_family(family.key.collective).name;
     const auto ring = std::find_if(family.families.begin(), family.families.end(),
-                                   [](const FamilyFit& f) { return f.family.name == "ring"; });
+                                   [&](const FamilyFit& f) { return f.family.name == reference; });
     const std::vector<double> sizes = options.crossover_sizes.empty()
                                           ? std::vector<double>{25.0 * (1 << 20), largest_size}
                                           : options.crossover_sizes;

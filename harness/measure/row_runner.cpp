@@ -100,7 +100,7 @@ std::unique_ptr<Batch> RowRunner::prepare(const CollectiveCall& call, int count)
 
 PatternRule RowRunner::pattern_rule(const CollectiveCall& call) const {
   return PatternRule(PatternCase{call.kind, call.datatype, call.op, group_->rank(), group_->size(),
-                                 call.shape});
+                                 call.shape, call.root});
 }
 
 void RowRunner::fill_input(const CollectiveCall& call) {
@@ -400,7 +400,8 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
   const auto row_started = std::chrono::steady_clock::now();
   std::vector<PointResult> points;
   for (bool in_place : settings_.in_place) {
-    const CollectiveCall call{row.collective, row.datatype, row.op, row.shape, in_place};
+    const CollectiveCall call{row.collective, row.datatype,         row.op,
+                              row.shape,      in_place, std::max(row.root, 0)};
     set_fault_context(fmt::format("{} {} {} {} {}", name(row.collective), name(row.datatype),
                                   uses_reduce_op(row.collective) ? name(row.op) : "",
                                   format_size(row.shape.size_bytes),
@@ -430,7 +431,7 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       point.key = PointKey{settings_.backend, row.collective, row.datatype, row.op,
                            settings_.placement, run_.group_size, mode, in_place,
                            row.shape.size_bytes, row.shape.count, settings_.tuning.algorithm,
-                           settings_.tuning.protocol};
+                           settings_.tuning.protocol, row.root};
       point.wrong = wrong;
       point.stop_reason = sampled.reason;
       point.ops_per_sample = sampled.ops_per_sample;

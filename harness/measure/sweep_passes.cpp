@@ -51,7 +51,7 @@ std::vector<PlannedRow> rows_for(const SweepPlan& plan, const Backend& backend,
     else
       add_note(notes, fmt::format("{}: {}; {} {}{} skipped", describe(tuning), why,
                                   name(row.collective), name(row.datatype),
-                                  describe(row.collective).reduces
+                                  uses_reduce_op(row.collective)
                                       ? fmt::format(" {}", name(row.op))
                                       : std::string()));
   }
@@ -170,7 +170,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
 
 SweepRequest sweep_request(const RunConfig& config) {
   return {config.sizes, config.collectives, config.datatypes, config.reduce_ops,
-          config.check_iters > 0};
+          config.check_iters > 0, config.root};
 }
 
 std::vector<SweepPass> plan_passes(const RunConfig& config, const Backend& backend,

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "benches/backends/library_choice.h"
-#include "benches/collectives/collective_kind.h"
+#include "benches/collectives/collective.h"
 #include "benches/datatype.h"
 #include "harness/stats/no_value.h"
 #include "harness/stats/overlap.h"
@@ -49,6 +49,7 @@ struct PointKey {
   // the library chose.
   std::string algorithm;
   std::string protocol;
+  int root = kNoRoot;  // of broadcast and reduce, a rank of the communicator
 
   bool operator==(const PointKey&) const = default;
   auto operator<=>(const PointKey&) const = default;  // so that keys index maps

@@ -9,7 +9,8 @@ namespace collbench {
 namespace {
 
 std::string ranks_text(const PointKey& key) {
-  return key.nranks ? fmt::format("{} ranks", key.nranks) : "across ranks";
+  const std::string root = key.root == kNoRoot ? "" : fmt::format(" root {}", key.root);
+  return (key.nranks ? fmt::format("{} ranks", key.nranks) : "across ranks") + root;
 }
 
 }  // namespace
@@ -49,6 +50,7 @@ nlohmann::ordered_json key_json(const PointKey& key, bool with_size) {
   json["algorithm"] = key.algorithm;  // empty: the library chose
   json["protocol"] = key.protocol;
   if (key.nranks) json["nranks"] = key.nranks;
+  if (key.root != kNoRoot) json["root"] = key.root;
   json["mode"] = name(key.mode);
   json["in_place"] = key.in_place;
   if (with_size) json["size_bytes"] = key.size_bytes;

@@ -53,6 +53,12 @@ SweepPlan plan_sweep(const SweepRequest& request, int nranks) {
   SweepPlan plan;
   plan.nranks = nranks;
   for (CollectiveKind kind : request.collectives) {
+    if (has_root(kind) && request.root >= nranks) {
+      plan.notes.push_back(fmt::format("{} with {} ranks: root {} is none of them; skipped",
+                                       name(kind), nranks, request.root));
+      continue;
+    }
+    const int root = has_root(kind) ? request.root : kNoRoot;
     const std::vector<ReduceOp> ops =
         uses_reduce_op(kind) ? request.reduce_ops : std::vector<ReduceOp>{ReduceOp::sum};
     for (DataType type : request.datatypes) {
@@ -60,7 +66,7 @@ SweepPlan plan_sweep(const SweepRequest& request, int nranks) {
       for (ReduceOp op : ops) {
         if (!shapes.empty())
           note_unchecked(request, kind, type, op, shapes.front(), nranks, plan.notes);
-        for (const Shape& shape : shapes) plan.rows.push_back({kind, type, op, shape});
+        for (const Shape& shape : shapes) plan.rows.push_back({kind, type, op, shape, root});
       }
     }
   }

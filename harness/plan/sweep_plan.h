@@ -17,13 +17,15 @@ struct SweepRequest {
   std::vector<DataType> datatypes;
   std::vector<ReduceOp> reduce_ops;
   bool validated = true;  // results are checked (-c): say where no input makes them exact
+  int root = 0;           // of the collectives that have one
 };
 
 struct PlannedRow {
   CollectiveKind collective = CollectiveKind::allreduce;
   DataType datatype = DataType::float32;
-  ReduceOp op = ReduceOp::sum;  // ignored by allgather
+  ReduceOp op = ReduceOp::sum;  // ignored by what reduces nothing
   Shape shape;
+  int root = kNoRoot;
 };
 
 struct SweepPlan {

@@ -18,9 +18,9 @@ std::vector<RankPrediction> band_of(const SizeModel& model, double most_ranks) {
   return band;
 }
 
-void add_crossover(SizePrediction& prediction) {
+void add_crossover(CollectiveKind kind, SizePrediction& prediction) {
   const SizeModel& model = prediction.model;
-  const auto ring = std::ranges::find(model.families, std::string_view("ring"),
+  const auto ring = std::ranges::find(model.families, reference_family(kind).name,
                                       [](const FamilyFit& fit) { return fit.family.name; });
   const auto index = static_cast<std::size_t>(ring - model.families.begin());
   prediction.crossover_ranks = ring_crossover_ranks(*ring, model.size_bytes);
@@ -67,7 +67,7 @@ Predictions predict_curves(const std::vector<PointResult>& points, const Predict
       for (double ranks : request.ranks)
         at_size.asked.push_back(predict_ranks(at_size.model, 0, ranks));
       at_size.band = band_of(at_size.model, std::max<double>(most_asked, at_size.model.max_ranks));
-      add_crossover(at_size);
+      add_crossover(kind, at_size);
       curve.sizes.push_back(std::move(at_size));
     }
     predictions.curves.push_back(std::move(curve));

@@ -26,7 +26,7 @@ struct SizePrediction {
   // The chosen family from the fewest rank counts measured to the most asked for, eight points
   // a doubling: the band a figure draws.
   std::vector<RankPrediction> band;
-  // The ring's p* = n·beta/alpha for this size, and its 95% interval (its replicates').
+  // The reference family's (the ring's) p* = n·beta/alpha for this size, and its 95% interval (its replicates').
   std::optional<double> crossover_ranks;
   Interval crossover_ci;
   std::optional<SizeTail> tail;  // nullopt without per-rank samples

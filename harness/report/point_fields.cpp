@@ -13,6 +13,7 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
   const nlohmann::ordered_json key = key_json(p.key, true);
   nlohmann::ordered_json fields;
   for (const auto& [field, value] : key.items()) {
+    if (field == "root") continue;  // every row has one, below, so that CSV columns line up
     fields[field] = value;
     if (field != "protocol") continue;
     // What the library chose, beside what was pinned; empty where the library did not say.
@@ -21,6 +22,7 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
     fields["chosen_channels"] = p.chosen.channels;
   }
   fields["count"] = p.key.count;
+  fields["root"] = p.key.root;
   fields["samples"] = s.samples;
   fields["ops_per_sample"] = p.ops_per_sample;
   fields["stop_reason"] = name(p.stop_reason);

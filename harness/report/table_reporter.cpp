@@ -96,7 +96,7 @@ void TableReporter::row(std::span<const PointResult> points) {
     open_section(key, points);
   }
   std::string line = fmt::format("  {:>10}  {:>12}  {:>8}  {:>6}  {:>4}", key.size_bytes,
-                                 key.count, name(key.datatype), redop_label(key), -1);
+                                 key.count, name(key.datatype), redop_label(key), key.root);
   std::string latency;
   for (bool in_place : {false, true}) {
     const PointResult* head = headline(points, in_place);

@@ -28,7 +28,8 @@ CompoundBuilder& CompoundBuilder::curve(std::size_t base) {
   text("protocol", base + offsetof(CurveColumns, protocol), sizeof(CurveColumns::protocol));
   text("mode", base + offsetof(CurveColumns, mode), 16);
   add("nranks", base + offsetof(CurveColumns, nranks), H5T_NATIVE_INT32);
-  return add("in_place", base + offsetof(CurveColumns, in_place), H5T_NATIVE_INT8);
+  add("in_place", base + offsetof(CurveColumns, in_place), H5T_NATIVE_INT8);
+  return add("root", base + offsetof(CurveColumns, root), H5T_NATIVE_INT32);
 }
 
 CompoundBuilder& CompoundBuilder::doubles(
@@ -49,6 +50,7 @@ CurveColumns curve_columns(const PointKey& key) {
   h5::store_fixed_string(name(key.mode), columns.mode);
   columns.nranks = key.nranks;
   columns.in_place = key.in_place;
+  columns.root = key.root;
   return columns;
 }
 
@@ -65,6 +67,7 @@ PointKey curve_key_of(const CurveColumns& columns) {
   key.mode = parse_mode(text(columns.mode)).value_or(Mode::latency);
   key.nranks = columns.nranks;
   key.in_place = columns.in_place != 0;
+  key.root = has_root(key.collective) ? columns.root : kNoRoot;
   return key;
 }
 

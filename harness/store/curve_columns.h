@@ -24,6 +24,7 @@ struct CurveColumns {
   char mode[16];
   std::int32_t nranks;
   std::int8_t in_place;
+  std::int32_t root;  // schema 17; kNoRoot for collectives without one (0 in older files)
 };
 
 class CompoundBuilder {

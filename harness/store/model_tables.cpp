@@ -39,7 +39,7 @@ struct FitRow {
   double rms_rel_error, max_rel_error, holdout_median_rel_error;
   std::int8_t alpha_at_bound;  // schema 5
   std::int8_t trusted;
-  char flags[256];
+  char flags[1024];
 };
 
 // One row per fitted curve: its headline (curve_fits.h).
@@ -53,7 +53,7 @@ struct HeadlineRow {
   std::uint64_t bandwidth_falls_at_bytes;
   double peak_bandwidth_GBps;
   std::int8_t trusted;
-  char flags[256];
+  char flags[1024];
 };
 
 struct FamilyRow {
@@ -76,9 +76,15 @@ struct CrossoverRow {
   std::int8_t extrapolated;
 };
 
-// Flags as one string; split_flags reads them back.
-std::string joined(const std::vector<std::string>& flags) {
-  return fmt::format("{}", fmt::join(flags, "; "));
+// Flags as one string in the row's field; split_flags reads them back. The file keeps text at
+// its own length (schema 8): the field bounds memory only, and a cut list would read back as
+// other flags, so one that does not fit is a bug.
+template <std::size_t N>
+void store_flags(const std::vector<std::string>& flags, char (&field)[N]) {
+  const std::string text = fmt::format("{}", fmt::join(flags, "; "));
+  if (!h5::store_fixed_string(text, field))
+    throw std::logic_error(fmt::format("{} bytes of fit flags, more than the {} a row holds: {}",
+                                       text.size(), N - 1, text));
 }
 
 // `fitted`: a SegmentReport or a Headline.
@@ -111,7 +117,7 @@ std::vector<HeadlineRow> headline_rows(const ModelReport& report) {
     row.bandwidth_falls_at_bytes = h.bandwidth_falls_at_bytes;
     row.peak_bandwidth_GBps = h.bandwidth_falls_at_bytes ? 1e-9 / h.peak_beta_s_per_byte : kNoValue;
     row.trusted = h.trusted();
-    h5::store_fixed_string(joined(h.flags), row.flags);
+    store_flags(h.flags, row.flags);
     rows.push_back(row);
   }
   return rows;
@@ -129,7 +135,7 @@ std::vector<FitRow> fit_rows(const ModelReport& report) {
       row.parameters = {kNoValue, kNoValue, kNoValue, kNoValue, kNoValue,
                         kNoValue, kNoValue, kNoValue, kNoValue, kNoValue};
       row.n90_bytes = row.rms_rel_error = row.max_rel_error = kNoValue;
-      h5::store_fixed_string(joined(curve.flags), row.flags);
+      store_flags(curve.flags, row.flags);
       rows.push_back(row);
       continue;
     }
@@ -145,7 +151,7 @@ std::vector<FitRow> fit_rows(const ModelReport& report) {
       row.max_rel_error = s.max_rel_error;
       row.alpha_at_bound = s.alpha_at_bound;
       row.trusted = s.trusted();
-      h5::store_fixed_string(joined(s.flags), row.flags);
+      store_flags(s.flags, row.flags);
       rows.push_back(row);
     }
   }
@@ -287,7 +293,7 @@ constexpr std::string_view kColumnsAfterSchema2[] = {
     "algorithm",        "protocol",          "alpha_at_bound",
     "held_out_rel_error", "crossover_ranks_ci_low", "crossover_ranks_ci_high",
     "latency_per_peer", "latency_per_doubling", "bandwidth_per_share",
-    "bandwidth_whole"};
+    "bandwidth_whole",  "root"};
 
 // Every row of a model table; none where the file was never fitted.
 template <typename Row>

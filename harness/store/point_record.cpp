@@ -54,6 +54,7 @@ h5::Handle build_point_row_type() {
   insert("sync", offsetof(PointRow, sync), name_text.get());
   insert("stop_reason", offsetof(PointRow, stop_reason), name_text.get());
   insert("nranks", offsetof(PointRow, nranks), H5T_NATIVE_INT32);
+  insert("root", offsetof(PointRow, root), H5T_NATIVE_INT32);
   insert("in_place", offsetof(PointRow, in_place), H5T_NATIVE_INT8);
   insert("size_bytes", offsetof(PointRow, size_bytes), H5T_NATIVE_UINT64);
   insert("count", offsetof(PointRow, count), H5T_NATIVE_UINT64);
@@ -109,6 +110,7 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   store_name(name(point.start), row.sync, "sync");
   store_name(name(point.stop_reason), row.stop_reason, "stop_reason");
   row.nranks = key.nranks;
+  row.root = key.root;
   row.in_place = key.in_place ? 1 : 0;
   row.size_bytes = key.size_bytes;
   row.count = key.count;
@@ -159,6 +161,7 @@ PointResult from_point_row(const PointRow& row) {
   key.mode = parse_name(parse_mode, row.mode, "mode");
   point.stop_reason = parse_name(parse_stop_reason, row.stop_reason, "stop_reason");
   key.nranks = row.nranks;
+  key.root = has_root(key.collective) ? row.root : kNoRoot;  // no collective had one before 17
   key.in_place = row.in_place != 0;
   key.size_bytes = row.size_bytes;
   key.count = row.count;

@@ -26,6 +26,7 @@ struct PointRow {
   char sync[16];  // how samples started: window, barrier (schema 4; empty in older files)
   char stop_reason[16];
   std::int32_t nranks;
+  std::int32_t root;  // schema 17; kNoRoot for collectives without one
   std::int8_t in_place;
   std::uint64_t size_bytes;
   std::uint64_t count;
@@ -77,13 +78,14 @@ hid_t point_row_type();
 
 // Columns of /points that files of an older schema version lack (read as zeros: empty strings):
 // algorithm and protocol since schema 3, sync to clock_error_us since 4, the chosen_ ones since 5,
-// rounds since 6, the overlap_ ones since 13, osu_mean_us since 14, sample_step_us since 15.
+// rounds since 6, the overlap_ ones since 13, osu_mean_us since 14, sample_step_us since 15,
+// root since 17.
 inline constexpr std::string_view kPointColumnsAddedAfterSchema2[] = {
     "algorithm",       "protocol",         "sync",           "invalid_samples",
     "window_margin_us", "clock_error_us",  "chosen_algorithm", "chosen_protocol",
     "chosen_channels", "rounds",           "overlap_collective_slowdown",
     "overlap_load_slowdown", "overlap_hidden", "overlap_hidden_ci_low",
-    "overlap_hidden_ci_high", "osu_mean_us", "sample_step_us"};
+    "overlap_hidden_ci_high", "osu_mean_us", "sample_step_us", "root"};
 
 // Schema 16 named the median's interval for what it covers: this launch's median, the spread
 // between launches not in it. Older files call its columns time_ci_low_us and time_ci_high_us,

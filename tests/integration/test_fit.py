@@ -27,7 +27,7 @@ def test_run_stores_a_headline_per_curve_and_prints_it(fitted):
     """Every curve: one headline row and one footer line; every untrusted row says why."""
     _, out, result = fitted
     with h5py.File(out, "r") as f:
-        assert f.attrs["schema_version"] == 16
+        assert f.attrs["schema_version"] == 17
         fits = f["fits"][()]
         headlines = f["headlines"][()]
         modes = {text(m) for m in f["points"]["mode"]}

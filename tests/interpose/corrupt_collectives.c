@@ -1,6 +1,7 @@
 /* Test-only PMPI interposer (LD_PRELOAD): a fabric that damages data. On the job's last rank,
  * flips one byte of every collective's result (MPI_Bcast, MPI_Allreduce, MPI_Allgather,
- * MPI_Reduce_scatter_block, and MPI_Gather where that rank is the root); with
+ * MPI_Reduce_scatter_block, MPI_Alltoall, and MPI_Gather where that rank is the root), and of
+ * MPI_Reduce's on its root, whichever rank that is; with
  * COLLBENCH_TEST_CORRUPT_WHAT=float, of the float collectives' only: what a float sweep
  * measures, while the control plane (MPI_Bcast, MPI_Gather, int64 sums) stays whole; with
  * COLLBENCH_TEST_CORRUPT_WHAT=max, of the control plane's double maxima only. Built by the
@@ -24,8 +25,12 @@ static int last_rank(void) {
   return rank == size - 1;
 }
 
+static void flip_here(void *buffer, int count) {
+  if (count > 0 && buffer) ((unsigned char *)buffer)[0] ^= 0x5A;
+}
+
 static void flip(void *buffer, int count) {
-  if (count > 0 && buffer && last_rank()) ((unsigned char *)buffer)[0] ^= 0x5A;
+  if (last_rank()) flip_here(buffer, count);
 }
 
 static void flip_typed(void *buffer, int count, MPI_Datatype type) {
@@ -34,7 +39,25 @@ static void flip_typed(void *buffer, int count, MPI_Datatype type) {
 
 int MPI_Bcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   const int result = PMPI_Bcast(buffer, count, type, root, comm);
-  if (everything()) flip(buffer, count);
+  flip_typed(buffer, count, type);
+  return result;
+}
+
+int MPI_Alltoall(const void *send, int send_count, MPI_Datatype send_type, void *recv,
+                 int recv_count, MPI_Datatype recv_type, MPI_Comm comm) {
+  const int result =
+      PMPI_Alltoall(send, send_count, send_type, recv, recv_count, recv_type, comm);
+  flip_typed(recv, recv_count, recv_type);
+  return result;
+}
+
+int MPI_Reduce(const void *send, void *recv, int count, MPI_Datatype type, MPI_Op op, int root,
+               MPI_Comm comm) {
+  const int result = PMPI_Reduce(send, recv, count, type, op, root, comm);
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  if (rank == root && (everything() || (only("float") && type == MPI_FLOAT)))
+    flip_here(recv, count);
   return result;
 }
 

@@ -21,6 +21,8 @@ const char* name(CollectiveKind kind) {
       return "AllGather";
     case CollectiveKind::reduce_scatter:
       return "ReduceScatter";
+    case CollectiveKind::all_to_all:
+      return "AlltoAll";
     case CollectiveKind::broadcast:
       return "Broadcast";
     case CollectiveKind::reduce:
@@ -70,6 +72,9 @@ void ncclComm::run(const Collective& c, const std::string& channels) {
         break;
       case CollectiveKind::reduce_scatter:
         reduce_scatter(c);
+        break;
+      case CollectiveKind::all_to_all:
+        all_to_all(c);
         break;
       case CollectiveKind::broadcast:
         broadcast(c);
@@ -144,6 +149,25 @@ void ncclComm::reduce_scatter(const Collective& c) {
     for (std::size_t from = 0; from < p; ++from)
       mine[from] = segment->slot(static_cast<int>(from)) + std::size_t(rank) * n * element;
     standin::reduce(c.type, c.op, nranks, mine.data(), c.output + first * element, n);
+    barrier();
+  }
+}
+
+// Every rank stages its blocks before any reads, so in place (one buffer) is safe too.
+void ncclComm::all_to_all(const Collective& c) {
+  const std::size_t element = standin::element_bytes(c.type);
+  const std::size_t p = static_cast<std::size_t>(nranks);
+  const std::size_t chunk = standin::kSlotBytes / (element * p);
+  for (std::size_t first = 0; first < c.count; first += chunk) {
+    const std::size_t n = std::min(chunk, c.count - first);
+    for (std::size_t to = 0; to < p; ++to)
+      std::memcpy(segment->slot(rank) + to * n * element,
+                  c.input + (to * c.count + first) * element, n * element);
+    barrier();
+    for (std::size_t from = 0; from < p; ++from)
+      std::memcpy(c.output + (from * c.count + first) * element,
+                  segment->slot(static_cast<int>(from)) + std::size_t(rank) * n * element,
+                  n * element);
     barrier();
   }
 }

@@ -20,6 +20,7 @@ enum class CollectiveKind {
   all_reduce,
   all_gather,
   reduce_scatter,
+  all_to_all,
   broadcast,
   reduce,
   send,
@@ -30,7 +31,8 @@ struct Collective {
   CollectiveKind kind;
   const std::byte* input;  // the stand-in's views (memory.h)
   std::byte* output;
-  std::size_t count;  // NCCL's count: per rank for allgather's input and reduce-scatter's output
+  std::size_t count;  // NCCL's count: per rank for allgather's input and reduce-scatter's output,
+                      // per peer for alltoall
   std::size_t bytes;  // a rank's larger buffer: what the cost model and NCCL's choice weigh
   ncclDataType_t type;
   ncclRedOp_t op;
@@ -81,6 +83,7 @@ struct ncclComm {
   void reduce_chunks(const standin::Collective& c, bool writes);
   void all_gather(const standin::Collective& c);
   void reduce_scatter(const standin::Collective& c);
+  void all_to_all(const standin::Collective& c);
   void broadcast(const standin::Collective& c);
   void send(const standin::Collective& c);
   void receive(const standin::Collective& c);

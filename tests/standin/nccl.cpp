@@ -186,6 +186,7 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
   std::size_t send_bytes = bytes, receive_bytes = bytes;
   if (kind == CollectiveKind::all_gather) receive_bytes = p * bytes;
   if (kind == CollectiveKind::reduce_scatter) send_bytes = p * bytes;
+  if (kind == CollectiveKind::all_to_all) send_bytes = receive_bytes = p * bytes;
   const bool reads =
       kind != CollectiveKind::receive && (kind != CollectiveKind::broadcast || peer == comm->rank);
   const bool writes =
@@ -460,6 +461,12 @@ ncclResult_t ncclReduceScatter(const void* send, void* receive, size_t count, nc
                                ncclRedOp_t op, ncclComm_t comm, cudaStream_t stream) {
   return enqueue("ncclReduceScatter", CollectiveKind::reduce_scatter, send, receive, count, type,
                  op, 0, comm, stream);
+}
+
+ncclResult_t ncclAlltoAll(const void* send, void* receive, size_t count, ncclDataType_t type,
+                          ncclComm_t comm, cudaStream_t stream) {
+  return enqueue("ncclAlltoAll", CollectiveKind::all_to_all, send, receive, count, type, ncclSum,
+                 0, comm, stream);
 }
 
 ncclResult_t ncclBroadcast(const void* send, void* receive, size_t count, ncclDataType_t type,

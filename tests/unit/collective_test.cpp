@@ -103,7 +103,9 @@ TEST(ShapeFor, ReportedSizeNeverExceedsRequested) {
           const Shape s = shape_for(kind, requested, element, p);
           ASSERT_LE(s.size_bytes, requested);
           // Rounded down to the largest whole multiple: one more element per rank is too much.
-          const std::size_t unit = kind == CollectiveKind::allreduce ? element : element * p;
+          const bool whole = kind == CollectiveKind::allreduce ||
+                             kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce;
+          const std::size_t unit = whole ? element : element * p;
           ASSERT_EQ(s.size_bytes, requested / unit * unit)
               << name(kind) << " p=" << p << " element=" << element << " requested=" << requested;
         }
@@ -127,8 +129,66 @@ TEST(BusbwFactor, AllgatherAndReduceScatterArePMinusOneOverP) {
   }
 }
 
-TEST(BusbwFactor, OneRankMovesNothing) {
-  for (auto kind : all_collectives()) EXPECT_EQ(busbw_factor(kind, 1), 0.0) << name(kind);
+TEST(BusbwFactor, AlltoallIsPMinusOneOverP) {
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveKind::alltoall, 2), 0.5);
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveKind::alltoall, 3), 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(busbw_factor(CollectiveKind::alltoall, 8), 7.0 / 8.0);
+}
+
+// nccl-tests counts a broadcast's and a reduce's bus bandwidth as their algorithm bandwidth, at
+// any rank count: the whole buffer crosses each link once.
+TEST(BusbwFactor, BroadcastAndReduceAreOne) {
+  for (auto kind : {CollectiveKind::broadcast, CollectiveKind::reduce})
+    for (int p : {1, 2, 3, 8, 1024}) EXPECT_DOUBLE_EQ(busbw_factor(kind, p), 1.0) << name(kind);
+}
+
+TEST(BusbwFactor, OneRankMovesNothingThroughPeers) {
+  for (auto kind : all_collectives())
+    if (!has_root(kind)) EXPECT_EQ(busbw_factor(kind, 1), 0.0) << name(kind);
+}
+
+// Alltoall's count is one block, what each rank sends each peer; both buffers are p blocks.
+TEST(ShapeFor, AlltoallCountIsOneBlockPerPeer) {
+  const Shape shape = shape_for(CollectiveKind::alltoall, 1024, kFloat, 4);
+  EXPECT_EQ(shape.count, 64u);
+  EXPECT_EQ(shape.send_count, 256u);
+  EXPECT_EQ(shape.recv_count, 256u);
+  EXPECT_EQ(shape.size_bytes, 1024u);
+  const Shape odd = shape_for(CollectiveKind::alltoall, 100, kFloat, 3);
+  EXPECT_EQ(odd.count, 8u);
+  EXPECT_EQ(odd.send_count, 24u);
+  EXPECT_EQ(odd.size_bytes, 96u);
+  for (int rank = 0; rank < 3; ++rank) {
+    EXPECT_EQ(in_place_send_offset(CollectiveKind::alltoall, rank, odd), 0u);
+    EXPECT_EQ(in_place_recv_offset(CollectiveKind::alltoall, rank, odd), 0u);
+  }
+}
+
+TEST(ShapeFor, BroadcastAndReduceMoveTheWholeBufferAtAnyRankCount) {
+  for (auto kind : {CollectiveKind::broadcast, CollectiveKind::reduce})
+    for (int p : {1, 2, 3, 7}) {
+      SCOPED_TRACE(std::string(name(kind)) + " p=" + std::to_string(p));
+      const Shape shape = shape_for(kind, 100, kFloat, p);
+      EXPECT_EQ(shape.count, 25u);
+      EXPECT_EQ(shape.send_count, 25u);
+      EXPECT_EQ(shape.recv_count, 25u);
+      EXPECT_EQ(shape.size_bytes, 100u);
+    }
+}
+
+// A reduce leaves its result on the root only; a broadcast's root keeps its input, so the others
+// hold what there is to check.
+TEST(HoldsResult, RootedCollectivesLeaveResultsWhereTheirRootSays) {
+  for (int rank = 0; rank < 4; ++rank) {
+    EXPECT_TRUE(holds_result(CollectiveKind::allreduce, rank, 2));
+    EXPECT_TRUE(holds_result(CollectiveKind::alltoall, rank, 2));
+    EXPECT_EQ(holds_result(CollectiveKind::reduce, rank, 2), rank == 2);
+    EXPECT_EQ(holds_result(CollectiveKind::broadcast, rank, 2), rank != 2);
+  }
+  EXPECT_TRUE(has_root(CollectiveKind::broadcast));
+  EXPECT_TRUE(has_root(CollectiveKind::reduce));
+  EXPECT_FALSE(has_root(CollectiveKind::alltoall));
+  EXPECT_FALSE(has_root(CollectiveKind::reduce_scatter));
 }
 
 // The composed allreduce holds the whole buffer on every rank, cut into one share a rank inside:
@@ -145,10 +205,13 @@ TEST(ShapeFor, HierarchicalAllreduceRoundsDownToWholeShares) {
   EXPECT_EQ(in_place_recv_offset(CollectiveKind::allreduce_hier, 2, shape), 0u);
 }
 
-TEST(UsesReduceOp, OnlyAllgatherReducesNothing) {
+TEST(UsesReduceOp, AllgatherAlltoallAndBroadcastReduceNothing) {
   EXPECT_TRUE(uses_reduce_op(CollectiveKind::allreduce));
   EXPECT_FALSE(uses_reduce_op(CollectiveKind::allgather));
   EXPECT_TRUE(uses_reduce_op(CollectiveKind::reduce_scatter));
+  EXPECT_FALSE(uses_reduce_op(CollectiveKind::alltoall));
+  EXPECT_FALSE(uses_reduce_op(CollectiveKind::broadcast));
+  EXPECT_TRUE(uses_reduce_op(CollectiveKind::reduce));
   EXPECT_TRUE(uses_reduce_op(CollectiveKind::allreduce_hier));
 }
 
@@ -186,11 +249,13 @@ TEST(InPlaceOffsets, ReduceScatterWritesItsResultAtRankTimesShare) {
 
 TEST(CollectiveKindNames, RoundTripAndAliases) {
   for (auto kind : all_collectives()) EXPECT_EQ(parse_collective(name(kind)), kind);
-  EXPECT_EQ(all_collectives().size(), 4u);
+  EXPECT_EQ(all_collectives().size(), 7u);
   EXPECT_EQ(parse_collective("hier"), CollectiveKind::allreduce_hier);
   EXPECT_EQ(parse_collective("reduce-scatter"), CollectiveKind::reduce_scatter);
   EXPECT_EQ(parse_collective("reducescatter"), CollectiveKind::reduce_scatter);
-  EXPECT_FALSE(parse_collective("alltoall").has_value());
+  EXPECT_EQ(parse_collective("bcast"), CollectiveKind::broadcast);
+  EXPECT_EQ(parse_collective("all-to-all"), CollectiveKind::alltoall);
+  EXPECT_FALSE(parse_collective("gather").has_value());
   EXPECT_FALSE(parse_collective("").has_value());
 }
 
@@ -198,10 +263,10 @@ TEST(CollectiveDescriptors, EachDescribesItsOwnKind) {
   for (auto kind : all_collectives()) {
     const Collective& c = describe(kind);
     SCOPED_TRACE(c.name);
-    EXPECT_EQ(c.kind, kind);
-    // The crossover p* is the ring's: every collective's first family is its ring.
+    EXPECT_EQ(c.name, name(kind));
+    // The crossover p* and the bus bandwidth are the first family's.
     ASSERT_FALSE(c.families.empty());
-    EXPECT_EQ(c.families.front().name, "ring");
+    EXPECT_EQ(&reference_family(kind), &c.families.front());
     for (const RankFamily& family : c.families)
       EXPECT_EQ(find_family(kind, family.name), &family);
     EXPECT_EQ(find_family(kind, "butterfly"), nullptr);

@@ -60,9 +60,13 @@ std::vector<T> from_bytes(const std::vector<std::byte>& bytes) {
   return values;
 }
 
+// The root the rooted collectives are tested with: the last rank, so that a rule that took rank 0
+// for the root shows.
+int root_of(int nranks) { return nranks - 1; }
+
 PatternRule case_for(CollectiveKind kind, DataType type, ReduceOp op, int rank, int nranks,
                      const Shape& shape) {
-  return PatternRule(PatternCase{kind, type, op, rank, nranks, shape});
+  return PatternRule(PatternCase{kind, type, op, rank, nranks, shape, root_of(nranks)});
 }
 
 std::vector<DataType> host_datatypes() {
@@ -97,8 +101,15 @@ std::vector<T> expected_result(CollectiveKind kind, ReduceOp op, int r, int p, c
       case CollectiveKind::allgather:
         result[i] = inputs[i / share][i % share];
         break;
+      case CollectiveKind::alltoall:
+        result[i] = inputs[i / share][static_cast<std::size_t>(r) * share + i % share];
+        break;
+      case CollectiveKind::broadcast:
+        result[i] = inputs[root_of(p)][i];
+        break;
       case CollectiveKind::allreduce:
       case CollectiveKind::allreduce_hier:
+      case CollectiveKind::reduce:
       case CollectiveKind::reduce_scatter: {
         const std::size_t g =
             kind == CollectiveKind::reduce_scatter ? static_cast<std::size_t>(r) * share + i : i;
@@ -128,7 +139,8 @@ std::string describe(CollectiveKind kind, DataType type, ReduceOp op, int p, con
 std::vector<Shape> shapes_to_test(CollectiveKind kind, std::size_t element, int p) {
   std::vector<Shape> shapes;
   for (std::size_t share : {std::size_t{1}, std::size_t{37}, std::size_t{250}}) {
-    const std::size_t requested = kind == CollectiveKind::allreduce
+    const bool whole = kind == CollectiveKind::allreduce || has_root(kind);
+    const std::size_t requested = whole
                                       ? (share * static_cast<std::size_t>(p) + 3) * element
                                       : share * static_cast<std::size_t>(p) * element + element - 1;
     shapes.push_back(shape_for(kind, requested, element, p));
@@ -144,6 +156,10 @@ void check_case(CollectiveKind kind, DataType type, ReduceOp op, int p, const Sh
 
   for (int r = 0; r < p; ++r) {
     const PatternRule pattern = case_for(kind, type, op, r, p, shape);
+    if (!holds_result(kind, r, root_of(p))) {
+      EXPECT_EQ(pattern.result_count(), 0u) << "rank " << r << " holds no result to check";
+      continue;
+    }
     std::vector<T> result = expected_result<T>(kind, op, r, p, shape, inputs);
     ASSERT_EQ(result.size(), shape.recv_count);
     auto bytes = to_bytes(result);
@@ -312,6 +328,63 @@ TEST(Pattern, ReduceScatterWrongBlockIsCaughtAtEveryRankCount) {
           << " given rank 0's block passes validation";
     }
   }
+}
+
+// An alltoall that delivers a rank's block to the wrong peer, or the right block from the wrong
+// place, is wrong in every element of it.
+TEST(Pattern, AlltoallChecksWhichBlockCameFromWhom) {
+  const int p = 4;
+  const Shape shape = shape_for(CollectiveKind::alltoall, 50 * p * 4, 4, p);
+  ASSERT_EQ(shape.count, 50u);
+  const auto inputs =
+      fill_all<std::int32_t>(CollectiveKind::alltoall, DataType::int32, ReduceOp::sum, p, shape);
+  const PatternRule rank2 =
+      case_for(CollectiveKind::alltoall, DataType::int32, ReduceOp::sum, 2, p, shape);
+  auto result =
+      expected_result<std::int32_t>(CollectiveKind::alltoall, ReduceOp::sum, 2, p, shape, inputs);
+  ASSERT_EQ(count_wrong(rank2, to_bytes(result)), 0u);
+  auto swapped = result;
+  std::swap_ranges(swapped.begin(), swapped.begin() + 50, swapped.begin() + 50);
+  EXPECT_EQ(count_wrong(rank2, to_bytes(swapped)), 100u);
+  // Rank 2 given what rank 1 should have: block q of rank q's input sent to the wrong peer.
+  const auto rank1s =
+      expected_result<std::int32_t>(CollectiveKind::alltoall, ReduceOp::sum, 1, p, shape, inputs);
+  EXPECT_EQ(count_wrong(rank2, to_bytes(rank1s)), shape.recv_count);
+}
+
+// A broadcast's result is the root's buffer: another rank's, or the rank's own input left in
+// place (nothing received), is wrong everywhere.
+TEST(Pattern, BroadcastChecksTheRootsBufferArrived) {
+  for (int p : {2, 3, 4}) {
+    const Shape shape = shape_for(CollectiveKind::broadcast, 120 * 4, 4, p);
+    const auto inputs = fill_all<float>(CollectiveKind::broadcast, DataType::float32,
+                                        ReduceOp::sum, p, shape);
+    for (int r = 0; r + 1 < p; ++r) {
+      const PatternRule pattern =
+          case_for(CollectiveKind::broadcast, DataType::float32, ReduceOp::sum, r, p, shape);
+      EXPECT_EQ(count_wrong(pattern, to_bytes(inputs[root_of(p)])), 0u);
+      EXPECT_EQ(count_wrong(pattern, to_bytes(inputs[r])), shape.recv_count)
+          << "p=" << p << ": rank " << r << "'s own input passes for the root's";
+    }
+  }
+}
+
+// Only the root holds a reduce's result; the sum is the allreduce's.
+TEST(Pattern, ReduceIsCheckedAtItsRootOnly) {
+  const int p = 3;
+  const Shape shape = shape_for(CollectiveKind::reduce, 60 * 4, 4, p);
+  const auto inputs =
+      fill_all<float>(CollectiveKind::reduce, DataType::float32, ReduceOp::sum, p, shape);
+  const auto sum =
+      expected_result<float>(CollectiveKind::allreduce, ReduceOp::sum, 0, p, shape, inputs);
+  const PatternRule root =
+      case_for(CollectiveKind::reduce, DataType::float32, ReduceOp::sum, root_of(p), p, shape);
+  EXPECT_EQ(root.result_count(), shape.recv_count);
+  EXPECT_EQ(count_wrong(root, to_bytes(sum)), 0u);
+  EXPECT_GT(count_wrong(root, to_bytes(inputs[root_of(p)])), 0u);
+  EXPECT_EQ(case_for(CollectiveKind::reduce, DataType::float32, ReduceOp::sum, 0, p, shape)
+                .result_count(),
+            0u);
 }
 
 // An allgather result with two ranks' shares swapped is wrong in both shares.

@@ -202,8 +202,20 @@ TEST(Resolve, CollectiveListsAndAll) {
   options.collectives = "allgather";
   EXPECT_EQ(resolve(options, "mpi").collectives,
             (std::vector<CollectiveKind>{CollectiveKind::allgather}));
-  options.collectives = "all";  // the library's three and the composed allreduce
-  EXPECT_EQ(resolve(options, "mpi").collectives.size(), 4u);
+  options.collectives = "all";  // the library's six and the composed allreduce
+  EXPECT_EQ(resolve(options, "mpi").collectives.size(), 7u);
+  options.collectives = "alltoall,bcast,reduce";
+  EXPECT_EQ(resolve(options, "mpi").collectives,
+            (std::vector<CollectiveKind>{CollectiveKind::alltoall, CollectiveKind::broadcast,
+                                         CollectiveKind::reduce}));
+  EXPECT_EQ(RunOptions{}.collectives, "allreduce,allgather,reduce_scatter");
+}
+
+TEST(Resolve, RootIsARank) {
+  RunOptions options;
+  EXPECT_EQ(resolve(options, "mpi").root, 0);
+  options.root = 3;
+  EXPECT_EQ(resolve(options, "mpi").root, 3);
 }
 
 TEST(Resolve, ModesAndInPlace) {
@@ -317,10 +329,16 @@ TEST(ResolveErrors, UnknownOp) {
 
 TEST(ResolveErrors, UnknownCollective) {
   RunOptions options;
-  options.collectives = "allreduce,alltoall";
+  options.collectives = "allreduce,gather";
   const std::string message = usage_error(options);
   EXPECT_CONTAINS(message, "--ops");
-  EXPECT_CONTAINS(message, "alltoall");
+  EXPECT_CONTAINS(message, "gather");
+}
+
+TEST(ResolveErrors, NegativeRoot) {
+  RunOptions options;
+  options.root = -1;
+  EXPECT_CONTAINS(usage_error(options), "-r/--root");
 }
 
 TEST(ResolveErrors, UnknownMode) {

@@ -587,7 +587,7 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
   const std::vector<std::string> expected_header{
       "backend",        "collective",     "datatype",       "redop",           "placement",
       "algorithm",      "protocol",       "chosen_algorithm", "chosen_protocol", "chosen_channels",
-      "nranks",         "mode",           "in_place",       "size_bytes",      "count",
+      "nranks",         "mode",           "in_place",       "size_bytes",      "count",  "root",
       "samples",        "ops_per_sample", "stop_reason",    "converged",       "ci_rel_halfwidth",
       "ci_mark",        "round_spread_rel", "rounds_agree",
       "sync",           "invalid_samples", "window_margin_us", "clock_error_us", "time_median_us",

@@ -91,6 +91,26 @@ void MpiCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& r
                                      count_arg(shape.count), type, op, comm_),
             "MPI_Reduce_scatter_block");
       return;
+    case CollectiveKind::alltoall:
+      check(MPI_Alltoall(call.in_place ? MPI_IN_PLACE : send.data(), count_arg(shape.count), type,
+                         call.in_place ? send.data() : recv.data(), count_arg(shape.count), type,
+                         comm_),
+            "MPI_Alltoall");
+      return;
+    case CollectiveKind::broadcast:
+      // MPI broadcasts in one buffer: the root's input, every other rank's result.
+      check(MPI_Bcast(call.in_place || rank_ == call.root ? send.data() : recv.data(),
+                      count_arg(shape.count), type, call.root, comm_),
+            "MPI_Bcast");
+      return;
+    case CollectiveKind::reduce: {
+      const bool in_place_root = call.in_place && rank_ == call.root;
+      check(MPI_Reduce(in_place_root ? MPI_IN_PLACE : send.data(),
+                       call.in_place ? send.data() : recv.data(), count_arg(shape.count), type, op,
+                       call.root, comm_),
+            "MPI_Reduce");
+      return;
+    }
     case CollectiveKind::allreduce_hier:
       break;
   }

@@ -18,7 +18,7 @@ struct Algorithm {
 const std::map<std::string, Algorithm>& algorithms() {
   using enum CollectiveKind;
   static const std::map<std::string, Algorithm> table{
-      {"Ring", {{allreduce, allgather, reduce_scatter}, false}},
+      {"Ring", {{allreduce, allgather, reduce_scatter, broadcast, reduce}, false}},
       {"Tree", {{allreduce}, false}},
       {"CollnetDirect", {{allreduce, allgather, reduce_scatter}, true}},
       {"CollnetChain", {{allreduce}, true}},
@@ -61,7 +61,7 @@ std::string why_ineligible(const Tuning& tuning, CollectiveKind kind, DataType t
   if (algorithm.simple_only && !tuning.protocol.empty() && tuning.protocol != "Simple")
     return fmt::format("{} runs the Simple protocol only", tuning.algorithm);
   const bool nvls = tuning.algorithm == "NVLS" || tuning.algorithm == "NVLSTree";
-  if (nvls && describe(kind).reduces && !nvls_reduces(type, op))
+  if (nvls && uses_reduce_op(kind) && !nvls_reduces(type, op))
     return fmt::format("{} cannot reduce {} with {}", tuning.algorithm, name(type), name(op));
   if (tuning.algorithm == "PAT" && kind == CollectiveKind::reduce_scatter && op == ReduceOp::avg &&
       is_floating(type))

@@ -280,6 +280,17 @@ void NcclCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& 
       check(ncclReduceScatter(input, output, shape.count, type, op_of(call.op), comm_, stream_),
             "ncclReduceScatter");
       return;
+    case CollectiveKind::alltoall:
+      check(ncclAlltoAll(input, output, shape.count, type, comm_, stream_), "ncclAlltoAll");
+      return;
+    case CollectiveKind::broadcast:
+      check(ncclBroadcast(input, output, shape.count, type, call.root, comm_, stream_),
+            "ncclBroadcast");
+      return;
+    case CollectiveKind::reduce:
+      check(ncclReduce(input, output, shape.count, type, op_of(call.op), call.root, comm_, stream_),
+            "ncclReduce");
+      return;
     case CollectiveKind::allreduce_hier:
       break;
   }
