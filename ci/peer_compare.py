@@ -44,12 +44,12 @@ def mpirun_prefix(np_, cores):
     return cmd + ["--bind-to", "core"]
 
 
-def parse_report(text, field="time_median_us"):
-    """{size: field} of the latency rows of `collbench report --format csv`; sizes where the
-    field is null (not stated) are left out."""
+def parse_report(text, field="time_median_us", mode="latency"):
+    """{size: field} of the out-of-place rows of `mode` of `collbench report --format csv`;
+    sizes where the field is null (not stated) are left out."""
     return {int(r["size_bytes"]): float(r[field])
             for r in csv.DictReader(io.StringIO(text))
-            if r["mode"] == "latency" and r.get("in_place", "false") == "false"
+            if r["mode"] == mode and r.get("in_place", "false") == "false"
             and r.get(field, "null") not in ("", "null")}
 
 

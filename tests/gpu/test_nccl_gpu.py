@@ -152,8 +152,10 @@ VALIDATION = {
     "np2-inplace": (2, ["--inplace"]),
     "np2-cudagraph": (2, ["-G", "1"]),
 }
-VALIDATION_ARGS = ["-d", "all", "-o", "all", "-c", "1", "-n", "2", "-w", "1", "-b", "8", "-e", "1M",
-                   "-f", "16", "--mode", "latency", "--no-fit"]
+LIBRARY_COLLECTIVES = ["allreduce", "allgather", "reduce_scatter", "alltoall", "broadcast", "reduce"]
+VALIDATION_ARGS = ["--ops", ",".join(LIBRARY_COLLECTIVES), "-d", "all", "-o", "all", "-c", "1",
+                   "-n", "2", "-w", "1", "-b", "8", "-e", "1M", "-f", "16", "--mode", "latency",
+                   "--no-fit"]
 
 
 @pytest.fixture(scope="module", params=list(VALIDATION))
@@ -161,7 +163,8 @@ def validated(request, tmp_path_factory, mps):
     nranks, extra = VALIDATION[request.param]
     out = tmp_path_factory.mktemp(request.param) / "validation.h5"
     started = time.monotonic()
-    result = run_local(nranks, [*VALIDATION_ARGS, *extra], out)
+    # The last rank the root of broadcast and reduce: one that ignored -r shows.
+    result = run_local(nranks, [*VALIDATION_ARGS, "-r", str(nranks - 1), *extra], out)
     print(f"{request.param}: {time.monotonic() - started:.1f} s")
     return request.param, nranks, extra, out, result
 
@@ -187,8 +190,10 @@ def test_validation_covers_every_type_and_op(validated):
     types = expected_types()
     assert {r["datatype"] for r in rows} == set(types)
     assert {"half", "bfloat16"} <= set(types)
-    assert {r["collective"] for r in rows} == {"allreduce", "allgather", "reduce_scatter"}
-    for collective in ("allreduce", "reduce_scatter"):
+    assert {r["collective"] for r in rows} == set(LIBRARY_COLLECTIVES)
+    assert {r["root"] for r in rows if r["collective"] in ("broadcast", "reduce")} == {
+        str(nranks - 1)}
+    for collective in ("allreduce", "reduce_scatter", "reduce"):
         assert {r["redop"] for r in rows if r["collective"] == collective} == ALL_OPS
     in_place = {r["in_place"] for r in rows}
     assert in_place == ({"false", "true"} if "--inplace" in extra else {"false"})

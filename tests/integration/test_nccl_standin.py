@@ -11,6 +11,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import h5py
+import numpy as np
 import pytest
 
 from conftest import BINARY, QUICK, ROOT, environment, run_plain, table_rows, text
@@ -19,6 +20,7 @@ STANDIN = BINARY.parents[1] / "tests" / "standin" / "lib"
 VIOLATION = "collbench stand-in (pid"
 SEGMENTS = Path("/dev/shm")
 TYPES = "int8,uint8,int32,uint32,int64,uint64,half,float,double,bfloat16,f8e4m3,f8e5m2"
+LIBRARY_COLLECTIVES = "allreduce,allgather,reduce_scatter,alltoall,broadcast,reduce"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -101,7 +103,7 @@ def sweep(request, tmp_path_factory):
     nranks = request.param
     out = tmp_path_factory.mktemp(f"standin-np{nranks}") / "sweep.h5"
     result = run_np(nranks, ["--virtual-nodes", "-b", "8", "-e", "64K", "-f", "8", "--inplace",
-                             "-d", "int8,float", "-o", "all",
+                             "--ops", LIBRARY_COLLECTIVES, "-r", "1", "-d", "int8,float", "-o", "all",
                              "--keep-samples", "all", "--out", str(out), *QUICK])
     assert result.returncode == 0, result.stderr
     return nranks, out, result
@@ -111,7 +113,9 @@ def test_every_point_validates_clean(sweep):
     nranks, out, result = sweep
     points, attrs = points_of(out)
     assert attrs["complete"] == 1 and attrs["nranks"] == nranks
-    assert {text(c) for c in points["collective"]} == {"allreduce", "allgather", "reduce_scatter"}
+    assert {text(c) for c in points["collective"]} == set(LIBRARY_COLLECTIVES.split(","))
+    rooted = np.isin(points["collective"], [b"broadcast", b"reduce"])
+    assert (points["root"][rooted] == 1).all() and (points["root"][~rooted] == -1).all()
     assert {text(o) for o in points["redop"]} >= {"sum", "prod", "min", "max"}
     assert set(points["in_place"]) == {0, 1}
     assert (points["wrong"] == 0).all()
@@ -150,7 +154,8 @@ def test_every_datatype_and_op_is_exact(tmp_path, nranks):
     """half, bfloat16, fp8 and avg included; at 3 ranks avg on floating types is inexact by
     NCCL's definition (a rounded 1/p) and left unvalidated, as on MPI."""
     out = tmp_path / "types.h5"
-    result = run_np(nranks, ["--virtual-nodes", "-d", TYPES, "-o", "all", "-b", "64", "-e", "256",
+    result = run_np(nranks, ["--virtual-nodes", "--ops", LIBRARY_COLLECTIVES, "-r", str(nranks - 1),
+                             "-d", TYPES, "-o", "all", "-b", "64", "-e", "256",
                              "-f", "4", "--mode", "bandwidth", "--out", str(out), *QUICK])
     assert result.returncode == 0, result.stderr
     points, _ = points_of(out)
@@ -389,15 +394,19 @@ def test_an_asynchronous_error_on_a_hierarchy_communicator_ends_the_run_at_once(
 
 def test_damaged_results_are_counted_at_every_point(tmp_path):
     """One byte of every float result flipped on the last rank: validation, on the device,
-    finds it at every point, and the run exits 1."""
-    out = tmp_path / "damaged.h5"
+    finds it at every point, and the run exits 1. A reduce's result is its root's: there, the
+    last rank; a broadcast's the others': there, rank 0 the root."""
     float32 = 7  # ncclFloat32
-    result = run_np(2, ["-d", "float", "-e", "1K", "-f", "4", "--inplace", "--out", str(out),
-                        *QUICK], CORRUPT=f"1:{float32}")
-    assert result.returncode == 1, result.stderr
-    points, _ = points_of(out)
-    assert len(points) == 3 * 4 * 2 * 2  # collectives x sizes x in place x modes
-    assert (points["wrong"] >= 1).all(), points["wrong"]
+    for ops, root, collectives in (("allreduce,allgather,reduce_scatter,alltoall,broadcast",
+                                    "0", 5),
+                                   ("reduce", "1", 1)):
+        out = tmp_path / f"damaged-{root}.h5"
+        result = run_np(2, ["--ops", ops, "-r", root, "-d", "float", "-e", "1K", "-f", "4",
+                            "--inplace", "--out", str(out), *QUICK], CORRUPT=f"1:{float32}")
+        assert result.returncode == 1, result.stderr
+        points, _ = points_of(out)
+        assert len(points) == collectives * 4 * 2 * 2  # collectives x sizes x in place x modes
+        assert (points["wrong"] >= 1).all(), (ops, points["wrong"])
 
 
 def test_a_delayed_rank_is_named_a_straggler(tmp_path):
