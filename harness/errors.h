@@ -1,5 +1,5 @@
 #pragma once
-// The errors a command ends with, and the exit code each means (DESIGN.md, "Command line").
+// The errors a command ends with, and the exit code each means (docs/DESIGN.md, "Command line").
 #include <stdexcept>
 
 namespace collbench {

@@ -1,4 +1,4 @@
-// collbench: one binary, one subcommand per job (DESIGN.md, "Command line").
+// collbench: one binary, one subcommand per job (docs/DESIGN.md, "Command line").
 #include <algorithm>
 #include <functional>
 #include <string>

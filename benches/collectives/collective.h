@@ -26,7 +26,7 @@ enum class Outcome {
 // The ranks a collective leaves a result on. A broadcast's root has its input, nothing new.
 enum class ResultRanks { every_rank, root, all_but_root };
 
-// A textbook algorithm's cost in the alpha-beta model (DESIGN.md, "Models"):
+// A textbook algorithm's cost in the alpha-beta model (docs/DESIGN.md, "Models"):
 //   T(n, p) = alpha·latency_factor(p) + beta·n·bandwidth_factor(p), with
 //   latency_factor(p)   = latency_per_peer·(p−1) + latency_per_doubling·log2(p),
 //   bandwidth_factor(p) = bandwidth_per_share·(p−1)/p + bandwidth_whole
@@ -59,7 +59,7 @@ struct Collective {
   // The algorithms the rank-count fit tries, the reference first: the crossover p* is its, and
   // so is the bus-bandwidth factor (nccl-tests' PERFORMANCE.md counts the ring's traffic).
   std::span<const RankFamily> families;
-  // The log-depth algorithms host libraries choose for short messages (cost-models.md §1.2;
+  // The log-depth algorithms host libraries choose for short messages (docs/DESIGN.md, "Models";
   // MPICH and Open MPI's recursive doubling, Bruck, recursive halving, Rabenseifner, binomial
   // trees; NCCL's PAT). With `families`, what links predict the collective from
   // (harness/links/link_bounds.h); the rank-count fit leaves them out, as over a few rank counts

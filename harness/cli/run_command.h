@@ -7,7 +7,7 @@
 namespace collbench {
 
 // `collbench run`: measures the sweep on every rank; rank 0 prints and writes the file.
-// Returns the exit code (DESIGN.md): 0, 1 for a wrong result, 2 bad input, 3 a fault.
+// Returns the exit code (docs/DESIGN.md): 0, 1 for a wrong result, 2 bad input, 3 a fault.
 int run_command(const RunOptions& options, const std::vector<std::string>& argv);
 
 }  // namespace collbench

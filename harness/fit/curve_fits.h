@@ -48,7 +48,7 @@ struct SegmentReport {
   bool trusted() const { return flags.empty(); }
 };
 
-// The one crossover of a curve (DESIGN.md, "Models"), the number every output uses: the
+// The one crossover of a curve (docs/DESIGN.md, "Models"), the number every output uses: the
 // latency of the small-message regime (alpha of the first segment), the bandwidth of the
 // large-message regime (beta of the last), and n½ = alpha/beta, the size below which the
 // latency term dominates, each with its interval; and how far the model misses sizes it did

@@ -1,5 +1,5 @@
 #pragma once
-// Across rank counts: the algorithm families of DESIGN.md fitted jointly over every (size,
+// Across rank counts: the algorithm families of docs/DESIGN.md fitted jointly over every (size,
 // rank count), linear in (alpha, beta), by relative-error least squares. The better family is
 // the one that predicts a rank count it was not fitted to (leave one rank count out) better,
 // where there are three rank counts or more; by BIC with two. Ring allreduce

@@ -1,7 +1,7 @@
 #pragma once
 // Collectives judged against their links: from the fitted alpha and bandwidth of the links a
-// point's communicator crosses, the time the textbook algorithms (cost-models.md §1.2) would take,
-// the fastest of them taken as what the fabric allows, and the point's measured time over it.
+// point's communicator crosses, the time the textbook algorithms (docs/DESIGN.md, "Models") would
+// take, the fastest of them taken as what the fabric allows, and the point's measured time over it.
 //
 // The links a point crosses are those between the hosts of its ranks: inter-node links when it
 // spans several hosts, else the intra-node links of its one host. Every step of a ring or a tree

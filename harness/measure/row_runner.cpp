@@ -258,7 +258,8 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
     note_sample_seconds(steady_seconds() - iteration_start);
     // Every rank runs the rule on the same numbers, and so decides as rank 0 would, with no word
     // from it: a word from one rank reaches the others a message later, the barrier keeps that
-    // lag, and one rank spends it inside its next operation (README, "What a latency sample is").
+    // lag, and one rank spends it inside its next operation (docs/running.md, "What a latency
+    // sample is").
     sampled.slowest.push_back(slowest);
     stopping.add(slowest);
     if (!resized && sampled.slowest.size() == std::size_t(settings_.loop.check_after)) {

@@ -53,7 +53,8 @@ struct RunConfig {
   Watchdog watchdog;
   SampleStart latency_start = SampleStart::window;
   std::optional<LoadKind> overlap_load;  // --overlap-load
-  // Interleaved rounds per point (DESIGN.md, "Stopping"); `stopping` is the whole point's rule.
+  // Interleaved rounds per point (docs/DESIGN.md, "Stopping"); `stopping` is the whole point's
+  // rule.
   int rounds = kDefaultRounds;
   StoppingRule stopping;
   std::optional<double> time_limit_s;

@@ -1,5 +1,5 @@
 #pragma once
-// A latency sample that starts every rank at one moment of a common clock (DESIGN.md, "timing
+// A latency sample that starts every rank at one moment of a common clock (docs/DESIGN.md, "timing
 // modes"): rank 0 names t0 a margin ahead, every rank waits for t0 on its model of rank 0's
 // clock, runs one operation, and reports when it arrived, started and ended. The sample is the
 // latest end minus t0; a rank that learnt of t0 only after t0 had passed makes it invalid.

@@ -24,7 +24,7 @@ enum class Mode { latency, bandwidth };
 std::string_view name(Mode mode);
 std::optional<Mode> parse_mode(std::string_view text);
 
-// How a sample's operations start (DESIGN.md, "timing modes"): at one moment of synchronised
+// How a sample's operations start (docs/DESIGN.md, "timing modes"): at one moment of synchronised
 // clocks, or when a barrier releases each rank (what OSU does, and every bandwidth loop).
 enum class SampleStart { window, barrier };
 std::string_view name(SampleStart start);

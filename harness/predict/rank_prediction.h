@@ -1,5 +1,5 @@
 #pragma once
-// A collective's time at rank counts not measured (DESIGN.md, "Links, verdicts, predictions"):
+// A collective's time at rank counts not measured (docs/DESIGN.md, "Links, verdicts, predictions"):
 // the algorithm families of rank_families.h fitted to the measured sizes nearest the size asked
 // for, so that one protocol's regime is not bent to fit another's; the interval a bootstrap of
 // the family's held-out errors, widened past the largest rank count measured by the error the

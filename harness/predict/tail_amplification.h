@@ -1,6 +1,6 @@
 #pragma once
-// The slowest-of-p tail (DESIGN.md): every collective waits for its slowest rank, so its time at
-// p ranks is the largest of p ranks' times, and that grows with p even where nothing else does.
+// The slowest-of-p tail (docs/DESIGN.md): every collective waits for its slowest rank, so its time
+// at p ranks is the largest of p ranks' times, and that grows with p even where nothing else does.
 // From one point's per-rank times on the common clock (latency mode, window starts), rank r's
 // time in sample s is modelled as a part common to the sample (the fabric's and the library's
 // state then) plus the rank's own lag, and the slowest of P ranks is predicted by resampling:

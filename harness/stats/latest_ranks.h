@@ -23,7 +23,7 @@ std::optional<StragglerKind> parse_straggler_kind(std::string_view text);
 // algorithm's structure (the last rank of a reduce-then-broadcast is last every time, by a
 // message's latency) and a shared core (on this 2-core VM, 3 and 4 ranks lag each other by up
 // to 19% of a point's median) make some rank latest in most samples of most points of an
-// unloaded run; README.md, "Stragglers", has the measurements behind these numbers.
+// unloaded run; docs/reading-results.md, "Stragglers", has the measurements behind these numbers.
 struct LagMargin {
   double share = 0.25;     // of the point's median time
   double floor_s = 1e-6;   // and at least this, or the clocks' error where that is larger

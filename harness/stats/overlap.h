@@ -1,5 +1,5 @@
 #pragma once
-// What a compute load beside a collective cost the two (`run --overlap-load`, DESIGN.md's
+// What a compute load beside a collective cost the two (`run --overlap-load`, docs/DESIGN.md's
 // overlap): from samples of the load alone, the collective alone, and the two started together,
 // each the slowest rank's. A data-parallel step whose compute takes L alone and whose
 // collective takes T alone lasts S with the two side by side; S − L is the communication the

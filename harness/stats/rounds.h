@@ -1,5 +1,5 @@
 #pragma once
-// A point measured in interleaved rounds (DESIGN.md, "Stopping"): what changes between rounds
+// A point measured in interleaved rounds (docs/DESIGN.md, "Stopping"): what changes between rounds
 // (memory placement, frequency, a neighbour's load) is seen by none of the samples inside one,
 // so a point's interval and a comparison of runs must include it (Kalibera and Jones, "Rigorous
 // Benchmarking in Reasonable Time", ISMM 2013: repeat at the level that varies, and let that

@@ -11,7 +11,7 @@ from plots.resultfile import CURVE_KEY, curves, key_dict
 from plots.sizes import format_size, same_size, size_bucket
 
 _NRANKS = CURVE_KEY.index("nranks")
-# The size DESIGN.md names as the usual gradient bucket; drawn by default when measured.
+# The size docs/DESIGN.md names as the usual gradient bucket; drawn by default when measured.
 GRADIENT_BUCKET = 25 * 1024 * 1024
 
 

@@ -1,4 +1,4 @@
-"""How the ranks sit (README.md, "Running it"): bound one a core and spinning, `run` says nothing;
+"""How the ranks sit (docs/running.md, "Running it"): bound one a core and spinning, `run` says nothing;
 unbound, sharing cores or yielding, it prints one warning line with the fix under the header
 (stderr with --quiet) and keeps it, with a summary, in the file's provenance."""
 import h5py

@@ -85,7 +85,7 @@ HISTORY_SWEEP = ["--backend", "mpi", "-b", "8", "-e", "64K", "-f", "2", *QUICK]
 # launches' rank 1 returns from every data collective thirty times its own time late (the
 # test-only interposer delay_collectives), every size 10-30x slower, judged at the confidence
 # users use. What smaller changes the verdicts find here, and how often unchanged nights alarm,
-# ci/history-rates measures (README, "Regressions").
+# ci/history-rates measures (docs/nightly.md, "Regressions").
 FRACTION = "30"
 LAUNCHES = ("A1", "C1", "B1", "B2", "C2", "A2", "A3", "C3", "B3", "B4", "C4", "A4")
 

@@ -76,7 +76,7 @@ def test_a_healthy_cluster_names_no_link_or_host(tmp_path):
 
 
 # The textbook algorithms the links predict a collective from (benches/collectives), as
-# (alpha steps, bandwidth factor) at p ranks: cost-models.md §1.2, reductions left out.
+# (alpha steps, bandwidth factor) at p ranks: docs/DESIGN.md, "Models", reductions left out.
 ALLREDUCE_ALGORITHMS = {
     "ring": lambda p: (2 * (p - 1), 2 * (p - 1) / p),
     "tree": lambda p: (2 * math.log2(p), 2),

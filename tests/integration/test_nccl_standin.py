@@ -1,5 +1,5 @@
 """The NCCL backend end to end without a GPU: `collbench run --backend nccl` over the stand-in of
-the CUDA runtime and NCCL (tests/standin, README "The NCCL path without a GPU"), put before the
+the CUDA runtime and NCCL (tests/standin, docs/gpus.md, "The NCCL path without a GPU"), put before the
 real libraries by LD_LIBRARY_PATH. The real backend, bootstrap, launcher, hierarchy, graphs,
 validation kernels (their host build), profiler plugin and fault paths run; the stand-in moves
 and reduces real data between the ranks, and aborts, naming the call, on what a GPU would

@@ -1,4 +1,4 @@
-"""How latency samples start (DESIGN.md, "timing modes"): windows of synchronised clocks by
+"""How latency samples start (docs/DESIGN.md, "timing modes"): windows of synchronised clocks by
 default, a barrier with --sync barrier; stragglers named per rank; late ranks counted; a fabric
 that corrupts the control plane reported, not obeyed. Real mpirun, oversubscribed as CI runs
 it, with test-only PMPI interposers (tests/interpose) built here by mpicc."""

@@ -1,4 +1,4 @@
-"""Stragglers named (README.md, "Stragglers"): a rank slowed by a test-only interposer is named,
+"""Stragglers named (docs/reading-results.md, "Stragglers"): a rank slowed by a test-only interposer is named,
 alone, in the run's footer, in /stragglers and by report and fit; unloaded runs name nobody.
 Real mpirun, oversubscribed as CI runs it; host naming across hosts is test_vcluster.py's."""
 import json

@@ -92,7 +92,7 @@ def test_inter_bandwidth_meets_a_one_gigabit_cap(tmp_path):
     out = tmp_path / "capped.h5"
     result, name = vcluster_run(
         ["--hosts", "2", "--slots", "2", "--rate", "1gbit"],
-        # Latency mode, the models' input (DESIGN.md): one operation per window. Bandwidth
+        # Latency mode, the models' input (docs/DESIGN.md): one operation per window. Bandwidth
         # loops of 10 back-to-back operations keep 4 ranks and the capped TCP path busy on 2
         # cores at once and land 65-82% of the share here, a limit of this machine.
         collbench_run(4, ["--placement", "inter,intra", "--ops", "allreduce", "-b", "4M",

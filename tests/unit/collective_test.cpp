@@ -277,7 +277,7 @@ TEST(CollectiveDescriptors, EachDescribesItsOwnKind) {
   }
 }
 
-// DESIGN.md's families: ring allreduce 2(p-1)α + 2(p-1)/p·nβ, tree 2·log2(p)·α + 2nβ, ring
+// docs/DESIGN.md's families: ring allreduce 2(p-1)α + 2(p-1)/p·nβ, tree 2·log2(p)·α + 2nβ, ring
 // allgather and reduce-scatter (p-1)α + (p-1)/p·nβ.
 TEST(CollectiveDescriptors, RankFamiliesAreTheTextbookCosts) {
   for (double p : {2.0, 3.0, 8.0, 1024.0}) {

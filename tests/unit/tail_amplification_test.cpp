@@ -109,8 +109,8 @@ std::string planting_name(const testing::TestParamInfo<Planting>& info) {
          std::to_string(info.param.measured_ranks) + "Ranks";
 }
 
-// The coverage the estimator was chosen by (tail_amplification.cpp; README, "The tail"): 500
-// samples of 4 or 8 ranks predicting 1,024, in 100 seeds. 100 replicates, not the command's
+// The coverage the estimator was chosen by (tail_amplification.cpp; docs/scaling.md, "The tail"):
+// 500 samples of 4 or 8 ranks predicting 1,024, in 100 seeds. 100 replicates, not the command's
 // 200, keep the test short; they hold as often (97 to 100 of 100 in every case).
 TEST_P(PlantedTails, LieInsideTheIntervalsAtAThousandRanks) {
   const PlantedTail planted{.lognormal_lag = GetParam().lognormal_lag};

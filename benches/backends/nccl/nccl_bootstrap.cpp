@@ -34,7 +34,7 @@ void require_mps_daemon(const std::string& sharing) {
   throw BackendUnavailable(fmt::format(
       "{}, but CUDA MPS is not running (no {}): without it their kernels time-slice the GPU and "
       "every latency is milliseconds of scheduling. Start it with `nvidia-cuda-mps-control -d` "
-      "(see README, \"Several ranks on one GPU\")",
+      "(see docs/gpus.md, \"On GPUs\")",
       sharing, mps_control_pipe().string()));
 }
 
