@@ -38,16 +38,7 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
   fields["invalid_samples"] = p.invalid_samples;
   fields["window_margin_us"] = us(p.window_margin_s);  // null outside window starts
   fields["clock_error_us"] = us(p.clock_error_s);
-  fields["time_median_us"] = us(s.median);
-  fields["time_median_ci_low_us"] = us(s.ci_low);
-  fields["time_median_ci_high_us"] = us(s.ci_high);
-  fields["time_min_us"] = us(s.min);
-  fields["time_p5_us"] = us(s.p5);
-  fields["time_p95_us"] = us(s.p95);
-  fields["time_p99_us"] = us(s.p99);
-  fields["time_max_us"] = us(s.max);
-  fields["time_mean_us"] = us(s.mean);
-  fields["time_stddev_us"] = us(s.stddev);
+  for (const SummaryField& field : kSummaryFields) fields[field.name] = us(s.*field.seconds);
   fields["osu_mean_us"] = us(p.osu_mean_s);  // null but at barrier-started latency points
   fields["algbw_GBps"] = p.algbw_gbps;
   fields["busbw_GBps"] = p.busbw_gbps;

@@ -20,6 +20,26 @@ struct Summary {
   double ci_high = 0;
 };
 
+// A Summary's times as every record and output names them, in microseconds and in this order:
+// the columns of /points and /links, and the fields of JSON and CSV.
+struct SummaryField {
+  const char* name;
+  double Summary::*seconds;
+};
+inline constexpr SummaryField kSummaryFields[] = {
+    {"time_median_us", &Summary::median},
+    {"time_min_us", &Summary::min},
+    {"time_p5_us", &Summary::p5},
+    {"time_p95_us", &Summary::p95},
+    {"time_p99_us", &Summary::p99},
+    {"time_max_us", &Summary::max},
+    {"time_mean_us", &Summary::mean},
+    {"time_stddev_us", &Summary::stddev},
+    // Of this launch's median: the spread between launches is not in it (schema 16's name).
+    {"time_median_ci_low_us", &Summary::ci_low},
+    {"time_median_ci_high_us", &Summary::ci_high},
+};
+
 // Percentile q in [0, 100] of sorted values, interpolated linearly between closest ranks
 // (numpy's default), so numbers compare with numpy.percentile.
 double percentile_of_sorted(std::span<const double> sorted, double q);

@@ -4,38 +4,22 @@
 
 namespace collbench {
 
-CompoundBuilder::CompoundBuilder(std::size_t bytes)
-    : type_(h5::own(H5Tcreate(H5T_COMPOUND, bytes), "H5Tcreate")) {}
-
-CompoundBuilder& CompoundBuilder::add(const char* name, std::size_t offset, hid_t type) {
-  h5::check(H5Tinsert(type_.get(), name, offset, type), "H5Tinsert");
-  return *this;
-}
-
-CompoundBuilder& CompoundBuilder::text(const char* name, std::size_t offset, std::size_t bytes) {
-  strings_.push_back(h5::fixed_string_type(bytes));
-  return add(name, offset, strings_.back().get());
-}
-
-CompoundBuilder& CompoundBuilder::curve(std::size_t base) {
-  text("backend", base + offsetof(CurveColumns, backend), 24);
-  for (auto [field, offset] : {std::pair{"collective", offsetof(CurveColumns, collective)},
-                               {"datatype", offsetof(CurveColumns, datatype)},
-                               {"redop", offsetof(CurveColumns, redop)},
-                               {"placement", offsetof(CurveColumns, placement)}})
-    text(field, base + offset, 16);
-  text("algorithm", base + offsetof(CurveColumns, algorithm), sizeof(CurveColumns::algorithm));
-  text("protocol", base + offsetof(CurveColumns, protocol), sizeof(CurveColumns::protocol));
-  text("mode", base + offsetof(CurveColumns, mode), 16);
-  add("nranks", base + offsetof(CurveColumns, nranks), H5T_NATIVE_INT32);
-  add("in_place", base + offsetof(CurveColumns, in_place), H5T_NATIVE_INT8);
-  return add("root", base + offsetof(CurveColumns, root), H5T_NATIVE_INT32);
-}
-
-CompoundBuilder& CompoundBuilder::doubles(
-    std::initializer_list<std::pair<const char*, std::size_t>> fields, std::size_t base) {
-  for (auto [field, offset] : fields) add(field, base + offset, H5T_NATIVE_DOUBLE);
-  return *this;
+h5::RowType& add_curve_columns(h5::RowType& row, std::size_t offset) {
+  return row
+      .text("backend", offset + offsetof(CurveColumns, backend), sizeof(CurveColumns::backend))
+      .text("collective", offset + offsetof(CurveColumns, collective),
+            sizeof(CurveColumns::collective))
+      .text("datatype", offset + offsetof(CurveColumns, datatype), sizeof(CurveColumns::datatype))
+      .text("redop", offset + offsetof(CurveColumns, redop), sizeof(CurveColumns::redop))
+      .text("placement", offset + offsetof(CurveColumns, placement),
+            sizeof(CurveColumns::placement))
+      .text("algorithm", offset + offsetof(CurveColumns, algorithm),
+            sizeof(CurveColumns::algorithm))
+      .text("protocol", offset + offsetof(CurveColumns, protocol), sizeof(CurveColumns::protocol))
+      .text("mode", offset + offsetof(CurveColumns, mode), sizeof(CurveColumns::mode))
+      .add("nranks", offset + offsetof(CurveColumns, nranks), H5T_NATIVE_INT32)
+      .add("in_place", offset + offsetof(CurveColumns, in_place), H5T_NATIVE_INT8)
+      .add("root", offset + offsetof(CurveColumns, root), H5T_NATIVE_INT32);
 }
 
 CurveColumns curve_columns(const PointKey& key) {

@@ -1,14 +1,10 @@
 #pragma once
-// The columns that name a curve in the model and prediction tables, and a builder of those
-// tables' compound types (text fixed-length in memory; h5::write_table stores it as UTF-8).
+// The columns that name a curve in the model and prediction tables.
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
-#include <utility>
-#include <vector>
 
 #include "harness/plan/point.h"
-#include "harness/store/h5.h"
+#include "harness/store/h5_table.h"
 
 namespace collbench {
 
@@ -27,21 +23,8 @@ struct CurveColumns {
   std::int32_t root;  // schema 17; kNoRoot for collectives without one (0 in older files)
 };
 
-class CompoundBuilder {
- public:
-  explicit CompoundBuilder(std::size_t bytes);
-  CompoundBuilder& add(const char* name, std::size_t offset, hid_t type);
-  CompoundBuilder& text(const char* name, std::size_t offset, std::size_t bytes);
-  // The CurveColumns at `base`.
-  CompoundBuilder& curve(std::size_t base);
-  CompoundBuilder& doubles(std::initializer_list<std::pair<const char*, std::size_t>> fields,
-                           std::size_t base = 0);
-  hid_t get() const { return type_.get(); }
-
- private:
-  h5::Handle type_;
-  std::vector<h5::Handle> strings_;
-};
+// The CurveColumns at `offset` in the row.
+h5::RowType& add_curve_columns(h5::RowType& row, std::size_t offset);
 
 CurveColumns curve_columns(const PointKey& key);
 PointKey curve_key_of(const CurveColumns& columns);

@@ -17,6 +17,12 @@ RowType& RowType::add(const char* name, std::size_t offset, hid_t member) {
 RowType& RowType::text(const char* name, std::size_t offset, std::size_t bytes) {
   return add(name, offset, fixed_string_type(bytes).get());
 }
+
+RowType& RowType::doubles(std::initializer_list<std::pair<const char*, std::size_t>> fields,
+                          std::size_t base) {
+  for (auto [name, offset] : fields) add(name, base + offset, H5T_NATIVE_DOUBLE);
+  return *this;
+}
 namespace {
 
 std::string member_name(hid_t compound, unsigned index) {

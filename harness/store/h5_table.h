@@ -6,10 +6,12 @@
 // rows travel through a staged copy that holds one char* per variable-length column.
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "harness/store/h5.h"
@@ -22,6 +24,9 @@ class RowType {
   explicit RowType(std::size_t bytes);
   RowType& add(const char* name, std::size_t offset, hid_t member);
   RowType& text(const char* name, std::size_t offset, std::size_t bytes);
+  // float64 members, each at its offset from `base`.
+  RowType& doubles(std::initializer_list<std::pair<const char*, std::size_t>> fields,
+                   std::size_t base = 0);
   Handle done() { return std::move(type_); }
 
  private:

@@ -11,6 +11,7 @@
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/point_record.h"
+#include "harness/store/summary_columns.h"
 
 namespace collbench {
 namespace {
@@ -32,16 +33,7 @@ struct LinkRow {
   std::int32_t messages_per_sample;
   std::int32_t rounds;
   std::uint64_t samples;
-  double time_median_us;
-  double time_min_us;
-  double time_p5_us;
-  double time_p95_us;
-  double time_p99_us;
-  double time_max_us;
-  double time_mean_us;
-  double time_stddev_us;
-  double time_median_ci_low_us;
-  double time_median_ci_high_us;
+  SummaryColumns times;
   double bandwidth_GBps;
 };
 
@@ -86,19 +78,8 @@ hid_t link_row_type() {
         .add(COLLBENCH_MEMBER(LinkRow, messages_per_sample, H5T_NATIVE_INT32))
         .add(COLLBENCH_MEMBER(LinkRow, rounds, H5T_NATIVE_INT32))
         .add(COLLBENCH_MEMBER(LinkRow, samples, H5T_NATIVE_UINT64));
-    for (const auto& [name, offset] :
-         {std::pair{"time_median_us", offsetof(LinkRow, time_median_us)},
-          {"time_min_us", offsetof(LinkRow, time_min_us)},
-          {"time_p5_us", offsetof(LinkRow, time_p5_us)},
-          {"time_p95_us", offsetof(LinkRow, time_p95_us)},
-          {"time_p99_us", offsetof(LinkRow, time_p99_us)},
-          {"time_max_us", offsetof(LinkRow, time_max_us)},
-          {"time_mean_us", offsetof(LinkRow, time_mean_us)},
-          {"time_stddev_us", offsetof(LinkRow, time_stddev_us)},
-          {"time_median_ci_low_us", offsetof(LinkRow, time_median_ci_low_us)},
-          {"time_median_ci_high_us", offsetof(LinkRow, time_median_ci_high_us)},
-          {"bandwidth_GBps", offsetof(LinkRow, bandwidth_GBps)}})
-      row.add(name, offset, H5T_NATIVE_DOUBLE);
+    add_summary_columns(row, offsetof(LinkRow, times))
+        .add(COLLBENCH_MEMBER(LinkRow, bandwidth_GBps, H5T_NATIVE_DOUBLE));
     return row.done();
   }();
   return type.get();
@@ -165,19 +146,8 @@ LinkRow to_row(const LinkPoint& point) {
   row.size_bytes = point.size_bytes;
   row.messages_per_sample = point.messages_per_sample;
   row.rounds = point.rounds;
-  const Summary& s = point.summary;
-  row.samples = s.samples;
-  constexpr double us = kMicrosecondsPerSecond;
-  row.time_median_us = s.median * us;
-  row.time_min_us = s.min * us;
-  row.time_p5_us = s.p5 * us;
-  row.time_p95_us = s.p95 * us;
-  row.time_p99_us = s.p99 * us;
-  row.time_max_us = s.max * us;
-  row.time_mean_us = s.mean * us;
-  row.time_stddev_us = s.stddev * us;
-  row.time_median_ci_low_us = s.ci_low * us;
-  row.time_median_ci_high_us = s.ci_high * us;
+  row.samples = point.summary.samples;
+  row.times = summary_columns(point.summary);
   row.bandwidth_GBps = point.bandwidth_GBps();
   return row;
 }
@@ -195,18 +165,8 @@ LinkPoint from_row(const LinkRow& row) {
   point.size_bytes = row.size_bytes;
   point.messages_per_sample = row.messages_per_sample;
   point.rounds = row.rounds;
-  constexpr double s = 1 / kMicrosecondsPerSecond;
-  point.summary = {.samples = row.samples,
-                   .median = row.time_median_us * s,
-                   .min = row.time_min_us * s,
-                   .p5 = row.time_p5_us * s,
-                   .p95 = row.time_p95_us * s,
-                   .p99 = row.time_p99_us * s,
-                   .max = row.time_max_us * s,
-                   .mean = row.time_mean_us * s,
-                   .stddev = row.time_stddev_us * s,
-                   .ci_low = row.time_median_ci_low_us * s,
-                   .ci_high = row.time_median_ci_high_us * s};
+  point.summary.samples = row.samples;
+  read_summary_columns(row.times, point.summary);
   return point;
 }
 

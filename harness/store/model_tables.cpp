@@ -215,14 +215,13 @@ const std::initializer_list<std::pair<const char*, std::size_t>> kParameterField
     {"half_size_ci_high_bytes", offsetof(ParameterColumns, half_size_ci_high_bytes)}};
 
 template <typename Row>
-void replace_table(hid_t file, const char* name, const CompoundBuilder& type,
-                   const std::vector<Row>& rows) {
-  h5::write_table(file, name, type.get(), rows.size(), rows.data());
+void replace_table(hid_t file, const char* name, hid_t type, const std::vector<Row>& rows) {
+  h5::write_table(file, name, type, rows.size(), rows.data());
 }
 
-CompoundBuilder fit_row_type() {
-  CompoundBuilder fits(sizeof(FitRow));
-  fits.curve(offsetof(FitRow, curve))
+h5::Handle fit_row_type() {
+  h5::RowType fits(sizeof(FitRow));
+  add_curve_columns(fits, offsetof(FitRow, curve))
       .add("segment", offsetof(FitRow, segment), H5T_NATIVE_INT32)
       .add("segments", offsetof(FitRow, segments), H5T_NATIVE_INT32)
       .add("sizes", offsetof(FitRow, sizes), H5T_NATIVE_UINT64)
@@ -236,12 +235,12 @@ CompoundBuilder fit_row_type() {
       .add("alpha_at_bound", offsetof(FitRow, alpha_at_bound), H5T_NATIVE_INT8)
       .add("trusted", offsetof(FitRow, trusted), H5T_NATIVE_INT8)
       .text("flags", offsetof(FitRow, flags), sizeof(FitRow::flags));
-  return fits;
+  return fits.done();
 }
 
-CompoundBuilder headline_row_type() {
-  CompoundBuilder headlines(sizeof(HeadlineRow));
-  headlines.curve(offsetof(HeadlineRow, curve))
+h5::Handle headline_row_type() {
+  h5::RowType headlines(sizeof(HeadlineRow));
+  add_curve_columns(headlines, offsetof(HeadlineRow, curve))
       .add("sizes", offsetof(HeadlineRow, sizes), H5T_NATIVE_UINT64)
       .add("min_size_bytes", offsetof(HeadlineRow, min_size_bytes), H5T_NATIVE_UINT64)
       .add("max_size_bytes", offsetof(HeadlineRow, max_size_bytes), H5T_NATIVE_UINT64)
@@ -252,12 +251,12 @@ CompoundBuilder headline_row_type() {
       .doubles({{"peak_bandwidth_GBps", offsetof(HeadlineRow, peak_bandwidth_GBps)}})
       .add("trusted", offsetof(HeadlineRow, trusted), H5T_NATIVE_INT8)
       .text("flags", offsetof(HeadlineRow, flags), sizeof(HeadlineRow::flags));
-  return headlines;
+  return headlines.done();
 }
 
-CompoundBuilder family_row_type() {
-  CompoundBuilder families(sizeof(FamilyRow));
-  families.curve(offsetof(FamilyRow, curve))
+h5::Handle family_row_type() {
+  h5::RowType families(sizeof(FamilyRow));
+  add_curve_columns(families, offsetof(FamilyRow, curve))
       .text("family", offsetof(FamilyRow, family), sizeof(FamilyRow::family))
       .add("chosen", offsetof(FamilyRow, chosen), H5T_NATIVE_INT8)
       .doubles({{"alpha_us", offsetof(FamilyRow, alpha_us)},
@@ -270,12 +269,12 @@ CompoundBuilder family_row_type() {
                 {"latency_per_doubling", offsetof(FamilyRow, latency_per_doubling)},
                 {"bandwidth_per_share", offsetof(FamilyRow, bandwidth_per_share)},
                 {"bandwidth_whole", offsetof(FamilyRow, bandwidth_whole)}});
-  return families;
+  return families.done();
 }
 
-CompoundBuilder crossover_row_type() {
-  CompoundBuilder crossovers(sizeof(CrossoverRow));
-  crossovers.curve(offsetof(CrossoverRow, curve))
+h5::Handle crossover_row_type() {
+  h5::RowType crossovers(sizeof(CrossoverRow));
+  add_curve_columns(crossovers, offsetof(CrossoverRow, curve))
       .text("family", offsetof(CrossoverRow, family), sizeof(CrossoverRow::family))
       .doubles({{"alpha_us", offsetof(CrossoverRow, alpha_us)},
                 {"beta_ns_per_byte", offsetof(CrossoverRow, beta_ns_per_byte)},
@@ -285,7 +284,7 @@ CompoundBuilder crossover_row_type() {
                 {"crossover_ranks_ci_high", offsetof(CrossoverRow, crossover_ranks_ci_high)}})
       .add("max_ranks_measured", offsetof(CrossoverRow, max_ranks_measured), H5T_NATIVE_INT32)
       .add("extrapolated", offsetof(CrossoverRow, extrapolated), H5T_NATIVE_INT8);
-  return crossovers;
+  return crossovers.done();
 }
 
 // Columns that files of an older schema version lack; they read as empty strings and zeros.
@@ -297,9 +296,9 @@ constexpr std::string_view kColumnsAfterSchema2[] = {
 
 // Every row of a model table; none where the file was never fitted.
 template <typename Row>
-std::vector<Row> read_table(hid_t file, const char* name, const CompoundBuilder& type) {
+std::vector<Row> read_table(hid_t file, const char* name, hid_t type) {
   if (!h5::link_exists(file, name)) return {};
-  return h5::read_rows<Row>(file, name, type.get(), {.added = kColumnsAfterSchema2});
+  return h5::read_rows<Row>(file, name, type, {.added = kColumnsAfterSchema2});
 }
 
 std::vector<std::string> split_flags(const char* field, std::size_t bytes) {
@@ -327,7 +326,7 @@ void load_parameters(const ParameterColumns& columns, Fitted& fitted) {
 }
 
 void read_curves(hid_t file, ModelReport& report) {
-  for (const FitRow& row : read_table<FitRow>(file, "fits", fit_row_type())) {
+  for (const FitRow& row : read_table<FitRow>(file, "fits", fit_row_type().get())) {
     const PointKey key = curve_key_of(row.curve);
     if (report.curves.empty() || row.segments == 0 || row.segment == 0) {
       CurveFit fresh;
@@ -359,7 +358,8 @@ void read_curves(hid_t file, ModelReport& report) {
 
 // Each headline belongs to the fitted curve of its key (files before schema 5 have none).
 void read_headlines(hid_t file, ModelReport& report) {
-  for (const HeadlineRow& row : read_table<HeadlineRow>(file, "headlines", headline_row_type())) {
+  for (const HeadlineRow& row :
+       read_table<HeadlineRow>(file, "headlines", headline_row_type().get())) {
     const PointKey key = curve_key_of(row.curve);
     const auto curve = std::find_if(report.curves.begin(), report.curves.end(),
                                     [&](const CurveFit& c) { return c.key == key; });
@@ -393,7 +393,7 @@ RankFamily family_of(const PointKey& key, const char (&stored)[8]) {
 
 void read_families(hid_t file, ModelReport& report) {
   const bool unknown = before_schema_5(file);
-  for (const FamilyRow& row : read_table<FamilyRow>(file, "families", family_row_type())) {
+  for (const FamilyRow& row : read_table<FamilyRow>(file, "families", family_row_type().get())) {
     const PointKey key = curve_key_of(row.curve);
     const FamilyFit fit{family_of(key, row.family), row.alpha_us * 1e-6,
                         row.beta_ns_per_byte * 1e-9, row.rms_rel_error, row.bic,
@@ -411,7 +411,8 @@ void read_families(hid_t file, ModelReport& report) {
     }
     report.families.back().families.push_back(fit);
   }
-  for (const CrossoverRow& row : read_table<CrossoverRow>(file, "crossovers", crossover_row_type())) {
+  for (const CrossoverRow& row :
+       read_table<CrossoverRow>(file, "crossovers", crossover_row_type().get())) {
     CrossoverReport crossover;
     crossover.key = curve_key_of(row.curve);
     crossover.family = {family_of(crossover.key, row.family), row.alpha_us * 1e-6,
@@ -428,10 +429,10 @@ void read_families(hid_t file, ModelReport& report) {
 }  // namespace
 
 void write_model_tables(hid_t file, const ModelReport& report) {
-  replace_table(file, "fits", fit_row_type(), fit_rows(report));
-  replace_table(file, "headlines", headline_row_type(), headline_rows(report));
-  replace_table(file, "families", family_row_type(), family_rows(report));
-  replace_table(file, "crossovers", crossover_row_type(), crossover_rows(report));
+  replace_table(file, "fits", fit_row_type().get(), fit_rows(report));
+  replace_table(file, "headlines", headline_row_type().get(), headline_rows(report));
+  replace_table(file, "families", family_row_type().get(), family_rows(report));
+  replace_table(file, "crossovers", crossover_row_type().get(), crossover_rows(report));
   h5::flush(file);
 }
 

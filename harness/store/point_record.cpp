@@ -28,65 +28,44 @@ Value parse_name(std::optional<Value> (*parse)(std::string_view), const char (&f
 }
 
 h5::Handle build_point_row_type() {
-  h5::Handle type = h5::own(H5Tcreate(H5T_COMPOUND, sizeof(PointRow)), "H5Tcreate");
-  const h5::Handle backend_text = h5::fixed_string_type(sizeof(PointRow::backend));
-  const h5::Handle name_text = h5::fixed_string_type(sizeof(PointRow::collective));
-  static_assert(sizeof(PointRow::algorithm) == sizeof(PointRow::protocol));
-  const h5::Handle tuning_text = h5::fixed_string_type(sizeof(PointRow::algorithm));
-  auto insert = [&type](const char* name, std::size_t offset, hid_t member_type) {
-    h5::check(H5Tinsert(type.get(), name, offset, member_type), "H5Tinsert");
-  };
-  insert("point_id", offsetof(PointRow, point_id), H5T_NATIVE_INT64);
-  insert("backend", offsetof(PointRow, backend), backend_text.get());
-  insert("collective", offsetof(PointRow, collective), name_text.get());
-  insert("datatype", offsetof(PointRow, datatype), name_text.get());
-  insert("redop", offsetof(PointRow, redop), name_text.get());
-  insert("placement", offsetof(PointRow, placement), name_text.get());
-  insert("algorithm", offsetof(PointRow, algorithm), tuning_text.get());
-  insert("protocol", offsetof(PointRow, protocol), tuning_text.get());
-  static_assert(sizeof(PointRow::chosen_algorithm) == sizeof(LibraryChoice::algorithm) &&
-                sizeof(PointRow::chosen_protocol) == sizeof(LibraryChoice::protocol));
-  const h5::Handle choice_text = h5::fixed_string_type(sizeof(PointRow::chosen_algorithm));
-  insert("chosen_algorithm", offsetof(PointRow, chosen_algorithm), choice_text.get());
-  insert("chosen_protocol", offsetof(PointRow, chosen_protocol), choice_text.get());
-  insert("chosen_channels", offsetof(PointRow, chosen_channels), H5T_NATIVE_INT32);
-  insert("mode", offsetof(PointRow, mode), name_text.get());
-  insert("sync", offsetof(PointRow, sync), name_text.get());
-  insert("stop_reason", offsetof(PointRow, stop_reason), name_text.get());
-  insert("nranks", offsetof(PointRow, nranks), H5T_NATIVE_INT32);
-  insert("root", offsetof(PointRow, root), H5T_NATIVE_INT32);
-  insert("in_place", offsetof(PointRow, in_place), H5T_NATIVE_INT8);
-  insert("size_bytes", offsetof(PointRow, size_bytes), H5T_NATIVE_UINT64);
-  insert("count", offsetof(PointRow, count), H5T_NATIVE_UINT64);
-  insert("samples", offsetof(PointRow, samples), H5T_NATIVE_UINT64);
-  insert("rounds", offsetof(PointRow, rounds), H5T_NATIVE_INT32);
-  insert("ops_per_sample", offsetof(PointRow, ops_per_sample), H5T_NATIVE_INT32);
-  insert("invalid_samples", offsetof(PointRow, invalid_samples), H5T_NATIVE_UINT64);
-  insert("window_margin_us", offsetof(PointRow, window_margin_us), H5T_NATIVE_DOUBLE);
-  insert("clock_error_us", offsetof(PointRow, clock_error_us), H5T_NATIVE_DOUBLE);
-  insert("time_median_us", offsetof(PointRow, time_median_us), H5T_NATIVE_DOUBLE);
-  insert("time_min_us", offsetof(PointRow, time_min_us), H5T_NATIVE_DOUBLE);
-  insert("time_p5_us", offsetof(PointRow, time_p5_us), H5T_NATIVE_DOUBLE);
-  insert("time_p95_us", offsetof(PointRow, time_p95_us), H5T_NATIVE_DOUBLE);
-  insert("time_p99_us", offsetof(PointRow, time_p99_us), H5T_NATIVE_DOUBLE);
-  insert("time_max_us", offsetof(PointRow, time_max_us), H5T_NATIVE_DOUBLE);
-  insert("time_mean_us", offsetof(PointRow, time_mean_us), H5T_NATIVE_DOUBLE);
-  insert("time_stddev_us", offsetof(PointRow, time_stddev_us), H5T_NATIVE_DOUBLE);
-  insert("time_median_ci_low_us", offsetof(PointRow, time_median_ci_low_us), H5T_NATIVE_DOUBLE);
-  insert("time_median_ci_high_us", offsetof(PointRow, time_median_ci_high_us), H5T_NATIVE_DOUBLE);
-  insert("algbw_GBps", offsetof(PointRow, algbw_GBps), H5T_NATIVE_DOUBLE);
-  insert("busbw_GBps", offsetof(PointRow, busbw_GBps), H5T_NATIVE_DOUBLE);
-  insert("wrong", offsetof(PointRow, wrong), H5T_NATIVE_INT64);
-  insert("overlap_collective_slowdown", offsetof(PointRow, overlap_collective_slowdown),
-         H5T_NATIVE_DOUBLE);
-  insert("overlap_load_slowdown", offsetof(PointRow, overlap_load_slowdown), H5T_NATIVE_DOUBLE);
-  insert("overlap_hidden", offsetof(PointRow, overlap_hidden), H5T_NATIVE_DOUBLE);
-  insert("overlap_hidden_ci_low", offsetof(PointRow, overlap_hidden_ci_low), H5T_NATIVE_DOUBLE);
-  insert("overlap_hidden_ci_high", offsetof(PointRow, overlap_hidden_ci_high),
-         H5T_NATIVE_DOUBLE);
-  insert("osu_mean_us", offsetof(PointRow, osu_mean_us), H5T_NATIVE_DOUBLE);
-  insert("sample_step_us", offsetof(PointRow, sample_step_us), H5T_NATIVE_DOUBLE);
-  return type;
+  h5::RowType row(sizeof(PointRow));
+  row.add(COLLBENCH_MEMBER(PointRow, point_id, H5T_NATIVE_INT64))
+      .text(COLLBENCH_TEXT(PointRow, backend))
+      .text(COLLBENCH_TEXT(PointRow, collective))
+      .text(COLLBENCH_TEXT(PointRow, datatype))
+      .text(COLLBENCH_TEXT(PointRow, redop))
+      .text(COLLBENCH_TEXT(PointRow, placement))
+      .text(COLLBENCH_TEXT(PointRow, algorithm))
+      .text(COLLBENCH_TEXT(PointRow, protocol))
+      .text(COLLBENCH_TEXT(PointRow, chosen_algorithm))
+      .text(COLLBENCH_TEXT(PointRow, chosen_protocol))
+      .add(COLLBENCH_MEMBER(PointRow, chosen_channels, H5T_NATIVE_INT32))
+      .text(COLLBENCH_TEXT(PointRow, mode))
+      .text(COLLBENCH_TEXT(PointRow, sync))
+      .text(COLLBENCH_TEXT(PointRow, stop_reason))
+      .add(COLLBENCH_MEMBER(PointRow, nranks, H5T_NATIVE_INT32))
+      .add(COLLBENCH_MEMBER(PointRow, root, H5T_NATIVE_INT32))
+      .add(COLLBENCH_MEMBER(PointRow, in_place, H5T_NATIVE_INT8))
+      .add(COLLBENCH_MEMBER(PointRow, size_bytes, H5T_NATIVE_UINT64))
+      .add(COLLBENCH_MEMBER(PointRow, count, H5T_NATIVE_UINT64))
+      .add(COLLBENCH_MEMBER(PointRow, samples, H5T_NATIVE_UINT64))
+      .add(COLLBENCH_MEMBER(PointRow, rounds, H5T_NATIVE_INT32))
+      .add(COLLBENCH_MEMBER(PointRow, ops_per_sample, H5T_NATIVE_INT32))
+      .add(COLLBENCH_MEMBER(PointRow, invalid_samples, H5T_NATIVE_UINT64))
+      .add(COLLBENCH_MEMBER(PointRow, window_margin_us, H5T_NATIVE_DOUBLE))
+      .add(COLLBENCH_MEMBER(PointRow, clock_error_us, H5T_NATIVE_DOUBLE));
+  add_summary_columns(row, offsetof(PointRow, times))
+      .add(COLLBENCH_MEMBER(PointRow, algbw_GBps, H5T_NATIVE_DOUBLE))
+      .add(COLLBENCH_MEMBER(PointRow, busbw_GBps, H5T_NATIVE_DOUBLE))
+      .add(COLLBENCH_MEMBER(PointRow, wrong, H5T_NATIVE_INT64))
+      .add(COLLBENCH_MEMBER(PointRow, overlap_collective_slowdown, H5T_NATIVE_DOUBLE))
+      .add(COLLBENCH_MEMBER(PointRow, overlap_load_slowdown, H5T_NATIVE_DOUBLE))
+      .add(COLLBENCH_MEMBER(PointRow, overlap_hidden, H5T_NATIVE_DOUBLE))
+      .add(COLLBENCH_MEMBER(PointRow, overlap_hidden_ci_low, H5T_NATIVE_DOUBLE))
+      .add(COLLBENCH_MEMBER(PointRow, overlap_hidden_ci_high, H5T_NATIVE_DOUBLE))
+      .add(COLLBENCH_MEMBER(PointRow, osu_mean_us, H5T_NATIVE_DOUBLE))
+      .add(COLLBENCH_MEMBER(PointRow, sample_step_us, H5T_NATIVE_DOUBLE));
+  return row.done();
 }
 
 }  // namespace
@@ -120,16 +99,7 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   row.invalid_samples = point.invalid_samples;
   row.window_margin_us = point.window_margin_s * kMicrosecondsPerSecond;
   row.clock_error_us = point.clock_error_s * kMicrosecondsPerSecond;
-  row.time_median_us = summary.median * kMicrosecondsPerSecond;
-  row.time_min_us = summary.min * kMicrosecondsPerSecond;
-  row.time_p5_us = summary.p5 * kMicrosecondsPerSecond;
-  row.time_p95_us = summary.p95 * kMicrosecondsPerSecond;
-  row.time_p99_us = summary.p99 * kMicrosecondsPerSecond;
-  row.time_max_us = summary.max * kMicrosecondsPerSecond;
-  row.time_mean_us = summary.mean * kMicrosecondsPerSecond;
-  row.time_stddev_us = summary.stddev * kMicrosecondsPerSecond;
-  row.time_median_ci_low_us = summary.ci_low * kMicrosecondsPerSecond;
-  row.time_median_ci_high_us = summary.ci_high * kMicrosecondsPerSecond;
+  row.times = summary_columns(summary);
   row.algbw_GBps = point.algbw_gbps;
   row.busbw_GBps = point.busbw_gbps;
   row.wrong = point.wrong;
@@ -174,16 +144,7 @@ PointResult from_point_row(const PointRow& row) {
     point.window_margin_s = row.window_margin_us / kMicrosecondsPerSecond;
     point.clock_error_s = row.clock_error_us / kMicrosecondsPerSecond;
   }
-  summary.median = row.time_median_us / kMicrosecondsPerSecond;
-  summary.min = row.time_min_us / kMicrosecondsPerSecond;
-  summary.p5 = row.time_p5_us / kMicrosecondsPerSecond;
-  summary.p95 = row.time_p95_us / kMicrosecondsPerSecond;
-  summary.p99 = row.time_p99_us / kMicrosecondsPerSecond;
-  summary.max = row.time_max_us / kMicrosecondsPerSecond;
-  summary.mean = row.time_mean_us / kMicrosecondsPerSecond;
-  summary.stddev = row.time_stddev_us / kMicrosecondsPerSecond;
-  summary.ci_low = row.time_median_ci_low_us / kMicrosecondsPerSecond;
-  summary.ci_high = row.time_median_ci_high_us / kMicrosecondsPerSecond;
+  read_summary_columns(row.times, summary);
   point.algbw_gbps = row.algbw_GBps;
   point.busbw_gbps = row.busbw_GBps;
   point.wrong = row.wrong;

@@ -7,6 +7,7 @@
 #include "harness/plan/point.h"
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
+#include "harness/store/summary_columns.h"
 
 namespace collbench {
 
@@ -36,16 +37,7 @@ struct PointRow {
   std::uint64_t invalid_samples;  // schema 4
   double window_margin_us;        // schema 4; NaN outside window starts
   double clock_error_us;          // schema 4; NaN outside window starts
-  double time_median_us;
-  double time_min_us;
-  double time_p5_us;
-  double time_p95_us;
-  double time_p99_us;
-  double time_max_us;
-  double time_mean_us;
-  double time_stddev_us;
-  double time_median_ci_low_us;
-  double time_median_ci_high_us;
+  SummaryColumns times;
   double algbw_GBps;
   double busbw_GBps;
   std::int64_t wrong;  // kNotChecked (-1) when not validated

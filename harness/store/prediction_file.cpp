@@ -54,9 +54,9 @@ struct MeasuredRow {
   double time_median_us;
 };
 
-CompoundBuilder prediction_row_type() {
-  CompoundBuilder type(sizeof(PredictionRow));
-  type.curve(offsetof(PredictionRow, curve))
+h5::Handle prediction_row_type() {
+  h5::RowType type(sizeof(PredictionRow));
+  add_curve_columns(type, offsetof(PredictionRow, curve))
       .text("family", offsetof(PredictionRow, family), sizeof(PredictionRow::family))
       .doubles({{"size_bytes", offsetof(PredictionRow, size_bytes)},
                 {"ranks", offsetof(PredictionRow, ranks)}})
@@ -83,12 +83,12 @@ CompoundBuilder prediction_row_type() {
                 {"p99_over_median", offsetof(PredictionRow, p99_over_median)},
                 {"p99_over_median_ci_low", offsetof(PredictionRow, p99_over_median_ci_low)},
                 {"p99_over_median_ci_high", offsetof(PredictionRow, p99_over_median_ci_high)}});
-  return type;
+  return type.done();
 }
 
-CompoundBuilder check_row_type() {
-  CompoundBuilder type(sizeof(CheckRow));
-  type.curve(offsetof(CheckRow, curve))
+h5::Handle check_row_type() {
+  h5::RowType type(sizeof(CheckRow));
+  add_curve_columns(type, offsetof(CheckRow, curve))
       .text("family", offsetof(CheckRow, family), sizeof(CheckRow::family))
       .add("fitted_up_to", offsetof(CheckRow, fitted_up_to), H5T_NATIVE_INT32)
       .doubles({{"size_bytes", offsetof(CheckRow, size_bytes)},
@@ -101,15 +101,15 @@ CompoundBuilder check_row_type() {
       .doubles({{"predicted_slowest_us", offsetof(CheckRow, predicted_slowest_us)},
                 {"predicted_p99_over_median", offsetof(CheckRow, predicted_p99_over_median)},
                 {"measured_p99_over_median", offsetof(CheckRow, measured_p99_over_median)}});
-  return type;
+  return type.done();
 }
 
-CompoundBuilder measured_row_type() {
-  CompoundBuilder type(sizeof(MeasuredRow));
-  type.curve(offsetof(MeasuredRow, curve))
+h5::Handle measured_row_type() {
+  h5::RowType type(sizeof(MeasuredRow));
+  add_curve_columns(type, offsetof(MeasuredRow, curve))
       .doubles({{"size_bytes", offsetof(MeasuredRow, size_bytes)},
                 {"time_median_us", offsetof(MeasuredRow, time_median_us)}});
-  return type;
+  return type.done();
 }
 
 // `tail`: the tail at this row's rank count; null on the band's rows, which it is not predicted
@@ -179,9 +179,8 @@ CheckRow check_row(const CurvePrediction& curve, const OutOfSampleCheck& check) 
 }
 
 template <typename Row>
-void write_rows(hid_t file, const char* name, const CompoundBuilder& type,
-                const std::vector<Row>& rows) {
-  h5::write_table(file, name, type.get(), rows.size(), rows.data());
+void write_rows(hid_t file, const char* name, hid_t type, const std::vector<Row>& rows) {
+  h5::write_table(file, name, type, rows.size(), rows.data());
   const h5::Handle table = h5::open_dataset(file, name);
   h5::write_string_attribute(table.get(), layout::kUnits,
                              "per field name: _us microseconds, _bytes bytes");
@@ -208,9 +207,9 @@ void write_tables(hid_t file, const Predictions& predictions,
         measured.push_back({curve_columns(key), rank_curve.sizes[i], rank_curve.times[i] * 1e6});
     }
   }
-  write_rows(file, layout::kPredictions, prediction_row_type(), rows);
-  write_rows(file, layout::kPredictionChecks, check_row_type(), checks);
-  write_rows(file, layout::kPredictedFrom, measured_row_type(), measured);
+  write_rows(file, layout::kPredictions, prediction_row_type().get(), rows);
+  write_rows(file, layout::kPredictionChecks, check_row_type().get(), checks);
+  write_rows(file, layout::kPredictedFrom, measured_row_type().get(), measured);
 }
 
 }  // namespace

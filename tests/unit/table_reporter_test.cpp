@@ -591,9 +591,9 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
       "samples",        "ops_per_sample", "stop_reason",    "converged",       "ci_rel_halfwidth",
       "ci_mark",        "round_spread_rel", "rounds_agree",
       "sync",           "invalid_samples", "window_margin_us", "clock_error_us", "time_median_us",
-      "time_median_ci_low_us",
-      "time_median_ci_high_us", "time_min_us",   "time_p5_us",     "time_p95_us",     "time_p99_us",
-      "time_max_us",    "time_mean_us",   "time_stddev_us", "osu_mean_us",     "algbw_GBps",
+      "time_min_us",    "time_p5_us",     "time_p95_us",    "time_p99_us",     "time_max_us",
+      "time_mean_us",   "time_stddev_us", "time_median_ci_low_us", "time_median_ci_high_us",
+      "osu_mean_us",    "algbw_GBps",
       "busbw_GBps",
       "wrong",          "overlap_collective_slowdown",      "overlap_load_slowdown",
       "overlap_hidden", "overlap_hidden_ci_low",            "overlap_hidden_ci_high"};
