@@ -59,21 +59,12 @@ LinksConfig resolve(const LinksOptions& o) {
       parse_list<LinkMode>(o.modes, "--modes", parse_link_mode, std::span(kLinkModes));
   require(o.pairs_at_once >= 0, "--pairs-at-once must not be negative");
   config.schedule.pairs_at_once = o.pairs_at_once;
-  require(!o.rounds || *o.rounds > 0, "--rounds must be positive");
-  // As run: -n is an exact count, in one pass unless passes are asked for (then n in each).
-  config.schedule.rounds = o.rounds.value_or(o.iters ? 1 : kDefaultRounds);
-  require(!o.iters || *o.iters > 0, "-n/--iters must be positive");
-  require(o.warmup_iters >= 0, "-w/--warmup_iters must not be negative");
-  require(o.min_samples > 0, "--min-samples must be positive");
-  require(o.target_ci > 0 && o.target_ci < 1, "--target-ci must be a fraction between 0 and 1");
-  require(o.max_time_s > 0, "--max-time must be positive");
+  const Sampling sampling = resolve_sampling(o.sampling);
+  config.schedule.rounds = sampling.rounds;
+  config.plan.warmup_samples = sampling.warmup;
+  config.plan.stopping = sampling.stopping;
   require(!o.timeout_s || *o.timeout_s >= 0, "-T/--timeout must not be negative");
   require(o.shortfall > 0 && o.shortfall < 1, "--shortfall must be a fraction between 0 and 1");
-  config.plan.warmup_samples = o.warmup_iters;
-  config.plan.stopping.min_samples = static_cast<std::size_t>(o.min_samples);
-  config.plan.stopping.target_ci = o.target_ci;
-  config.plan.stopping.max_time_s = o.max_time_s;
-  if (o.iters) config.plan.stopping.fixed_samples = static_cast<std::size_t>(*o.iters);
   if (o.timeout_s) config.watchdog = Watchdog{*o.timeout_s, false};
   config.shortfall = o.shortfall;
   const auto memory = parse_message_memory(o.memory);
@@ -178,23 +169,14 @@ void add_links_options(CLI::App& command, LinksOptions& o) {
                      "pairs of a round measured at once (0: all; 1 where hosts share cores, as "
                      "on one machine's virtual cluster)")
       ->capture_default_str();
-  command.add_option("--rounds", o.rounds,
-                     "passes over the whole matrix, each point's samples pooled over them "
-                     "(default 3; 1 with -n)");
   command.add_option("--modes", o.modes,
                      "latency (half a ping-pong), bandwidth (a window each way in turn), "
                      "bidirectional (a window both ways at once)")
       ->capture_default_str();
-  command.add_option("-n,--iters", o.iters, "samples per point; turns adaptive stopping off");
-  command.add_option("-w,--warmup_iters", o.warmup_iters, "untimed samples per point")
-      ->capture_default_str();
-  command.add_option("--min-samples", o.min_samples, "fewest samples per point")
-      ->capture_default_str();
-  command.add_option("--target-ci", o.target_ci,
-                     "stop once the median's 95% interval is within this fraction of it")
-      ->capture_default_str();
-  command.add_option("--max-time", o.max_time_s, "seconds a point may take at most")
-      ->capture_default_str();
+  add_sampling_options(command, o.sampling,
+                       {.warmup = "untimed samples per point",
+                        .rounds = "passes over the whole matrix, each point's samples pooled "
+                                  "over them"});
   command.add_option("-T,--timeout", o.timeout_s,
                      "seconds a rank may wait on its peer before the job is ended (0: off; "
                      "default 300, and never under 100 times the slowest sample)");

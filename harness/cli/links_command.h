@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/cli/sampling_options.h"
+
 namespace collbench {
 
 struct LinksOptions {
@@ -15,13 +17,8 @@ struct LinksOptions {
   double step_factor = 8;
   std::string between = "hosts";
   int pairs_at_once = 0;
-  std::optional<int> rounds;  // default: 3, or 1 with -n
   std::string modes = "latency,bandwidth,bidirectional";
-  std::optional<long long> iters;
-  int warmup_iters = 2;
-  long long min_samples = 10;
-  double target_ci = 0.01;
-  double max_time_s = 1.0;
+  SamplingOptions sampling{.warmup_iters = 2};
   std::optional<double> timeout_s;
   double shortfall = 0.2;
   std::string memory = "host";

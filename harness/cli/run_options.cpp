@@ -81,10 +81,10 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "nccl-tests' time over ranks: 3, the slowest (collbench's only one)");
   run.add_flag("--allow-single-rank", o.allow_single_rank,
                "run one rank started without mpirun, srun or --np (measures no communication)");
-  run.add_option("-n,--iters", o.iters, "samples per point; turns adaptive stopping off");
-  run.add_option("-w,--warmup_iters", o.warmup_iters,
-                 "untimed operations per point (at least 1 in its first round)")
-      ->capture_default_str();
+  add_sampling_options(run, o.sampling,
+                       {.warmup = "untimed operations per point (at least 1 in its first round)",
+                        .rounds = "measure each point in this many interleaved rounds, the order "
+                                  "reshuffled per round"});
   run.add_option("-c,--check", o.check_iters, "validation operations per point (0: none)")
       ->capture_default_str();
   run.add_option("-d,--datatype", o.datatypes, "datatypes: a list or all")->capture_default_str();
@@ -143,18 +143,6 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_flag("--inplace", o.in_place, "also measure in place (nccl-tests' second column group)");
   run.add_option("--out", o.out, "result file (default results/<UTC time>-<backend>.h5)");
   run.add_flag("--force", o.force, "overwrite an existing result file");
-  run.add_option("--rounds", o.rounds,
-                 "measure each point in this many interleaved rounds, the order reshuffled per "
-                 "round (default 3; 1 with -n)");
-  run.add_option("--min-samples", o.min_samples,
-                 "samples per point, shared by its rounds, before stopping may be decided")
-      ->capture_default_str();
-  run.add_option("--min-time", o.min_time_s, "seconds of sampling before stopping")
-      ->capture_default_str();
-  run.add_option("--target-ci", o.target_ci, "stop when the median's 95% CI is within this fraction")
-      ->capture_default_str();
-  run.add_option("--max-time", o.max_time_s, "seconds of sampling at most per point and mode")
-      ->capture_default_str();
   run.add_option("--time-limit", o.time_limit_s, "seconds for the whole sweep (0: none)")
       ->capture_default_str();
   run.add_flag("--quiet", o.quiet, "no progress line and no table");
@@ -261,12 +249,10 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
                       "(/rank_median_us, /samples) for other views",
                       o.rank_average.value_or(3)));
 
-  require(o.warmup_iters >= 0, fmt::format("-w/--warmup_iters must not be negative, got {}", o.warmup_iters));
   require(o.check_iters >= 0, fmt::format("-c/--check must not be negative, got {}", o.check_iters));
   require(!o.timeout_s || *o.timeout_s >= 0, "-T/--timeout must not be negative");
   require(o.root >= 0, fmt::format("-r/--root must be a rank, 0 or more, got {}", o.root));
   config.root = o.root;
-  config.warmup_iters = o.warmup_iters;
   config.check_iters = o.check_iters;
   if (o.timeout_s) config.watchdog = Watchdog{*o.timeout_s, false};
   const auto start = parse_sample_start(o.sync);
@@ -285,21 +271,11 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
                                         o.keep_samples));
   config.keep_samples = *keep;
 
-  require(!o.iters || *o.iters >= 1, "-n/--iters must be at least 1");
-  require(!o.rounds || (*o.rounds >= 1 && *o.rounds <= 100),
-          "--rounds must be between 1 and 100");
-  require(o.min_samples >= 1, "--min-samples must be at least 1");
-  require(o.min_time_s >= 0, "--min-time must not be negative");
-  require(o.target_ci > 0 && o.target_ci < 1, "--target-ci must be a fraction between 0 and 1");
-  require(o.max_time_s > 0, "--max-time must be positive");
+  const Sampling sampling = resolve_sampling(o.sampling);
+  config.warmup_iters = sampling.warmup;
+  config.stopping = sampling.stopping;
+  config.rounds = sampling.rounds;
   require(o.time_limit_s >= 0, "--time-limit must not be negative");
-  config.stopping.min_samples = static_cast<std::size_t>(o.min_samples);
-  config.stopping.min_time_s = o.min_time_s;
-  config.stopping.target_ci = o.target_ci;
-  config.stopping.max_time_s = o.max_time_s;
-  if (o.iters) config.stopping.fixed_samples = static_cast<std::size_t>(*o.iters);
-  // -n is nccl-tests' exact count: one round unless rounds are asked for (then n per round).
-  config.rounds = o.rounds.value_or(o.iters ? 1 : kDefaultRounds);
   if (o.time_limit_s > 0) config.time_limit_s = o.time_limit_s;
 
   config.default_out = o.out.empty();

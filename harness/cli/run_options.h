@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/cli/sampling_options.h"
 #include "harness/measure/run_config.h"
 
 namespace collbench {
@@ -16,8 +17,7 @@ struct RunOptions {
   std::string max_bytes = "64M";
   double step_factor = 2;
   std::optional<std::string> step_bytes;
-  std::optional<long long> iters;
-  int warmup_iters = 5;
+  SamplingOptions sampling;
   int check_iters = 1;
   std::string datatypes = "float";
   std::string reduce_ops = "sum";
@@ -37,11 +37,6 @@ struct RunOptions {
   bool in_place = false;
   std::string out;
   bool force = false;
-  std::optional<int> rounds;  // default: kDefaultRounds, or 1 with -n
-  long long min_samples = 10;
-  double min_time_s = 0;
-  double target_ci = 0.01;
-  double max_time_s = 1.0;
   double time_limit_s = 0;
   bool quiet = false;
   bool progress = false;

@@ -230,11 +230,11 @@ TEST(Resolve, ModesAndInPlace) {
 
 TEST(Resolve, StoppingKnobs) {
   RunOptions options;
-  options.iters = 7;
-  options.min_samples = 3;
-  options.min_time_s = 0.5;
-  options.target_ci = 0.05;
-  options.max_time_s = 2.5;
+  options.sampling.iters = 7;
+  options.sampling.min_samples = 3;
+  options.sampling.min_time_s = 0.5;
+  options.sampling.target_ci = 0.05;
+  options.sampling.max_time_s = 2.5;
   options.time_limit_s = 3600;
   const RunConfig config = resolve(options, "mpi");
   EXPECT_EQ(config.stopping.fixed_samples, std::size_t{7});
@@ -351,7 +351,7 @@ TEST(ResolveErrors, UnknownMode) {
 
 TEST(ResolveErrors, ZeroIters) {
   RunOptions options;
-  options.iters = 0;
+  options.sampling.iters = 0;
   EXPECT_CONTAINS(usage_error(options), "-n/--iters");
 }
 
@@ -359,14 +359,14 @@ TEST(ResolveErrors, TargetCiOutOfRange) {
   for (double ci : {0.0, -0.1, 1.0}) {
     SCOPED_TRACE(ci);
     RunOptions options;
-    options.target_ci = ci;
+    options.sampling.target_ci = ci;
     EXPECT_CONTAINS(usage_error(options), "--target-ci");
   }
 }
 
 TEST(ResolveErrors, ZeroMaxTime) {
   RunOptions options;
-  options.max_time_s = 0;
+  options.sampling.max_time_s = 0;
   EXPECT_CONTAINS(usage_error(options), "--max-time");
 }
 
@@ -456,7 +456,7 @@ TEST(ResolveErrors, BadPlacementsAndRankCounts) {
 
 TEST(ResolveErrors, NegativeCounts) {
   RunOptions options;
-  options.warmup_iters = -1;
+  options.sampling.warmup_iters = -1;
   EXPECT_CONTAINS(usage_error(options), "-w/--warmup_iters");
   options = {};
   options.check_iters = -1;
@@ -465,7 +465,7 @@ TEST(ResolveErrors, NegativeCounts) {
   options.timeout_s = -1;
   EXPECT_CONTAINS(usage_error(options), "-T/--timeout");
   options = {};
-  options.min_samples = 0;
+  options.sampling.min_samples = 0;
   EXPECT_CONTAINS(usage_error(options), "--min-samples");
   options = {};
   options.time_limit_s = -1;
@@ -478,9 +478,9 @@ TEST(RunOptionsCli, ShortFlagsMapToTheirOptions) {
   EXPECT_EQ(options.min_bytes, "1K");
   EXPECT_EQ(options.max_bytes, "1M");
   EXPECT_EQ(options.step_factor, 4.0);
-  ASSERT_TRUE(options.iters.has_value());
-  EXPECT_EQ(*options.iters, 20);
-  EXPECT_EQ(options.warmup_iters, 3);
+  ASSERT_TRUE(options.sampling.iters.has_value());
+  EXPECT_EQ(*options.sampling.iters, 20);
+  EXPECT_EQ(options.sampling.warmup_iters, 3);
   EXPECT_EQ(options.check_iters, 0);
   EXPECT_EQ(options.datatypes, "int32,double");
   EXPECT_EQ(options.reduce_ops, "max");
@@ -505,8 +505,8 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
   EXPECT_EQ(options.max_bytes, "4K");
   ASSERT_TRUE(options.step_bytes.has_value());
   EXPECT_EQ(*options.step_bytes, "1K");
-  EXPECT_EQ(options.iters, 5);
-  EXPECT_EQ(options.warmup_iters, 0);
+  EXPECT_EQ(options.sampling.iters, 5);
+  EXPECT_EQ(options.sampling.warmup_iters, 0);
   EXPECT_EQ(options.check_iters, 2);
   EXPECT_EQ(options.datatypes, "all");
   EXPECT_EQ(options.reduce_ops, "all");
@@ -519,9 +519,9 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
   EXPECT_EQ(resolve(options, "mpi").watchdog.timeout_s, 30.0);
   EXPECT_FALSE(resolve(options, "mpi").watchdog.grows_with_samples);
   EXPECT_EQ(options.backend, "nccl");
-  EXPECT_EQ(options.min_samples, 4);
-  EXPECT_DOUBLE_EQ(options.target_ci, 0.02);
-  EXPECT_EQ(options.max_time_s, 3.0);
+  EXPECT_EQ(options.sampling.min_samples, 4);
+  EXPECT_DOUBLE_EQ(options.sampling.target_ci, 0.02);
+  EXPECT_EQ(options.sampling.max_time_s, 3.0);
   EXPECT_EQ(options.time_limit_s, 60.0);
   EXPECT_TRUE(options.force);
   EXPECT_TRUE(options.quiet);
@@ -543,7 +543,7 @@ TEST(RunOptionsCli, UnparsedDefaultsEqualTheStructDefaults) {
   EXPECT_EQ(parsed.min_bytes, plain.min_bytes);
   EXPECT_EQ(parsed.max_bytes, plain.max_bytes);
   EXPECT_EQ(parsed.step_factor, plain.step_factor);
-  EXPECT_FALSE(parsed.iters.has_value());
+  EXPECT_FALSE(parsed.sampling.iters.has_value());
   EXPECT_FALSE(parsed.step_bytes.has_value());
   EXPECT_EQ(parsed.collectives, plain.collectives);
 }
