@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "benches/backends/communicator.h"
+#include "backends/communicator.h"
 #include "topo/rank_topology.h"
 
 namespace collbench {

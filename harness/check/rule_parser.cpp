@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "benches/collectives/collective.h"
+#include "collectives/collective.h"
 #include "harness/check/did_you_mean.h"
 #include "harness/check/quantity.h"
 #include "harness/plan/sizes.h"

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "benches/collectives/collective_kind.h"
-#include "benches/datatype.h"
+#include "collectives/collective_kind.h"
+#include "collectives/datatype.h"
 #include "harness/errors.h"
 #include "harness/links/link_point.h"
 #include "harness/plan/point.h"

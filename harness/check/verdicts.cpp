@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "benches/collectives/collective.h"
+#include "collectives/collective.h"
 #include "harness/plan/point_identity.h"
 #include "harness/plan/sizes.h"
 

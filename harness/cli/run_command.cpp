@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "benches/backends/registry.h"
+#include "backends/registry.h"
 #include "harness/cli/command_guard.h"
 #include "harness/cli/run_output.h"
 #include "harness/errors.h"

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "benches/backends/registry.h"
+#include "backends/registry.h"
 #include "harness/errors.h"
 #include "harness/provenance/launcher.h"
 #include "topo/discovery.h"

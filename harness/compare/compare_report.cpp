@@ -11,7 +11,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "benches/backends/tuning.h"
+#include "backends/tuning.h"
 #include "harness/plan/sizes.h"
 #include "harness/report/json_number.h"
 

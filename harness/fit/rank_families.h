@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "benches/collectives/collective.h"
+#include "collectives/collective.h"
 #include "harness/fit/bootstrap.h"
 
 namespace collbench {

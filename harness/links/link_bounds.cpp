@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "benches/collectives/collective.h"
+#include "collectives/collective.h"
 #include "harness/fit/curve_fits.h"
 #include "harness/stats/summary.h"
 

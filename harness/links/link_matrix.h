@@ -5,8 +5,8 @@
 #include <functional>
 #include <vector>
 
-#include "benches/backends/communicator.h"
-#include "benches/backends/point_to_point.h"
+#include "backends/communicator.h"
+#include "backends/point_to_point.h"
 #include "harness/links/link_sampler.h"
 #include "topo/discovery.h"
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "benches/backends/point_to_point.h"
+#include "backends/point_to_point.h"
 #include "harness/links/link_point.h"
 #include "harness/stats/stopping_rule.h"
 

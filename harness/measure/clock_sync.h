@@ -9,7 +9,7 @@
 // start that far off is a latency that far off.
 #include <vector>
 
-#include "benches/backends/communicator.h"
+#include "backends/communicator.h"
 #include "harness/measure/clock_model.h"
 
 namespace collbench {

@@ -4,7 +4,7 @@
 #include <numeric>
 #include <random>
 
-#include "benches/collectives/collective.h"
+#include "collectives/collective.h"
 #include "harness/stats/reading_step.h"
 #include "harness/stats/rounds.h"
 #include "harness/stats/uniform_index.h"

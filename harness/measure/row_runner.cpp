@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "benches/collectives/pattern.h"
+#include "collectives/pattern.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/measure/host_clock.h"
 #include "harness/measure/point_rounds.h"

@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "benches/backends/communicator.h"
+#include "backends/communicator.h"
 #include "harness/measure/clock_sync.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/measure/loop_sizing.h"

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "benches/backends/buffer_registration.h"
-#include "benches/backends/overlap_load.h"
-#include "benches/backends/tuning.h"
-#include "benches/collectives/collective_kind.h"
-#include "benches/datatype.h"
+#include "backends/buffer_registration.h"
+#include "backends/overlap_load.h"
+#include "backends/tuning.h"
+#include "collectives/collective_kind.h"
+#include "collectives/datatype.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/plan/point.h"
 #include "harness/plan/sample_retention.h"

@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "benches/backends/hierarchical_communicator.h"
-#include "benches/backends/tuning.h"
+#include "backends/hierarchical_communicator.h"
+#include "backends/tuning.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/measure/point_rounds.h"
 #include "harness/measure/row_runner.h"

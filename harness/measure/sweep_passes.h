@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "benches/backends/communicator.h"
+#include "backends/communicator.h"
 #include "harness/measure/row_runner.h"
 #include "harness/measure/run_config.h"
 #include "harness/plan/point.h"

@@ -7,7 +7,7 @@
 // step, and the stopping rule holds no point to less than that (stats/stopping_rule.h).
 #include <span>
 
-#include "benches/backends/communicator.h"
+#include "backends/communicator.h"
 
 namespace collbench {
 

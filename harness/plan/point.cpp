@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "benches/collectives/collective.h"
+#include "collectives/collective.h"
 
 namespace collbench {
 

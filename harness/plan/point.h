@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "benches/backends/library_choice.h"
-#include "benches/collectives/collective.h"
-#include "benches/datatype.h"
+#include "backends/library_choice.h"
+#include "collectives/collective.h"
+#include "collectives/datatype.h"
 #include "harness/stats/no_value.h"
 #include "harness/stats/overlap.h"
 #include "harness/stats/rounds.h"

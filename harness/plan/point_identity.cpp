@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "benches/backends/tuning.h"
+#include "backends/tuning.h"
 #include "harness/plan/sizes.h"
 
 namespace collbench {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "benches/collectives/pattern_rule.h"
+#include "collectives/pattern_rule.h"
 #include "harness/plan/sizes.h"
 
 namespace collbench {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "benches/collectives/collective.h"
-#include "benches/datatype.h"
+#include "collectives/collective.h"
+#include "collectives/datatype.h"
 
 namespace collbench {
 

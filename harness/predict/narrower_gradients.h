@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "benches/datatype.h"
+#include "collectives/datatype.h"
 #include "harness/plan/point.h"
 
 namespace collbench {

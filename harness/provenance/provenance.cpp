@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "benches/backends/tuning.h"
+#include "backends/tuning.h"
 #include "harness/measure/steady_allocator.h"
 #include "harness/provenance/environment.h"
 #include "harness/provenance/launcher.h"

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "benches/backends/overlap_load.h"
+#include "backends/overlap_load.h"
 #include "harness/plan/point.h"
 
 namespace collbench {

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include "benches/backends/tuning.h"
+#include "backends/tuning.h"
 #include "harness/report/convergence_mark.h"
 #include "harness/report/point_fields.h"
 #include "harness/report/straggler_report.h"

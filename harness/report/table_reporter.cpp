@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include "benches/backends/tuning.h"
+#include "backends/tuning.h"
 
 namespace collbench {
 namespace {

@@ -63,7 +63,7 @@ struct FamilyRow {
   double alpha_us, beta_ns_per_byte, rms_rel_error, bic;
   double held_out_rel_error;  // schema 5
   char rank_counts[64];
-  // The family's time in p and n (benches/collectives/collective.h, RankFamily); schema 7.
+  // The family's time in p and n (collectives/collective.h, RankFamily); schema 7.
   double latency_per_peer, latency_per_doubling, bandwidth_per_share, bandwidth_whole;
 };
 

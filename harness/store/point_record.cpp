@@ -1,6 +1,6 @@
 #include "harness/store/point_record.h"
 
-#include "benches/collectives/collective.h"
+#include "collectives/collective.h"
 
 #include <fmt/format.h>
 

@@ -28,7 +28,7 @@ ALL_TYPES = ["int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "flo
              "bfloat16", "f8e4m3", "f8e5m2"]
 FP8 = {"f8e4m3", "f8e5m2"}
 ALL_OPS = {"sum", "prod", "min", "max", "avg"}
-# The largest integer each floating type holds exactly (benches/datatype.cpp).
+# The largest integer each floating type holds exactly (collectives/datatype.cpp).
 EXACT_LIMIT = {"half": 1 << 11, "float": 1 << 24, "double": 1 << 53, "bfloat16": 1 << 8,
                "f8e4m3": 1 << 4, "f8e5m2": 1 << 3, "int8": 127, "uint8": 255}
 
@@ -127,7 +127,7 @@ def points(path):
 
 
 def checkable(datatype, redop, nranks):
-    """Whether validation can check the point (benches/collectives/pattern.cpp): avg has exact
+    """Whether validation can check the point (collectives/pattern.cpp): avg has exact
     inputs only while 2p fits the type's exact integers and, on floating types, p is a power of
     two (NCCL multiplies by a rounded 1/p). Everything else is always checked."""
     if redop != "avg":

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "benches/collectives/collective_kind.h"
+#include "collectives/collective_kind.h"
 #include "harness/store/result_file.h"
 
 namespace {

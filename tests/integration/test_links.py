@@ -75,7 +75,7 @@ def test_a_healthy_cluster_names_no_link_or_host(tmp_path):
     assert report.stdout.count("bidirectional") == 6 * 4
 
 
-# The textbook algorithms the links predict a collective from (benches/collectives), as
+# The textbook algorithms the links predict a collective from (collectives/), as
 # (alpha steps, bandwidth factor) at p ranks: docs/DESIGN.md, "Models", reductions left out.
 ALLREDUCE_ALGORITHMS = {
     "ring": lambda p: (2 * (p - 1), 2 * (p - 1) / p),

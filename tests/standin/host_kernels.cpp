@@ -6,8 +6,8 @@
 #include <typeinfo>
 #include <utility>
 
-#include "benches/backends/nccl/load_kernels.cuh"
-#include "benches/backends/nccl/pattern_kernels.cuh"
+#include "backends/nccl/load_kernels.cuh"
+#include "backends/nccl/pattern_kernels.cuh"
 #include "kernels.h"
 #include "memory.h"
 #include "stream.h"

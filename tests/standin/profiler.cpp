@@ -6,7 +6,7 @@
 #include <mutex>
 #include <string>
 
-#include "benches/backends/nccl/profiler_abi.h"
+#include "backends/nccl/profiler_abi.h"
 #include "datatypes.h"
 
 namespace standin {

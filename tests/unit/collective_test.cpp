@@ -1,11 +1,11 @@
-#include "benches/collectives/collective.h"
+#include "collectives/collective.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstddef>
 
-#include "benches/collectives/collective_kind.h"
+#include "collectives/collective_kind.h"
 
 namespace collbench {
 namespace {

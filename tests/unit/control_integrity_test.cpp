@@ -1,4 +1,4 @@
-#include "benches/backends/control_integrity.h"
+#include "backends/control_integrity.h"
 
 #include <gtest/gtest.h>
 

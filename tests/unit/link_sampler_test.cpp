@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "benches/backends/ucx/ucp_worker.h"
+#include "backends/ucx/ucp_worker.h"
 
 namespace collbench {
 namespace {

@@ -2,7 +2,7 @@
 // skips (and says why) before NCCL would fail one mid-sweep.
 #include <gtest/gtest.h>
 
-#include "benches/backends/nccl/algorithm_rules.h"
+#include "backends/nccl/algorithm_rules.h"
 
 namespace collbench::nccl {
 namespace {

@@ -1,16 +1,16 @@
 // The NCCL backend on a real GPU, one rank: device validation against the host pattern, every
 // collective, type and op, CUDA graphs, event timing and provenance. Skipped, saying so, where
 // no GPU is usable; ci/gpu-check runs them on one.
-#include "benches/backends/nccl/nccl_backend.h"
+#include "backends/nccl/nccl_backend.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <vector>
 
-#include "benches/backends/hierarchical_communicator.h"
-#include "benches/backends/nccl/nccl_communicator.h"
-#include "benches/collectives/pattern.h"
+#include "backends/hierarchical_communicator.h"
+#include "backends/nccl/nccl_communicator.h"
+#include "collectives/pattern.h"
 
 namespace collbench {
 namespace {

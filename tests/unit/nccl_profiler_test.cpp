@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "benches/backends/nccl/choice_recorder.h"
-#include "benches/backends/nccl/profiler_abi.h"
+#include "backends/nccl/choice_recorder.h"
+#include "backends/nccl/profiler_abi.h"
 
 namespace collbench::nccl {
 namespace {

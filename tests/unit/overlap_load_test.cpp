@@ -1,4 +1,4 @@
-#include "benches/backends/overlap_load.h"
+#include "backends/overlap_load.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <thread>
 #include <limits>
 
-#include "benches/backends/host_memory_load.h"
+#include "backends/host_memory_load.h"
 
 namespace collbench {
 namespace {

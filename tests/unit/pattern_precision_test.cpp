@@ -14,7 +14,7 @@
 #include <cstring>
 #include <vector>
 
-#include "benches/collectives/pattern.h"
+#include "collectives/pattern.h"
 
 namespace collbench {
 namespace {

@@ -1,4 +1,4 @@
-#include "benches/collectives/pattern.h"
+#include "collectives/pattern.h"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "benches/collectives/collective.h"
-#include "benches/datatype.h"
+#include "collectives/collective.h"
+#include "collectives/datatype.h"
 
 namespace collbench {
 namespace {

@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "benches/backends/steady_timer.h"
+#include "backends/steady_timer.h"
 
 namespace collbench {
 namespace {

@@ -1,4 +1,4 @@
-#include "benches/backends/ucx/ucp_worker.h"
+#include "backends/ucx/ucp_worker.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "benches/backends/communicator.h"
+#include "backends/communicator.h"
 
 namespace collbench::ucx {
 namespace {

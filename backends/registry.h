@@ -1,0 +1,39 @@
+#pragma once
+// The backends this build has, by name.
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backends/backend_options.h"
+#include "backends/communicator.h"
+#include "backends/point_to_point.h"
+
+namespace collbench {
+
+std::vector<std::string> built_backends();
+// The backend used when --backend is not given: nccl where GPUs and NCCL are present, else mpi.
+std::string default_backend();
+// Starts the named backend (initialising its library); throws std::invalid_argument for a
+// name this build does not have, BackendUnavailable when this host cannot run it.
+std::unique_ptr<Backend> start_backend(std::string_view name, const BackendOptions& options);
+
+// This rank's side of `links` (UCX), its messages in `memory`. Throws BackendUnavailable when
+// this build has no UCX or messages cannot live in `memory` here, and what the library throws
+// when it cannot start.
+std::unique_ptr<PointToPoint> start_point_to_point(MessageMemory memory);
+
+// After start_backend threw, and after the reason is printed: ends the launcher's job in step
+// (MPI_Finalize where the start initialised MPI), so that a peer that exits early cannot get
+// the rank that prints the reason killed before it does.
+void end_failed_start();
+
+// Whether the backend's ranks can start without mpirun or srun (`run --np N`).
+bool starts_without_mpi(std::string_view name);
+// What `run --np N` children need in their environment to find each other. Throws
+// BackendUnavailable when this host cannot run them.
+std::map<std::string, std::string> local_launch_environment(std::string_view name, int nranks,
+                                                            bool virtual_nodes);
+
+}  // namespace collbench
