@@ -37,9 +37,7 @@ class BufferWindow final : public Buffer {
   std::size_t bytes_;
 };
 
-bool composed(const CollectiveCall& call) {
-  return call.kind == CollectiveKind::allreduce_hier;
-}
+bool composed(const CollectiveCall& call) { return describe(call.kind).composed_across_nodes; }
 
 std::size_t bytes_of(const CollectiveCall& call) {
   return call.shape.count * size_of(call.datatype);

@@ -104,7 +104,7 @@ class NcclBackend final : public Backend {
                               const Tuning& tuning) const override {
     // The node and rail communicators are split from the group, untuned: a pinned algorithm
     // would hold for the group only.
-    if (kind == CollectiveKind::allreduce_hier)
+    if (describe(kind).composed_across_nodes)
       return tuning == Tuning{} ? "" : "the hierarchy's communicators run untuned";
     return nccl::why_ineligible(tuning, kind, type, op);
   }

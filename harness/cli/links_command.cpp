@@ -71,11 +71,10 @@ LinksConfig resolve(const LinksOptions& o) {
   require(memory.has_value(),
           fmt::format("--memory: unknown value '{}' (expected host or cuda)", o.memory));
   config.memory = *memory;
-  config.default_out = o.out.empty();
-  config.out = o.out.empty() ? std::filesystem::path("results") /
-                                   fmt::format("{}-links.h5", utc_timestamp_for_filename())
-                             : std::filesystem::path(o.out);
-  config.force = o.force;
+  const OutputFile output = resolve_output(o.output, "links");
+  config.out = output.path;
+  config.default_out = output.default_path;
+  config.force = output.force;
   config.quiet = o.quiet;
   return config;
 }
@@ -188,8 +187,7 @@ void add_links_options(CLI::App& command, LinksOptions& o) {
                      "where the messages live: host, or cuda (each rank's first visible GPU; "
                      "needs a UCX built with CUDA)")
       ->capture_default_str();
-  command.add_option("--out", o.out, "result file (default results/<UTC time>-links.h5)");
-  command.add_flag("--force", o.force, "overwrite an existing result file");
+  add_output_options(command, o.output, "result file", "links");
   command.add_flag("-q,--quiet", o.quiet, "print only the summary, not a row per point");
 }
 

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/cli/output_options.h"
 #include "harness/cli/sampling_options.h"
 
 namespace collbench {
@@ -22,8 +23,7 @@ struct LinksOptions {
   std::optional<double> timeout_s;
   double shortfall = 0.2;
   std::string memory = "host";
-  std::string out;
-  bool force = false;
+  OutputOptions output;
   bool quiet = false;
 };
 

@@ -99,22 +99,19 @@ void add_predict_options(CLI::App& app, PredictCommandOptions& o) {
   app.add_option("--format", o.format, "table or json")->capture_default_str();
   app.add_option("--bootstrap", o.bootstrap_replicates, "bootstrap replicates")
       ->capture_default_str();
-  app.add_option("--out", o.out, "predictions file (default results/<UTC time>-predict.h5)");
-  app.add_flag("--force", o.force, "overwrite an existing predictions file");
+  add_output_options(app, o.output, "predictions file", "predict");
 }
 
 int predict_command(const PredictCommandOptions& o, const std::vector<std::string>& argv) {
   const PredictRequest request = request_of(o);
   const std::optional<StepShape> step = step_of(o);
-  const std::filesystem::path out =
-      o.out.empty() ? std::filesystem::path("results") /
-                          fmt::format("{}-predict.h5", utc_timestamp_for_filename())
-                    : std::filesystem::path(o.out);
-  require(o.force || !std::filesystem::exists(out),
+  const OutputFile output = resolve_output(o.output, "predict");
+  const std::filesystem::path& out = output.path;
+  require(output.force || !std::filesystem::exists(out),
           fmt::format("--out: {} exists (--force replaces it)", out.string()));
-  require(o.out.empty() || std::filesystem::is_directory(out.parent_path().empty()
-                                                             ? std::filesystem::path(".")
-                                                             : out.parent_path()),
+  require(output.default_path ||
+              std::filesystem::is_directory(out.parent_path().empty() ? std::filesystem::path(".")
+                                                                      : out.parent_path()),
           fmt::format("--out: {} is not a directory", out.parent_path().string()));
   const std::vector<PointResult> points = points_of(o.files);
   const Predictions predictions = predict_curves(points, request);
@@ -124,9 +121,9 @@ int predict_command(const PredictCommandOptions& o, const std::vector<std::strin
         "no curve of {} was measured at two rank counts or more: measure T(p) with `run --ranks "
         "2,3,4` (or pass files of several rank counts)",
         fmt::join(o.files, ", ")));
-  if (o.out.empty()) std::filesystem::create_directories(out.parent_path());
+  if (output.default_path) std::filesystem::create_directories(out.parent_path());
   try {
-    write_prediction_file(out, o.force, predictions,
+    write_prediction_file(out, output.force, predictions,
                           {.provenance = {{"command_line", shell_quoted(argv)},
                                           {"collbench_version", std::string(collbench_version())},
                                           {"git_revision", std::string(git_revision())},

@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/cli/output_options.h"
+
 namespace collbench {
 
 struct PredictCommandOptions {
@@ -15,8 +17,7 @@ struct PredictCommandOptions {
   std::optional<std::string> overlap;  // a fraction, or "measured"
   std::string format = "table";
   int bootstrap_replicates = 200;
-  std::string out;
-  bool force = false;
+  OutputOptions output;
 };
 
 void add_predict_options(CLI::App& app, PredictCommandOptions& options);

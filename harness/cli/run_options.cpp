@@ -141,8 +141,7 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "--ranks subsets: packed (fill a node first) or spread (round-robin over nodes)")
       ->capture_default_str();
   run.add_flag("--inplace", o.in_place, "also measure in place (nccl-tests' second column group)");
-  run.add_option("--out", o.out, "result file (default results/<UTC time>-<backend>.h5)");
-  run.add_flag("--force", o.force, "overwrite an existing result file");
+  add_output_options(run, o.output, "result file", "<backend>");
   run.add_option("--time-limit", o.time_limit_s, "seconds for the whole sweep (0: none)")
       ->capture_default_str();
   run.add_flag("--quiet", o.quiet, "no progress line and no table");
@@ -278,12 +277,10 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   require(o.time_limit_s >= 0, "--time-limit must not be negative");
   if (o.time_limit_s > 0) config.time_limit_s = o.time_limit_s;
 
-  config.default_out = o.out.empty();
-  config.out = o.out.empty()
-                   ? std::filesystem::path("results") /
-                         fmt::format("{}-{}.h5", utc_timestamp_for_filename(), config.backend)
-                   : std::filesystem::path(o.out);
-  config.force = o.force;
+  const OutputFile output = resolve_output(o.output, config.backend);
+  config.out = output.path;
+  config.default_out = output.default_path;
+  config.force = output.force;
   config.quiet = o.quiet;
   config.progress = o.progress;
   config.fit = !o.no_fit;

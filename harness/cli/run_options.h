@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "harness/cli/output_options.h"
 #include "harness/cli/sampling_options.h"
 #include "harness/measure/run_config.h"
 
@@ -35,8 +36,7 @@ struct RunOptions {
   std::string rank_counts;
   std::string spread = "packed";
   bool in_place = false;
-  std::string out;
-  bool force = false;
+  OutputOptions output;
   double time_limit_s = 0;
   bool quiet = false;
   bool progress = false;

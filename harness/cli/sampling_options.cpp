@@ -16,13 +16,15 @@ void add_sampling_options(CLI::App& command, SamplingOptions& o, const SamplingH
   command.add_option("--rounds", o.rounds,
                      fmt::format("{} (default {}; 1 with -n; at most {})", help.rounds,
                                  kDefaultRounds, kMostRounds));
-  command.add_option("--min-samples", o.min_samples,
-                     "samples per point, shared by its rounds, before stopping may be decided")
+  command
+      .add_option("--min-samples", o.min_samples,
+                  "samples per point, shared by its rounds, before stopping may be decided")
       ->capture_default_str();
   command.add_option("--min-time", o.min_time_s, "seconds of sampling before stopping")
       ->capture_default_str();
-  command.add_option("--target-ci", o.target_ci,
-                     "stop once the median's 95% interval is within this fraction of it")
+  command
+      .add_option("--target-ci", o.target_ci,
+                  "stop once the median's 95% interval is within this fraction of it")
       ->capture_default_str();
   command.add_option("--max-time", o.max_time_s, "seconds of sampling at most per point and mode")
       ->capture_default_str();

@@ -11,9 +11,9 @@
 namespace collbench {
 
 struct SamplingOptions {
-  std::optional<long long> iters;
+  std::optional<long long> iters = std::nullopt;
   int warmup_iters = 5;
-  std::optional<int> rounds;  // default: kDefaultRounds, or 1 with -n
+  std::optional<int> rounds = std::nullopt;  // default: kDefaultRounds, or 1 with -n
   long long min_samples = 10;
   double min_time_s = 0;
   double target_ci = 0.01;

@@ -202,7 +202,7 @@ std::unique_ptr<HierarchicalCommunicator> compose_hierarchy(Communicator& world,
                                                             SweepPass& pass,
                                                             std::vector<std::string>& notes) {
   const auto composed = [](const PlannedRow& row) {
-    return row.collective == CollectiveKind::allreduce_hier;
+    return describe(row.collective).composed_across_nodes;
   };
   if (std::ranges::none_of(pass.rows, composed)) return nullptr;
   std::unique_ptr<HierarchicalCommunicator> hierarchy;

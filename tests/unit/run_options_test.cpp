@@ -113,7 +113,7 @@ TEST(Resolve, DefaultOutNamesTheBackendInUse) {
 
 TEST(Resolve, ExplicitOut) {
   RunOptions options;
-  options.out = "/tmp/x/run.h5";
+  options.output.out = "/tmp/x/run.h5";
   const RunConfig config = resolve(options, "mpi");
   EXPECT_FALSE(config.default_out);
   EXPECT_EQ(config.out, std::filesystem::path("/tmp/x/run.h5"));
@@ -513,7 +513,7 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
   EXPECT_EQ(options.collectives, "allgather");
   EXPECT_EQ(options.mode, "latency");
   EXPECT_TRUE(options.in_place);
-  EXPECT_EQ(options.out, "r.h5");
+  EXPECT_EQ(options.output.out, "r.h5");
   EXPECT_EQ(options.cuda_graph_launches, 1);
   EXPECT_EQ(options.timeout_s, 30.0);
   EXPECT_EQ(resolve(options, "mpi").watchdog.timeout_s, 30.0);
@@ -523,7 +523,7 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
   EXPECT_DOUBLE_EQ(options.sampling.target_ci, 0.02);
   EXPECT_EQ(options.sampling.max_time_s, 3.0);
   EXPECT_EQ(options.time_limit_s, 60.0);
-  EXPECT_TRUE(options.force);
+  EXPECT_TRUE(options.output.force);
   EXPECT_TRUE(options.quiet);
 
   const RunConfig config = resolve(options, "mpi");

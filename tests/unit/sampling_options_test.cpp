@@ -61,8 +61,7 @@ TEST(SamplingOptions, FixedCountIsOneRoundUnlessAsked) {
 // 1-100 in one, any positive number in the other).
 TEST(SamplingOptions, OutOfRangeValuesAreRefusedNamingTheOption) {
   EXPECT_EQ(parsed({"--rounds", "100"}).rounds, 100);
-  for (const auto& [args, option] :
-       std::vector<std::pair<std::vector<std::string>, std::string>>{
+  for (const auto& [args, option] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--rounds", "0"}, "--rounds"},
            {{"--rounds", "101"}, "--rounds"},
            {{"-n", "0"}, "-n/--iters"},
@@ -73,8 +72,8 @@ TEST(SamplingOptions, OutOfRangeValuesAreRefusedNamingTheOption) {
            {{"--target-ci", "0"}, "--target-ci"},
            {{"--max-time", "0"}, "--max-time"}}) {
     const std::string message = refusal(args);
-    EXPECT_NE(message.find(option), std::string::npos) << args[0] << " " << args[1] << ": "
-                                                       << message;
+    EXPECT_NE(message.find(option), std::string::npos)
+        << args[0] << " " << args[1] << ": " << message;
   }
 }
 
