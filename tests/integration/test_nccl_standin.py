@@ -102,7 +102,7 @@ def points_of(path):
 def sweep(request, tmp_path_factory):
     nranks = request.param
     out = tmp_path_factory.mktemp(f"standin-np{nranks}") / "sweep.h5"
-    result = run_np(nranks, ["--virtual-nodes", "-b", "8", "-e", "64K", "-f", "8", "--inplace",
+    result = run_np(nranks, ["--virtual-nodes", "-b", "8", "-e", "64K", "-f", "16", "--inplace",
                              "--ops", LIBRARY_COLLECTIVES, "-r", "1", "-d", "int8,float", "-o", "all",
                              "--keep-samples", "all", "--out", str(out), *QUICK])
     assert result.returncode == 0, result.stderr

@@ -27,7 +27,7 @@ def sweep(request, tmp_path_factory):
     nranks = request.param
     out = tmp_path_factory.mktemp(f"np{nranks}") / "sweep.h5"
     # Every sample kept, so that the statistics can be checked against them.
-    result = run_mpi(nranks, ["run", "-b", "8", "-e", "64K", "-f", "8", "--inplace",
+    result = run_mpi(nranks, ["run", "-b", "8", "-e", "64K", "-f", "16", "--inplace",
                               "--ops", LIBRARY_COLLECTIVES, "-r", str(ROOT),
                               "-d", "int8,uint32,int64,float,double", "-o", "all",
                               "--keep-samples", "all", "--out", str(out), *QUICK])
