@@ -1,7 +1,6 @@
 #include "collective.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 namespace collbench {
@@ -94,6 +93,8 @@ double busbw_factor(CollectiveKind kind, int nranks) {
 bool uses_reduce_op(CollectiveKind kind) { return describe(kind).outcome == Outcome::reduced; }
 
 bool has_root(CollectiveKind kind) { return describe(kind).result_ranks != ResultRanks::every_rank; }
+
+int root_of(CollectiveKind kind, int root) { return has_root(kind) ? root : kNoRoot; }
 
 bool holds_result(CollectiveKind kind, int rank, int root) {
   switch (describe(kind).result_ranks) {

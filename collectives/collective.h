@@ -115,6 +115,8 @@ bool uses_reduce_op(CollectiveKind kind);
 bool has_root(CollectiveKind kind);
 // The root of a collective without one, as nccl-tests' table shows it.
 inline constexpr int kNoRoot = -1;
+// The root `kind` runs with: `root` where it has one, else kNoRoot.
+int root_of(CollectiveKind kind, int root);
 // Whether `rank` holds a result to check.
 bool holds_result(CollectiveKind kind, int rank, int root);
 

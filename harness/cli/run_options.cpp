@@ -10,7 +10,6 @@
 
 #include "harness/cli/option_values.h"
 #include "harness/errors.h"
-#include "harness/provenance/clock.h"
 
 namespace collbench {
 namespace {

@@ -58,7 +58,7 @@ SweepPlan plan_sweep(const SweepRequest& request, int nranks) {
                                        name(kind), nranks, request.root));
       continue;
     }
-    const int root = has_root(kind) ? request.root : kNoRoot;
+    const int root = root_of(kind, request.root);
     const std::vector<ReduceOp> ops =
         uses_reduce_op(kind) ? request.reduce_ops : std::vector<ReduceOp>{ReduceOp::sum};
     for (DataType type : request.datatypes) {

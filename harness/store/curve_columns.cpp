@@ -51,7 +51,7 @@ PointKey curve_key_of(const CurveColumns& columns) {
   key.mode = parse_mode(text(columns.mode)).value_or(Mode::latency);
   key.nranks = columns.nranks;
   key.in_place = columns.in_place != 0;
-  key.root = has_root(key.collective) ? columns.root : kNoRoot;
+  key.root = root_of(key.collective, columns.root);
   return key;
 }
 

@@ -131,7 +131,7 @@ PointResult from_point_row(const PointRow& row) {
   key.mode = parse_name(parse_mode, row.mode, "mode");
   point.stop_reason = parse_name(parse_stop_reason, row.stop_reason, "stop_reason");
   key.nranks = row.nranks;
-  key.root = has_root(key.collective) ? row.root : kNoRoot;  // no collective had one before 17
+  key.root = root_of(key.collective, row.root);  // no collective had one before schema 17
   key.in_place = row.in_place != 0;
   key.size_bytes = row.size_bytes;
   key.count = row.count;

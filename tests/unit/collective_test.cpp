@@ -143,8 +143,11 @@ TEST(BusbwFactor, BroadcastAndReduceAreOne) {
 }
 
 TEST(BusbwFactor, OneRankMovesNothingThroughPeers) {
-  for (auto kind : all_collectives())
-    if (!has_root(kind)) EXPECT_EQ(busbw_factor(kind, 1), 0.0) << name(kind);
+  for (auto kind : all_collectives()) {
+    if (!has_root(kind)) {
+      EXPECT_EQ(busbw_factor(kind, 1), 0.0) << name(kind);
+    }
+  }
 }
 
 // Alltoall's count is one block, what each rank sends each peer; both buffers are p blocks.
