@@ -49,7 +49,7 @@ std::vector<LinkBound> bound_by_links(std::span<const PointResult> points,
     const std::set<std::string> hosts = hosts_of(point, topology);
     const std::vector<const LinkFit*> crossed = links_between(hosts, links);
     if (crossed.empty() || point.key.nranks < 2) continue;
-    LinkBound bound{.point_index = i,
+    LinkBound bound{.point_id = i,
                     .kind = crossed.front()->kind,
                     .links = static_cast<int>(crossed.size()),
                     .alpha_us = 0,
@@ -82,7 +82,7 @@ std::vector<CurveBound> bound_curves(std::span<const PointResult> points,
   std::vector<PointKey> order;
   std::map<std::size_t, std::vector<std::pair<std::size_t, double>>> by_curve;  // size, ratio
   for (const LinkBound& bound : bounds) {
-    const PointKey& key = points[bound.point_index].key;
+    const PointKey& key = points[bound.point_id].key;
     auto found = std::ranges::find(order, curve_key(key));
     if (found == order.end()) found = order.insert(order.end(), curve_key(key));
     by_curve[static_cast<std::size_t>(found - order.begin())].emplace_back(key.size_bytes,

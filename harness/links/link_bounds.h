@@ -21,7 +21,7 @@
 namespace collbench {
 
 struct LinkBound {
-  std::size_t point_index = 0;  // into the points given, the file's point_id
+  std::size_t point_id = 0;  // into the points given
   LinkKind kind = LinkKind::inter;
   int links = 0;                // the measured links between the point's hosts
   double alpha_us = 0;          // the largest of theirs

@@ -5,8 +5,17 @@
 
 #include "harness/plan/point_identity.h"
 #include "harness/plan/sizes.h"
+#include "harness/report/ordered_json.h"
 
 namespace collbench {
+
+// A bound and a curve's summary in JSON: their members under their own names, as the
+// /link_bounds table names its columns.
+void to_json(nlohmann::ordered_json& json, LinkKind kind) { json = name(kind); }
+COLLBENCH_ORDERED_JSON(LinkBound, point_id, kind, links, alpha_us, bandwidth_GBps, algorithm,
+                       predicted_us, measured_us)
+COLLBENCH_ORDERED_JSON(CurveBound, points, smallest_bytes, smallest_ratio, largest_bytes,
+                       largest_ratio, median_ratio)
 
 void print_link_bounds(std::ostream& out, const LinkBoundRecord& record,
                        std::span<const PointResult> points) {
@@ -18,7 +27,7 @@ void print_link_bounds(std::ostream& out, const LinkBoundRecord& record,
              "size", "kind", "alpha(us)", "GB/s", "algorithm", "predicted(us)", "measured(us)",
              "ratio");
   for (const LinkBound& bound : record.bounds) {
-    const PointKey& key = points[bound.point_index].key;
+    const PointKey& key = points[bound.point_id].key;
     fmt::print(out, "  {:<52} {:>10} {:>5} {:>10.2f} {:>10.4g} {:<18} {:>13.2f} {:>12.2f} {:>6.2f}\n",
                curve_text(key), format_size(key.size_bytes), name(bound.kind), bound.alpha_us,
                bound.bandwidth_GBps, bound.algorithm, bound.predicted_us, bound.measured_us,
@@ -38,26 +47,14 @@ nlohmann::ordered_json link_bounds_json(const LinkBoundRecord& record,
                               {"points", nlohmann::ordered_json::array()},
                               {"curves", nlohmann::ordered_json::array()}};
   for (const LinkBound& bound : record.bounds) {
-    auto entry = key_json(points[bound.point_index].key, true);
-    entry["point_id"] = bound.point_index;
-    entry["kind"] = name(bound.kind);
-    entry["links"] = bound.links;
-    entry["alpha_us"] = bound.alpha_us;
-    entry["bandwidth_GBps"] = bound.bandwidth_GBps;
-    entry["algorithm"] = bound.algorithm;
-    entry["predicted_us"] = bound.predicted_us;
-    entry["measured_us"] = bound.measured_us;
+    auto entry = key_json(points[bound.point_id].key, true);
+    entry.update(nlohmann::ordered_json(bound));
     entry["ratio"] = bound.ratio();
     json["points"].push_back(std::move(entry));
   }
   for (const CurveBound& curve : bound_curves(points, record.bounds)) {
     auto entry = key_json(curve.curve, false);
-    entry["points"] = curve.points;
-    entry["smallest_bytes"] = curve.smallest_bytes;
-    entry["smallest_ratio"] = curve.smallest_ratio;
-    entry["largest_bytes"] = curve.largest_bytes;
-    entry["largest_ratio"] = curve.largest_ratio;
-    entry["median_ratio"] = curve.median_ratio;
+    entry.update(nlohmann::ordered_json(curve));
     json["curves"].push_back(std::move(entry));
   }
   return json;

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/report/ordered_json.h"
+
 #include "harness/plan/point.h"
 #include "harness/stats/stragglers.h"
 
@@ -23,6 +25,8 @@ struct RunDescription {
   std::string start_utc;
   std::string command_line;
 };
+COLLBENCH_ORDERED_JSON(RunDescription, collbench_version, backend, backend_version, nranks, nodes,
+                       hosts, start_utc, command_line)
 
 class Reporter {
  public:

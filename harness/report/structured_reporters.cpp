@@ -37,14 +37,7 @@ void JsonLinesReporter::row(std::span<const PointResult> points) {
 }
 
 void JsonReporter::begin(const RunDescription& run) {
-  document_["collbench_version"] = run.collbench_version;
-  document_["backend"] = run.backend;
-  document_["backend_version"] = run.backend_version;
-  document_["nranks"] = run.nranks;
-  document_["nodes"] = run.nodes;
-  document_["hosts"] = run.hosts;
-  document_["start_utc"] = run.start_utc;
-  document_["command_line"] = run.command_line;
+  document_ = run;
   document_["points"] = nlohmann::ordered_json::array();
 }
 
@@ -58,14 +51,14 @@ void JsonReporter::stragglers(const StragglerRecord& record) {
 
 void JsonReporter::end() { out_ << document_.dump(2) << '\n'; }
 
+MarkdownReporter::MarkdownReporter(std::ostream& out) : StreamReporter(out) {
+  fmt::print(out_,
+             "| collective | type | redop | ranks | algorithm | protocol | size (B) | mode | "
+             "in place | median (us) | p99 (us) | busbw (GB/s) | #wrong | ci |\n"
+             "|---|---|---|--:|---|---|--:|---|---|--:|--:|--:|--:|--:|\n");
+}
+
 void MarkdownReporter::row(std::span<const PointResult> points) {
-  if (!header_written_) {
-    fmt::print(out_,
-               "| collective | type | redop | ranks | algorithm | protocol | size (B) | mode | "
-               "in place | median (us) | p99 (us) | busbw (GB/s) | #wrong | ci |\n"
-               "|---|---|---|--:|---|---|--:|---|---|--:|--:|--:|--:|--:|\n");
-    header_written_ = true;
-  }
   for (const auto& p : points)
     fmt::print(out_,
                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2f} | {:.2f} | {:.3f} | {} | {} |\n",

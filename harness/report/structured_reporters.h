@@ -7,46 +7,47 @@
 
 namespace collbench {
 
-class CsvReporter final : public Reporter {
+// A reporter writing to one stream.
+class StreamReporter : public Reporter {
  public:
-  explicit CsvReporter(std::ostream& out) : out_(out) {}
+  explicit StreamReporter(std::ostream& out) : out_(out) {}
+
+ protected:
+  std::ostream& out_;
+};
+
+class CsvReporter final : public StreamReporter {
+ public:
+  using StreamReporter::StreamReporter;
   void row(std::span<const PointResult> points) override;
 
  private:
-  std::ostream& out_;
   bool header_written_ = false;
 };
 
-class JsonLinesReporter final : public Reporter {
+class JsonLinesReporter final : public StreamReporter {
  public:
-  explicit JsonLinesReporter(std::ostream& out) : out_(out) {}
+  using StreamReporter::StreamReporter;
   void row(std::span<const PointResult> points) override;
-
- private:
-  std::ostream& out_;
 };
 
-class JsonReporter final : public Reporter {
+class JsonReporter final : public StreamReporter {
  public:
-  explicit JsonReporter(std::ostream& out) : out_(out) {}
+  using StreamReporter::StreamReporter;
   void begin(const RunDescription& run) override;
   void row(std::span<const PointResult> points) override;
   void stragglers(const StragglerRecord& record) override;
   void end() override;
 
  private:
-  std::ostream& out_;
   nlohmann::ordered_json document_;
 };
 
-class MarkdownReporter final : public Reporter {
+// Its header, which no point decides, is written at once.
+class MarkdownReporter final : public StreamReporter {
  public:
-  explicit MarkdownReporter(std::ostream& out) : out_(out) {}
+  explicit MarkdownReporter(std::ostream& out);
   void row(std::span<const PointResult> points) override;
-
- private:
-  std::ostream& out_;
-  bool header_written_ = false;
 };
 
 }  // namespace collbench

@@ -4,22 +4,10 @@
 
 namespace collbench {
 
-h5::RowType& add_curve_columns(h5::RowType& row, std::size_t offset) {
-  return row
-      .text("backend", offset + offsetof(CurveColumns, backend), sizeof(CurveColumns::backend))
-      .text("collective", offset + offsetof(CurveColumns, collective),
-            sizeof(CurveColumns::collective))
-      .text("datatype", offset + offsetof(CurveColumns, datatype), sizeof(CurveColumns::datatype))
-      .text("redop", offset + offsetof(CurveColumns, redop), sizeof(CurveColumns::redop))
-      .text("placement", offset + offsetof(CurveColumns, placement),
-            sizeof(CurveColumns::placement))
-      .text("algorithm", offset + offsetof(CurveColumns, algorithm),
-            sizeof(CurveColumns::algorithm))
-      .text("protocol", offset + offsetof(CurveColumns, protocol), sizeof(CurveColumns::protocol))
-      .text("mode", offset + offsetof(CurveColumns, mode), sizeof(CurveColumns::mode))
-      .add("nranks", offset + offsetof(CurveColumns, nranks), H5T_NATIVE_INT32)
-      .add("in_place", offset + offsetof(CurveColumns, in_place), H5T_NATIVE_INT8)
-      .add("root", offset + offsetof(CurveColumns, root), H5T_NATIVE_INT32);
+void add_member(h5::RowType& row, const char*, std::size_t offset,
+                std::type_identity<CurveColumns>) {
+  COLLBENCH_ADD_MEMBERS(row, offset, CurveColumns, backend, collective, datatype, redop, placement,
+                        algorithm, protocol, mode, nranks, in_place, root);
 }
 
 CurveColumns curve_columns(const PointKey& key) {

@@ -1,10 +1,11 @@
 #pragma once
 // The columns that name a curve in the model and prediction tables.
 #include <cstddef>
+#include <type_traits>
 #include <cstdint>
 
 #include "harness/plan/point.h"
-#include "harness/store/h5_table.h"
+#include "harness/store/row_type.h"
 
 namespace collbench {
 
@@ -23,8 +24,9 @@ struct CurveColumns {
   std::int32_t root;  // schema 17; kNoRoot for collectives without one (0 in older files)
 };
 
-// The CurveColumns at `offset` in the row.
-h5::RowType& add_curve_columns(h5::RowType& row, std::size_t offset);
+// A CurveColumns member of a row adds its columns at `offset`.
+void add_member(h5::RowType& row, const char* name, std::size_t offset,
+                std::type_identity<CurveColumns>);
 
 CurveColumns curve_columns(const PointKey& key);
 PointKey curve_key_of(const CurveColumns& columns);

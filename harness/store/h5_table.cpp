@@ -7,22 +7,6 @@
 
 namespace collbench::h5 {
 
-RowType::RowType(std::size_t bytes) : type_(own(H5Tcreate(H5T_COMPOUND, bytes), "H5Tcreate")) {}
-
-RowType& RowType::add(const char* name, std::size_t offset, hid_t member) {
-  check(H5Tinsert(type_.get(), name, offset, member), "H5Tinsert");
-  return *this;
-}
-
-RowType& RowType::text(const char* name, std::size_t offset, std::size_t bytes) {
-  return add(name, offset, fixed_string_type(bytes).get());
-}
-
-RowType& RowType::doubles(std::initializer_list<std::pair<const char*, std::size_t>> fields,
-                          std::size_t base) {
-  for (auto [name, offset] : fields) add(name, base + offset, H5T_NATIVE_DOUBLE);
-  return *this;
-}
 namespace {
 
 std::string member_name(hid_t compound, unsigned index) {
@@ -232,6 +216,14 @@ void read_rows(hid_t table, hid_t row_type, const ColumnHistory& history, hsize_
 }
 
 std::size_t row_count(hid_t table) { return extent(table).at(0); }
+
+std::vector<std::string> column_names(hid_t table) {
+  const Handle stored = own(H5Dget_type(table), "H5Dget_type");
+  std::vector<std::string> names;
+  for (unsigned i = 0; i < member_count(stored.get()); ++i)
+    names.push_back(member_name(stored.get(), i));
+  return names;
+}
 
 void write_table(hid_t file, const std::string& name, hid_t row_type, std::size_t count,
                  const void* rows) {

@@ -6,35 +6,15 @@
 // rows travel through a staged copy that holds one char* per variable-length column.
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "harness/store/h5.h"
 
 namespace collbench::h5 {
-
-// A row's compound type in memory, built member by member; text members fixed-length.
-class RowType {
- public:
-  explicit RowType(std::size_t bytes);
-  RowType& add(const char* name, std::size_t offset, hid_t member);
-  RowType& text(const char* name, std::size_t offset, std::size_t bytes);
-  // float64 members, each at its offset from `base`.
-  RowType& doubles(std::initializer_list<std::pair<const char*, std::size_t>> fields,
-                   std::size_t base = 0);
-  Handle done() { return std::move(type_); }
-
- private:
-  Handle type_;
-};
-
-#define COLLBENCH_MEMBER(Row, field, type) #field, offsetof(Row, field), type
-#define COLLBENCH_TEXT(Row, field) #field, offsetof(Row, field), sizeof(Row::field)
 
 // The stored type of a table of `row_type` rows: its members in order, packed, text as
 // variable-length UTF-8.
@@ -67,6 +47,9 @@ void read_rows(hid_t table, hid_t row_type, const ColumnHistory& history, hsize_
 
 std::size_t row_count(hid_t table);
 
+// The names of the table's columns, in the order it stores them.
+std::vector<std::string> column_names(hid_t table);
+
 // A table of `count` rows written whole under `name`, replacing any table there. A flush may
 // write a row before the text it refers to, and a row whose text is missing crashes HDF5 1.10's
 // reader; so the rows are written and flushed under a temporary name before they are linked as
@@ -91,6 +74,32 @@ std::vector<Row> read_rows(hid_t parent, const std::string& name, hid_t row_type
   } catch (const std::runtime_error& error) {
     throw std::runtime_error("/" + name + ": " + error.what());
   }
+}
+
+// The table `name` of a row per record, each made by `to_row`, replacing any table there;
+// returned open, for its attributes.
+template <typename Row, typename Record>
+Handle write_records(hid_t file, const std::string& name, hid_t row_type,
+                     const std::vector<Record>& records, Row (*to_row)(const Record&)) {
+  std::vector<Row> rows;
+  rows.reserve(records.size());
+  for (const Record& record : records) rows.push_back(to_row(record));
+  write_table(file, name, row_type, rows.size(), rows.data());
+  return open_dataset(file, name);
+}
+
+// Every record of the table `name`, each read from its row by `from_row`.
+template <typename Row, typename Record>
+std::vector<Record> read_records(hid_t file, const std::string& name, hid_t row_type,
+                                 Record (*from_row)(const Row&),
+                                 const ColumnHistory& history = {}) {
+  std::vector<Record> records;
+  for (const Row& row : read_rows<Row>(file, name, row_type, history)) try {
+      records.push_back(from_row(row));
+    } catch (const std::runtime_error& error) {
+      throw std::runtime_error("/" + name + ": " + error.what());
+    }
+  return records;
 }
 
 }  // namespace collbench::h5

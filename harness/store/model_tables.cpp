@@ -9,11 +9,14 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/store/column_units.h"
 #include "harness/store/curve_columns.h"
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/result_file.h"
+#include "harness/store/row_copies.h"
+#include "harness/store/row_type.h"
 #include "harness/stats/no_value.h"
 
 namespace collbench {
@@ -109,12 +112,10 @@ std::vector<HeadlineRow> headline_rows(const ModelReport& report) {
     const Headline& h = *curve.headline;
     HeadlineRow row{};
     row.curve = curve_columns(curve.key);
-    row.sizes = curve.sizes;
-    row.min_size_bytes = curve.min_size_bytes;
-    row.max_size_bytes = curve.max_size_bytes;
+    COLLBENCH_COPY_MEMBERS(row, curve, sizes, min_size_bytes, max_size_bytes);
+    COLLBENCH_COPY_MEMBERS(row, h, bandwidth_falls_at_bytes);
     row.parameters = parameter_columns(h);
     row.misfit_median_rel_error = h.misfit;
-    row.bandwidth_falls_at_bytes = h.bandwidth_falls_at_bytes;
     row.peak_bandwidth_GBps = h.bandwidth_falls_at_bytes ? 1e-9 / h.peak_beta_s_per_byte : kNoValue;
     row.trusted = h.trusted();
     store_flags(h.flags, row.flags);
@@ -142,20 +143,24 @@ std::vector<FitRow> fit_rows(const ModelReport& report) {
     for (std::size_t k = 0; k < curve.segments.size(); ++k) {
       const SegmentReport& s = curve.segments[k];
       row.segment = static_cast<std::int32_t>(k);
-      row.sizes = s.sizes;
-      row.min_size_bytes = s.min_size_bytes;
-      row.max_size_bytes = s.max_size_bytes;
+      COLLBENCH_COPY_MEMBERS(row, s, sizes, min_size_bytes, max_size_bytes, rms_rel_error,
+                             max_rel_error, alpha_at_bound);
       row.parameters = parameter_columns(s);
       row.n90_bytes = 9 * s.half_size_bytes;
-      row.rms_rel_error = s.rms_rel_error;
-      row.max_rel_error = s.max_rel_error;
-      row.alpha_at_bound = s.alpha_at_bound;
       row.trusted = s.trusted();
       store_flags(s.flags, row.flags);
       rows.push_back(row);
     }
   }
   return rows;
+}
+
+// The family, alpha and beta columns of a FamilyRow or a CrossoverRow.
+template <typename Row>
+void store_family_fit(const FamilyFit& fit, Row& row) {
+  h5::store_fixed_string(fit.family.name, row.family);
+  row.alpha_us = fit.alpha_s * 1e6;
+  row.beta_ns_per_byte = fit.beta_s_per_byte * 1e9;
 }
 
 std::vector<FamilyRow> family_rows(const ModelReport& report) {
@@ -165,126 +170,65 @@ std::vector<FamilyRow> family_rows(const ModelReport& report) {
       const FamilyFit& fit = family.families[i];
       FamilyRow row{};
       row.curve = curve_columns(family.key);
-      h5::store_fixed_string(fit.family.name, row.family);
-      row.latency_per_peer = fit.family.latency_per_peer;
-      row.latency_per_doubling = fit.family.latency_per_doubling;
-      row.bandwidth_per_share = fit.family.bandwidth_per_share;
-      row.bandwidth_whole = fit.family.bandwidth_whole;
+      store_family_fit(fit, row);
+      COLLBENCH_COPY_MEMBERS(row, fit.family, latency_per_peer, latency_per_doubling,
+                             bandwidth_per_share, bandwidth_whole);
+      COLLBENCH_COPY_MEMBERS(row, fit, rms_rel_error, bic, held_out_rel_error);
       row.chosen = i == 0;
-      row.alpha_us = fit.alpha_s * 1e6;
-      row.beta_ns_per_byte = fit.beta_s_per_byte * 1e9;
-      row.rms_rel_error = fit.rms_rel_error;
-      row.bic = fit.bic;
-      row.held_out_rel_error = fit.held_out_rel_error;
       h5::store_fixed_string(fmt::format("{}", fmt::join(family.rank_counts, ",")), row.rank_counts);
       rows.push_back(row);
     }
   return rows;
 }
 
-std::vector<CrossoverRow> crossover_rows(const ModelReport& report) {
-  std::vector<CrossoverRow> rows;
-  for (const auto& crossover : report.crossovers) {
-    CrossoverRow row{};
-    row.curve = curve_columns(crossover.key);
-    h5::store_fixed_string(crossover.family.family.name, row.family);
-    row.alpha_us = crossover.family.alpha_s * 1e6;
-    row.beta_ns_per_byte = crossover.family.beta_s_per_byte * 1e9;
-    row.size_bytes = crossover.size_bytes;
-    row.crossover_ranks = crossover.crossover_ranks.value_or(kNoValue);
-    row.crossover_ranks_ci_low = crossover.crossover_ranks_ci.low;
-    row.crossover_ranks_ci_high = crossover.crossover_ranks_ci.high;
-    row.max_ranks_measured = crossover.max_ranks_measured;
-    row.extrapolated = crossover.extrapolated();
-    rows.push_back(row);
-  }
-  return rows;
+CrossoverRow crossover_row(const CrossoverReport& crossover) {
+  CrossoverRow row{};
+  row.curve = curve_columns(crossover.key);
+  store_family_fit(crossover.family, row);
+  COLLBENCH_COPY_MEMBERS(row, crossover, size_bytes, max_ranks_measured);
+  row.crossover_ranks = crossover.crossover_ranks.value_or(kNoValue);
+  row.crossover_ranks_ci_low = crossover.crossover_ranks_ci.low;
+  row.crossover_ranks_ci_high = crossover.crossover_ranks_ci.high;
+  row.extrapolated = crossover.extrapolated();
+  return row;
 }
 
-// The columns of ParameterColumns, each a double.
-const std::initializer_list<std::pair<const char*, std::size_t>> kParameterFields = {
-    {"alpha_us", offsetof(ParameterColumns, alpha_us)},
-    {"alpha_ci_low_us", offsetof(ParameterColumns, alpha_ci_low_us)},
-    {"alpha_ci_high_us", offsetof(ParameterColumns, alpha_ci_high_us)},
-    {"beta_ns_per_byte", offsetof(ParameterColumns, beta_ns_per_byte)},
-    {"beta_ci_low_ns_per_byte", offsetof(ParameterColumns, beta_ci_low_ns_per_byte)},
-    {"beta_ci_high_ns_per_byte", offsetof(ParameterColumns, beta_ci_high_ns_per_byte)},
-    {"bandwidth_GBps", offsetof(ParameterColumns, bandwidth_GBps)},
-    {"half_size_bytes", offsetof(ParameterColumns, half_size_bytes)},
-    {"half_size_ci_low_bytes", offsetof(ParameterColumns, half_size_ci_low_bytes)},
-    {"half_size_ci_high_bytes", offsetof(ParameterColumns, half_size_ci_high_bytes)}};
+void add_member(h5::RowType& row, const char*, std::size_t offset,
+                std::type_identity<ParameterColumns>) {
+  COLLBENCH_ADD_MEMBERS(row, offset, ParameterColumns, alpha_us, alpha_ci_low_us, alpha_ci_high_us,
+                        beta_ns_per_byte, beta_ci_low_ns_per_byte, beta_ci_high_ns_per_byte,
+                        bandwidth_GBps, half_size_bytes, half_size_ci_low_bytes,
+                        half_size_ci_high_bytes);
+}
 
 template <typename Row>
 void replace_table(hid_t file, const char* name, hid_t type, const std::vector<Row>& rows) {
   h5::write_table(file, name, type, rows.size(), rows.data());
+  write_column_units(h5::open_dataset(file, name).get());
 }
 
 h5::Handle fit_row_type() {
-  h5::RowType fits(sizeof(FitRow));
-  add_curve_columns(fits, offsetof(FitRow, curve))
-      .add("segment", offsetof(FitRow, segment), H5T_NATIVE_INT32)
-      .add("segments", offsetof(FitRow, segments), H5T_NATIVE_INT32)
-      .add("sizes", offsetof(FitRow, sizes), H5T_NATIVE_UINT64)
-      .add("min_size_bytes", offsetof(FitRow, min_size_bytes), H5T_NATIVE_UINT64)
-      .add("max_size_bytes", offsetof(FitRow, max_size_bytes), H5T_NATIVE_UINT64)
-      .doubles(kParameterFields, offsetof(FitRow, parameters))
-      .doubles({{"n90_bytes", offsetof(FitRow, n90_bytes)},
-                {"rms_rel_error", offsetof(FitRow, rms_rel_error)},
-                {"max_rel_error", offsetof(FitRow, max_rel_error)},
-                {"holdout_median_rel_error", offsetof(FitRow, holdout_median_rel_error)}})
-      .add("alpha_at_bound", offsetof(FitRow, alpha_at_bound), H5T_NATIVE_INT8)
-      .add("trusted", offsetof(FitRow, trusted), H5T_NATIVE_INT8)
-      .text("flags", offsetof(FitRow, flags), sizeof(FitRow::flags));
-  return fits.done();
+  return COLLBENCH_ROW_TYPE(FitRow, curve, segment, segments, sizes, min_size_bytes, max_size_bytes,
+                            parameters, n90_bytes, rms_rel_error, max_rel_error,
+                            holdout_median_rel_error, alpha_at_bound, trusted, flags);
 }
 
 h5::Handle headline_row_type() {
-  h5::RowType headlines(sizeof(HeadlineRow));
-  add_curve_columns(headlines, offsetof(HeadlineRow, curve))
-      .add("sizes", offsetof(HeadlineRow, sizes), H5T_NATIVE_UINT64)
-      .add("min_size_bytes", offsetof(HeadlineRow, min_size_bytes), H5T_NATIVE_UINT64)
-      .add("max_size_bytes", offsetof(HeadlineRow, max_size_bytes), H5T_NATIVE_UINT64)
-      .doubles(kParameterFields, offsetof(HeadlineRow, parameters))
-      .doubles({{"misfit_median_rel_error", offsetof(HeadlineRow, misfit_median_rel_error)}})
-      .add("bandwidth_falls_at_bytes", offsetof(HeadlineRow, bandwidth_falls_at_bytes),
-           H5T_NATIVE_UINT64)
-      .doubles({{"peak_bandwidth_GBps", offsetof(HeadlineRow, peak_bandwidth_GBps)}})
-      .add("trusted", offsetof(HeadlineRow, trusted), H5T_NATIVE_INT8)
-      .text("flags", offsetof(HeadlineRow, flags), sizeof(HeadlineRow::flags));
-  return headlines.done();
+  return COLLBENCH_ROW_TYPE(HeadlineRow, curve, sizes, min_size_bytes, max_size_bytes, parameters,
+                            misfit_median_rel_error, bandwidth_falls_at_bytes, peak_bandwidth_GBps,
+                            trusted, flags);
 }
 
 h5::Handle family_row_type() {
-  h5::RowType families(sizeof(FamilyRow));
-  add_curve_columns(families, offsetof(FamilyRow, curve))
-      .text("family", offsetof(FamilyRow, family), sizeof(FamilyRow::family))
-      .add("chosen", offsetof(FamilyRow, chosen), H5T_NATIVE_INT8)
-      .doubles({{"alpha_us", offsetof(FamilyRow, alpha_us)},
-                {"beta_ns_per_byte", offsetof(FamilyRow, beta_ns_per_byte)},
-                {"rms_rel_error", offsetof(FamilyRow, rms_rel_error)},
-                {"bic", offsetof(FamilyRow, bic)},
-                {"held_out_rel_error", offsetof(FamilyRow, held_out_rel_error)}})
-      .text("rank_counts", offsetof(FamilyRow, rank_counts), sizeof(FamilyRow::rank_counts))
-      .doubles({{"latency_per_peer", offsetof(FamilyRow, latency_per_peer)},
-                {"latency_per_doubling", offsetof(FamilyRow, latency_per_doubling)},
-                {"bandwidth_per_share", offsetof(FamilyRow, bandwidth_per_share)},
-                {"bandwidth_whole", offsetof(FamilyRow, bandwidth_whole)}});
-  return families.done();
+  return COLLBENCH_ROW_TYPE(FamilyRow, curve, family, chosen, alpha_us, beta_ns_per_byte,
+                            rms_rel_error, bic, held_out_rel_error, rank_counts, latency_per_peer,
+                            latency_per_doubling, bandwidth_per_share, bandwidth_whole);
 }
 
 h5::Handle crossover_row_type() {
-  h5::RowType crossovers(sizeof(CrossoverRow));
-  add_curve_columns(crossovers, offsetof(CrossoverRow, curve))
-      .text("family", offsetof(CrossoverRow, family), sizeof(CrossoverRow::family))
-      .doubles({{"alpha_us", offsetof(CrossoverRow, alpha_us)},
-                {"beta_ns_per_byte", offsetof(CrossoverRow, beta_ns_per_byte)},
-                {"size_bytes", offsetof(CrossoverRow, size_bytes)},
-                {"crossover_ranks", offsetof(CrossoverRow, crossover_ranks)},
-                {"crossover_ranks_ci_low", offsetof(CrossoverRow, crossover_ranks_ci_low)},
-                {"crossover_ranks_ci_high", offsetof(CrossoverRow, crossover_ranks_ci_high)}})
-      .add("max_ranks_measured", offsetof(CrossoverRow, max_ranks_measured), H5T_NATIVE_INT32)
-      .add("extrapolated", offsetof(CrossoverRow, extrapolated), H5T_NATIVE_INT8);
-  return crossovers.done();
+  return COLLBENCH_ROW_TYPE(CrossoverRow, curve, family, alpha_us, beta_ns_per_byte, size_bytes,
+                            crossover_ranks, crossover_ranks_ci_low, crossover_ranks_ci_high,
+                            max_ranks_measured, extrapolated);
 }
 
 // Columns that files of an older schema version lack; they read as empty strings and zeros.
@@ -432,7 +376,10 @@ void write_model_tables(hid_t file, const ModelReport& report) {
   replace_table(file, "fits", fit_row_type().get(), fit_rows(report));
   replace_table(file, "headlines", headline_row_type().get(), headline_rows(report));
   replace_table(file, "families", family_row_type().get(), family_rows(report));
-  replace_table(file, "crossovers", crossover_row_type().get(), crossover_rows(report));
+  std::vector<CrossoverRow> crossovers(report.crossovers.size());
+  std::transform(report.crossovers.begin(), report.crossovers.end(), crossovers.begin(),
+                 crossover_row);
+  replace_table(file, "crossovers", crossover_row_type().get(), crossovers);
   h5::flush(file);
 }
 

@@ -1,6 +1,9 @@
 #include "harness/store/point_record.h"
 
 #include "collectives/collective.h"
+#include "harness/store/layout.h"
+#include "harness/store/row_copies.h"
+#include "harness/store/row_type.h"
 
 #include <fmt/format.h>
 
@@ -17,55 +20,6 @@ void store_name(std::string_view text, char (&field)[N], std::string_view field_
   if (!h5::store_fixed_string(text, field))
     throw std::invalid_argument(fmt::format(
         "{} '{}' is longer than the {} bytes the points table holds", field_name, text, N - 1));
-}
-
-template <typename Value, std::size_t N>
-Value parse_name(std::optional<Value> (*parse)(std::string_view), const char (&field)[N],
-                 std::string_view field_name) {
-  const std::string text = h5::load_fixed_string(field);
-  if (auto value = parse(text)) return *value;
-  throw std::runtime_error(fmt::format("unknown {} '{}' in the points table", field_name, text));
-}
-
-h5::Handle build_point_row_type() {
-  h5::RowType row(sizeof(PointRow));
-  row.add(COLLBENCH_MEMBER(PointRow, point_id, H5T_NATIVE_INT64))
-      .text(COLLBENCH_TEXT(PointRow, backend))
-      .text(COLLBENCH_TEXT(PointRow, collective))
-      .text(COLLBENCH_TEXT(PointRow, datatype))
-      .text(COLLBENCH_TEXT(PointRow, redop))
-      .text(COLLBENCH_TEXT(PointRow, placement))
-      .text(COLLBENCH_TEXT(PointRow, algorithm))
-      .text(COLLBENCH_TEXT(PointRow, protocol))
-      .text(COLLBENCH_TEXT(PointRow, chosen_algorithm))
-      .text(COLLBENCH_TEXT(PointRow, chosen_protocol))
-      .add(COLLBENCH_MEMBER(PointRow, chosen_channels, H5T_NATIVE_INT32))
-      .text(COLLBENCH_TEXT(PointRow, mode))
-      .text(COLLBENCH_TEXT(PointRow, sync))
-      .text(COLLBENCH_TEXT(PointRow, stop_reason))
-      .add(COLLBENCH_MEMBER(PointRow, nranks, H5T_NATIVE_INT32))
-      .add(COLLBENCH_MEMBER(PointRow, root, H5T_NATIVE_INT32))
-      .add(COLLBENCH_MEMBER(PointRow, in_place, H5T_NATIVE_INT8))
-      .add(COLLBENCH_MEMBER(PointRow, size_bytes, H5T_NATIVE_UINT64))
-      .add(COLLBENCH_MEMBER(PointRow, count, H5T_NATIVE_UINT64))
-      .add(COLLBENCH_MEMBER(PointRow, samples, H5T_NATIVE_UINT64))
-      .add(COLLBENCH_MEMBER(PointRow, rounds, H5T_NATIVE_INT32))
-      .add(COLLBENCH_MEMBER(PointRow, ops_per_sample, H5T_NATIVE_INT32))
-      .add(COLLBENCH_MEMBER(PointRow, invalid_samples, H5T_NATIVE_UINT64))
-      .add(COLLBENCH_MEMBER(PointRow, window_margin_us, H5T_NATIVE_DOUBLE))
-      .add(COLLBENCH_MEMBER(PointRow, clock_error_us, H5T_NATIVE_DOUBLE));
-  add_summary_columns(row, offsetof(PointRow, times))
-      .add(COLLBENCH_MEMBER(PointRow, algbw_GBps, H5T_NATIVE_DOUBLE))
-      .add(COLLBENCH_MEMBER(PointRow, busbw_GBps, H5T_NATIVE_DOUBLE))
-      .add(COLLBENCH_MEMBER(PointRow, wrong, H5T_NATIVE_INT64))
-      .add(COLLBENCH_MEMBER(PointRow, overlap_collective_slowdown, H5T_NATIVE_DOUBLE))
-      .add(COLLBENCH_MEMBER(PointRow, overlap_load_slowdown, H5T_NATIVE_DOUBLE))
-      .add(COLLBENCH_MEMBER(PointRow, overlap_hidden, H5T_NATIVE_DOUBLE))
-      .add(COLLBENCH_MEMBER(PointRow, overlap_hidden_ci_low, H5T_NATIVE_DOUBLE))
-      .add(COLLBENCH_MEMBER(PointRow, overlap_hidden_ci_high, H5T_NATIVE_DOUBLE))
-      .add(COLLBENCH_MEMBER(PointRow, osu_mean_us, H5T_NATIVE_DOUBLE))
-      .add(COLLBENCH_MEMBER(PointRow, sample_step_us, H5T_NATIVE_DOUBLE));
-  return row.done();
 }
 
 }  // namespace
@@ -118,18 +72,21 @@ PointResult from_point_row(const PointRow& row) {
   PointKey& key = point.key;
   Summary& summary = point.summary;
   key.backend = h5::load_fixed_string(row.backend);
-  key.collective = parse_name(parse_collective, row.collective, "collective");
-  key.datatype = parse_name(parse_datatype, row.datatype, "datatype");
+  key.collective =
+      h5::parse_member(parse_collective, row.collective, layout::kPoints, "collective");
+  key.datatype = h5::parse_member(parse_datatype, row.datatype, layout::kPoints, "datatype");
   // Collectives that reduce nothing store "none"; their key keeps the default op.
-  if (uses_reduce_op(key.collective)) key.op = parse_name(parse_reduce_op, row.redop, "redop");
-  key.placement = parse_name(parse_placement, row.placement, "placement");
+  if (uses_reduce_op(key.collective))
+    key.op = h5::parse_member(parse_reduce_op, row.redop, layout::kPoints, "redop");
+  key.placement = h5::parse_member(parse_placement, row.placement, layout::kPoints, "placement");
   key.algorithm = h5::load_fixed_string(row.algorithm);
   key.protocol = h5::load_fixed_string(row.protocol);
   store_choice_name(h5::load_fixed_string(row.chosen_algorithm), point.chosen.algorithm);
   store_choice_name(h5::load_fixed_string(row.chosen_protocol), point.chosen.protocol);
   point.chosen.channels = row.chosen_channels;
-  key.mode = parse_name(parse_mode, row.mode, "mode");
-  point.stop_reason = parse_name(parse_stop_reason, row.stop_reason, "stop_reason");
+  key.mode = h5::parse_member(parse_mode, row.mode, layout::kPoints, "mode");
+  point.stop_reason =
+      h5::parse_member(parse_stop_reason, row.stop_reason, layout::kPoints, "stop_reason");
   key.nranks = row.nranks;
   key.root = root_of(key.collective, row.root);  // no collective had one before schema 17
   key.in_place = row.in_place != 0;
@@ -138,7 +95,8 @@ PointResult from_point_row(const PointRow& row) {
   summary.samples = row.samples;
   point.ops_per_sample = row.ops_per_sample;
   // Files before schema 4 have no sync column: their samples all started at a barrier.
-  if (row.sync[0] != '\0') point.start = parse_name(parse_sample_start, row.sync, "sync");
+  if (row.sync[0] != '\0')
+    point.start = h5::parse_member(parse_sample_start, row.sync, layout::kPoints, "sync");
   point.invalid_samples = row.invalid_samples;
   if (point.start == SampleStart::window) {
     point.window_margin_s = row.window_margin_us / kMicrosecondsPerSecond;
@@ -160,7 +118,13 @@ PointResult from_point_row(const PointRow& row) {
 }
 
 hid_t point_row_type() {
-  static const h5::Handle type = build_point_row_type();
+  static const h5::Handle type = COLLBENCH_ROW_TYPE(
+      PointRow, point_id, backend, collective, datatype, redop, placement, algorithm, protocol,
+      chosen_algorithm, chosen_protocol, chosen_channels, mode, sync, stop_reason, nranks, root,
+      in_place, size_bytes, count, samples, rounds, ops_per_sample, invalid_samples,
+      window_margin_us, clock_error_us, times, algbw_GBps, busbw_GBps, wrong,
+      overlap_collective_slowdown, overlap_load_slowdown, overlap_hidden, overlap_hidden_ci_low,
+      overlap_hidden_ci_high, osu_mean_us, sample_step_us);
   return type.get();
 }
 

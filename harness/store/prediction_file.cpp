@@ -12,6 +12,7 @@
 
 #include "harness/store/curve_columns.h"
 #include "harness/store/h5.h"
+#include "harness/store/column_units.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/result_file.h"
@@ -55,61 +56,23 @@ struct MeasuredRow {
 };
 
 h5::Handle prediction_row_type() {
-  h5::RowType type(sizeof(PredictionRow));
-  add_curve_columns(type, offsetof(PredictionRow, curve))
-      .text("family", offsetof(PredictionRow, family), sizeof(PredictionRow::family))
-      .doubles({{"size_bytes", offsetof(PredictionRow, size_bytes)},
-                {"ranks", offsetof(PredictionRow, ranks)}})
-      .add("asked", offsetof(PredictionRow, asked), H5T_NATIVE_INT8)
-      .doubles({{"time_us", offsetof(PredictionRow, time_us)},
-                {"time_ci_low_us", offsetof(PredictionRow, time_ci_low_us)},
-                {"time_ci_high_us", offsetof(PredictionRow, time_ci_high_us)},
-                {"latency_us", offsetof(PredictionRow, latency_us)},
-                {"bandwidth_us", offsetof(PredictionRow, bandwidth_us)},
-                {"doublings_outside", offsetof(PredictionRow, doublings_outside)},
-                {"widening", offsetof(PredictionRow, widening)},
-                {"error_per_doubling", offsetof(PredictionRow, error_per_doubling)},
-                {"crossover_ranks", offsetof(PredictionRow, crossover_ranks)},
-                {"crossover_ranks_ci_low", offsetof(PredictionRow, crossover_ranks_ci_low)},
-                {"crossover_ranks_ci_high", offsetof(PredictionRow, crossover_ranks_ci_high)}})
-      .add("max_ranks_measured", offsetof(PredictionRow, max_ranks_measured), H5T_NATIVE_INT32)
-      .doubles({{"overlap", offsetof(PredictionRow, overlap)},
-                {"efficiency", offsetof(PredictionRow, efficiency)},
-                {"efficiency_ci_low", offsetof(PredictionRow, efficiency_ci_low)},
-                {"efficiency_ci_high", offsetof(PredictionRow, efficiency_ci_high)},
-                {"tail_us", offsetof(PredictionRow, tail_us)},
-                {"tail_ci_low_us", offsetof(PredictionRow, tail_ci_low_us)},
-                {"tail_ci_high_us", offsetof(PredictionRow, tail_ci_high_us)},
-                {"p99_over_median", offsetof(PredictionRow, p99_over_median)},
-                {"p99_over_median_ci_low", offsetof(PredictionRow, p99_over_median_ci_low)},
-                {"p99_over_median_ci_high", offsetof(PredictionRow, p99_over_median_ci_high)}});
-  return type.done();
+  return COLLBENCH_ROW_TYPE(
+      PredictionRow, curve, family, size_bytes, ranks, asked, time_us, time_ci_low_us,
+      time_ci_high_us, latency_us, bandwidth_us, doublings_outside, widening, error_per_doubling,
+      crossover_ranks, crossover_ranks_ci_low, crossover_ranks_ci_high, max_ranks_measured, overlap,
+      efficiency, efficiency_ci_low, efficiency_ci_high, tail_us, tail_ci_low_us, tail_ci_high_us,
+      p99_over_median, p99_over_median_ci_low, p99_over_median_ci_high);
 }
 
 h5::Handle check_row_type() {
-  h5::RowType type(sizeof(CheckRow));
-  add_curve_columns(type, offsetof(CheckRow, curve))
-      .text("family", offsetof(CheckRow, family), sizeof(CheckRow::family))
-      .add("fitted_up_to", offsetof(CheckRow, fitted_up_to), H5T_NATIVE_INT32)
-      .doubles({{"size_bytes", offsetof(CheckRow, size_bytes)},
-                {"predicted_us", offsetof(CheckRow, predicted_us)},
-                {"predicted_ci_low_us", offsetof(CheckRow, predicted_ci_low_us)},
-                {"predicted_ci_high_us", offsetof(CheckRow, predicted_ci_high_us)},
-                {"measured_us", offsetof(CheckRow, measured_us)},
-                {"relative_error", offsetof(CheckRow, relative_error)}})
-      .add("inside", offsetof(CheckRow, inside), H5T_NATIVE_INT8)
-      .doubles({{"predicted_slowest_us", offsetof(CheckRow, predicted_slowest_us)},
-                {"predicted_p99_over_median", offsetof(CheckRow, predicted_p99_over_median)},
-                {"measured_p99_over_median", offsetof(CheckRow, measured_p99_over_median)}});
-  return type.done();
+  return COLLBENCH_ROW_TYPE(CheckRow, curve, family, fitted_up_to, size_bytes, predicted_us,
+                            predicted_ci_low_us, predicted_ci_high_us, measured_us, relative_error,
+                            inside, predicted_slowest_us, predicted_p99_over_median,
+                            measured_p99_over_median);
 }
 
 h5::Handle measured_row_type() {
-  h5::RowType type(sizeof(MeasuredRow));
-  add_curve_columns(type, offsetof(MeasuredRow, curve))
-      .doubles({{"size_bytes", offsetof(MeasuredRow, size_bytes)},
-                {"time_median_us", offsetof(MeasuredRow, time_median_us)}});
-  return type.done();
+  return COLLBENCH_ROW_TYPE(MeasuredRow, curve, size_bytes, time_median_us);
 }
 
 // `tail`: the tail at this row's rank count; null on the band's rows, which it is not predicted
@@ -182,8 +145,7 @@ template <typename Row>
 void write_rows(hid_t file, const char* name, hid_t type, const std::vector<Row>& rows) {
   h5::write_table(file, name, type, rows.size(), rows.data());
   const h5::Handle table = h5::open_dataset(file, name);
-  h5::write_string_attribute(table.get(), layout::kUnits,
-                             "per field name: _us microseconds, _bytes bytes");
+  write_column_units(table.get());
 }
 
 void write_tables(hid_t file, const Predictions& predictions,

@@ -69,11 +69,7 @@ Provenance read_provenance(hid_t root) {
 
 std::vector<RankTopology> read_topology(hid_t root) {
   if (!h5::link_exists(root, layout::kTopology)) return {};
-  std::vector<RankTopology> ranks;
-  for (const TopologyRow& row :
-       h5::read_rows<TopologyRow>(root, layout::kTopology, topology_row_type()))
-    ranks.push_back(from_topology_row(row));
-  return ranks;
+  return h5::read_records(root, layout::kTopology, topology_row_type(), from_topology_row);
 }
 
 // Row-major [point x world rank] matrix of per-rank medians, microseconds.

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "harness/store/h5.h"
+#include "harness/store/column_units.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/link_tables.h"
@@ -98,8 +99,7 @@ void ResultWriter::Impl::create_layout() {
   const h5::Handle row_type = h5::table_type(point_row_type());
   points = h5::create_dataset(root, layout::kPoints, row_type.get(),
                               {.dims = {0}, .chunk = {kTableChunkRows}, .extendible = true});
-  h5::write_string_attribute(points.get(), layout::kUnits,
-                             "per field name: _us microseconds, _GBps 10^9 bytes/s, _bytes bytes");
+  write_column_units(points.get());
   h5::write_int_attribute(points.get(), layout::kFinishedRows, 0);
 
   const double missing = std::numeric_limits<double>::quiet_NaN();
@@ -214,9 +214,7 @@ void ResultWriter::write_topology(const std::vector<RankTopology>& ranks) {
   const hid_t root = impl_->file.get();
   if (h5::link_exists(root, layout::kTopology))
     throw std::logic_error("ResultWriter::write_topology called twice");
-  std::vector<TopologyRow> rows;
-  for (const RankTopology& rank : ranks) rows.push_back(to_topology_row(rank));
-  h5::write_table(root, layout::kTopology, topology_row_type(), rows.size(), rows.data());
+  h5::write_records(root, layout::kTopology, topology_row_type(), ranks, to_topology_row);
   impl_->widen_rank_medians(ranks.size());
   h5::flush(root);
 }

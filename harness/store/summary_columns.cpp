@@ -16,10 +16,10 @@ void read_summary_columns(const SummaryColumns& columns, Summary& summary) {
     summary.*kSummaryFields[i].seconds = columns.microseconds[i] / kMicrosecondsPerSecond;
 }
 
-h5::RowType& add_summary_columns(h5::RowType& row, std::size_t offset) {
+void add_member(h5::RowType& row, const char*, std::size_t offset,
+                std::type_identity<SummaryColumns>) {
   for (std::size_t i = 0; i < std::size(kSummaryFields); ++i)
     row.add(kSummaryFields[i].name, offset + i * sizeof(double), H5T_NATIVE_DOUBLE);
-  return row;
 }
 
 }  // namespace collbench

@@ -3,10 +3,11 @@
 // one after another (/points, /links).
 #include <array>
 #include <cstddef>
+#include <type_traits>
 #include <iterator>
 
 #include "harness/stats/summary.h"
-#include "harness/store/h5_table.h"
+#include "harness/store/row_type.h"
 
 namespace collbench {
 
@@ -17,7 +18,8 @@ struct SummaryColumns {
 SummaryColumns summary_columns(const Summary& summary);
 // Every time of `summary` from the columns; its sample count is the row's to set.
 void read_summary_columns(const SummaryColumns& columns, Summary& summary);
-// The columns of a SummaryColumns at `offset` in the row.
-h5::RowType& add_summary_columns(h5::RowType& row, std::size_t offset);
+// A SummaryColumns member of a row adds the kSummaryFields columns at `offset`.
+void add_member(h5::RowType& row, const char* name, std::size_t offset,
+                std::type_identity<SummaryColumns>);
 
 }  // namespace collbench

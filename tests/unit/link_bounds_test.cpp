@@ -88,7 +88,7 @@ TEST(LinkBounds, APointOnOneHostIsJudgedByThatHostsIntraLinksOnly) {
                                         point(CollectiveKind::allreduce, {2, 3}, kMiB, 100)};
   const auto bounds = bound_by_links(points, topology(2), links);
   ASSERT_EQ(bounds.size(), 1u);  // h2 has no intra link measured
-  EXPECT_EQ(bounds[0].point_index, 0u);
+  EXPECT_EQ(bounds[0].point_id, 0u);
   EXPECT_EQ(bounds[0].kind, LinkKind::intra);
   EXPECT_DOUBLE_EQ(bounds[0].bandwidth_GBps, 20);
 }

@@ -1263,9 +1263,14 @@ TEST_F(ResultFileTest, LinksReadBackWithSamplesFitsAndSlowHosts) {
 TEST_F(ResultFileTest, LinkBoundsReadBackAndTheNextReplacesThem) {
   const fs::path path = file("bounded.h5");
   write_example(path);
-  const LinkBound bound{.point_index = 1, .kind = LinkKind::inter, .links = 6, .alpha_us = 265,
-                        .bandwidth_GBps = 0.053, .algorithm = "rabenseifner",
-                        .predicted_us = 60787.2, .measured_us = 117605.7};
+  const LinkBound bound{.point_id = 1,
+                        .kind = LinkKind::inter,
+                        .links = 6,
+                        .alpha_us = 265,
+                        .bandwidth_GBps = 0.053,
+                        .algorithm = "rabenseifner",
+                        .predicted_us = 60787.2,
+                        .measured_us = 117605.7};
   {
     const h5::Handle file = h5::open_file_for_writing(path, "the link bounds");
     write_link_bound_table(file.get(), {.bounds = {bound, bound}, .links_file = "old.h5",
@@ -1279,7 +1284,7 @@ TEST_F(ResultFileTest, LinkBoundsReadBackAndTheNextReplacesThem) {
   EXPECT_EQ(result.link_bounds->links_start_utc, "2026-12-03T06:46:12Z");
   ASSERT_EQ(result.link_bounds->bounds.size(), 1u);
   const LinkBound& read = result.link_bounds->bounds[0];
-  EXPECT_EQ(read.point_index, 1u);
+  EXPECT_EQ(read.point_id, 1u);
   EXPECT_EQ(read.kind, LinkKind::inter);
   EXPECT_EQ(read.links, 6);
   EXPECT_EQ(read.algorithm, "rabenseifner");

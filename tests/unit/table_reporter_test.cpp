@@ -14,6 +14,7 @@
 #include "harness/fit/curve_fits.h"
 #include "harness/plan/point.h"
 #include "harness/report/convergence_mark.h"
+#include "harness/report/link_bound_report.h"
 #include "harness/report/model_report.h"
 #include "harness/report/structured_reporters.h"
 
@@ -681,6 +682,54 @@ TEST(JsonLinesReporter, NamesThePinnedTuning) {
   const auto record = nlohmann::json::parse(lines[0]);
   EXPECT_EQ(record.at("algorithm"), "Ring");
   EXPECT_EQ(record.at("protocol"), "");  // the library chose
+}
+
+TEST(JsonReporter, OpensWithTheRunsDescriptionInItsOrderThenThePoints) {
+  std::ostringstream out;
+  JsonReporter reporter(out);
+  reporter.begin({"1.2.3",
+                  "mpi",
+                  "Open MPI 4.1.4",
+                  4,
+                  2,
+                  {"a", "b"},
+                  "2026-12-05T00:00:00Z",
+                  "collbench run"});
+  reporter.row(allreduce_rows()[0]);
+  reporter.end();
+  const auto document = nlohmann::ordered_json::parse(out.str());
+  std::vector<std::string> keys;
+  for (const auto& item : document.items()) keys.push_back(item.key());
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"collbench_version", "backend", "backend_version", "nranks",
+                                      "nodes", "hosts", "start_utc", "command_line", "points"}));
+  EXPECT_EQ(document["hosts"], nlohmann::ordered_json({"a", "b"}));
+  EXPECT_EQ(document["points"].size(), allreduce_rows()[0].size());
+}
+
+TEST(LinkBoundsJson, CarriesEachBoundsColumnsAsTheTableNamesThem) {
+  const std::vector<PointResult> points = allreduce_rows()[0];
+  LinkBoundRecord record{.bounds = {{.point_id = 0,
+                                     .kind = LinkKind::intra,
+                                     .links = 3,
+                                     .alpha_us = 2,
+                                     .bandwidth_GBps = 10,
+                                     .algorithm = "ring",
+                                     .predicted_us = 4,
+                                     .measured_us = 6}},
+                         .links_file = "links.h5",
+                         .links_start_utc = "then"};
+  const auto json = link_bounds_json(record, points);
+  const auto& bound = json["points"].at(0);
+  EXPECT_EQ(bound["point_id"], 0);
+  EXPECT_EQ(bound["kind"], "intra");
+  EXPECT_EQ(bound["links"], 3);
+  EXPECT_EQ(bound["algorithm"], "ring");
+  EXPECT_DOUBLE_EQ(bound["ratio"].get<double>(), 1.5);
+  EXPECT_EQ(bound["collective"], "allreduce");
+  const auto& curve = json["curves"].at(0);
+  EXPECT_EQ(curve["points"], 1);
+  EXPECT_DOUBLE_EQ(curve["median_ratio"].get<double>(), 1.5);
 }
 
 TEST(MarkdownReporter, ShowsAlgorithmAndProtocolColumns) {
