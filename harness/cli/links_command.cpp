@@ -43,16 +43,7 @@ struct LinksConfig {
 
 LinksConfig resolve(const LinksOptions& o) {
   LinksConfig config;
-  SweepSpec sweep{.min_bytes = size_option(o.min_bytes, "-b/--minbytes"),
-                  .max_bytes = size_option(o.max_bytes, "-e/--maxbytes"),
-                  .step_factor = o.step_factor,
-                  .step_bytes = std::nullopt};
-  require(sweep.min_bytes > 0, "-b/--minbytes must be at least 1 byte");
-  try {
-    config.plan.sizes = sweep_sizes(sweep);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(fmt::format("-b/-e/-f: {}", error.what()));
-  }
+  config.plan.sizes = resolve_sizes(o.sizes).sizes;
   if (o.between == "ranks") config.schedule.ends = LinkEnds::ranks;
   else require(o.between == "hosts", fmt::format("--between: unknown value '{}' (expected hosts or ranks)", o.between));
   config.plan.modes =
@@ -63,9 +54,8 @@ LinksConfig resolve(const LinksOptions& o) {
   config.schedule.rounds = sampling.rounds;
   config.plan.warmup_samples = sampling.warmup;
   config.plan.stopping = sampling.stopping;
-  require(!o.timeout_s || *o.timeout_s >= 0, "-T/--timeout must not be negative");
   require(o.shortfall > 0 && o.shortfall < 1, "--shortfall must be a fraction between 0 and 1");
-  if (o.timeout_s) config.watchdog = Watchdog{*o.timeout_s, false};
+  config.watchdog = sampling.watchdog;
   config.shortfall = o.shortfall;
   const auto memory = parse_message_memory(o.memory);
   require(memory.has_value(),
@@ -157,10 +147,7 @@ int measure(Backend& bootstrap, PointToPoint& links, const LinksConfig& config,
 }  // namespace
 
 void add_links_options(CLI::App& command, LinksOptions& o) {
-  command.add_option("-b,--minbytes", o.min_bytes, "smallest message")->capture_default_str();
-  command.add_option("-e,--maxbytes", o.max_bytes, "largest message")->capture_default_str();
-  command.add_option("-f,--stepfactor", o.step_factor, "multiplicative step between sizes")
-      ->capture_default_str();
+  add_size_options(command, o.sizes, SizeSteps::multiplicative);
   command.add_option("--between", o.between,
                      "hosts (the lowest rank of each host) or ranks (every pair of ranks)")
       ->capture_default_str();
@@ -176,9 +163,6 @@ void add_links_options(CLI::App& command, LinksOptions& o) {
                        {.warmup = "untimed samples per point",
                         .rounds = "passes over the whole matrix, each point's samples pooled "
                                   "over them"});
-  command.add_option("-T,--timeout", o.timeout_s,
-                     "seconds a rank may wait on its peer before the job is ended (0: off; "
-                     "default 300, and never under 100 times the slowest sample)");
   command.add_option("--shortfall", o.shortfall,
                      "name a link or host slow when its fitted bandwidth is more than this "
                      "fraction below its peers'")

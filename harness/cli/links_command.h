@@ -9,18 +9,16 @@
 
 #include "harness/cli/output_options.h"
 #include "harness/cli/sampling_options.h"
+#include "harness/cli/size_options.h"
 
 namespace collbench {
 
 struct LinksOptions {
-  std::string min_bytes = "8";
-  std::string max_bytes = "2M";
-  double step_factor = 8;
+  SizeOptions sizes{.min_bytes = "8", .max_bytes = "2M", .step_factor = 8};
   std::string between = "hosts";
   int pairs_at_once = 0;
   std::string modes = "latency,bandwidth,bidirectional";
   SamplingOptions sampling{.warmup_iters = 2};
-  std::optional<double> timeout_s;
   double shortfall = 0.2;
   std::string memory = "host";
   OutputOptions output;

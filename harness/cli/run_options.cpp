@@ -66,12 +66,7 @@ std::vector<Tuning> tunings_of(const RunOptions& o) {
 }  // namespace
 
 void add_run_options(CLI::App& run, RunOptions& o) {
-  run.add_option("-b,--minbytes", o.min_bytes, "smallest size (K, M, G = 1024^n)")
-      ->capture_default_str();
-  run.add_option("-e,--maxbytes", o.max_bytes, "largest size")->capture_default_str();
-  run.add_option("-f,--stepfactor", o.step_factor, "multiplicative size step")
-      ->capture_default_str();
-  run.add_option("-i,--stepbytes", o.step_bytes, "additive size step (instead of -f)");
+  add_size_options(run, o.sizes, SizeSteps::either);
   run.add_option("-g,--ngpus", o.gpus_per_process,
                  "nccl-tests' GPUs per process: 1 (collbench runs one rank per GPU)");
   run.add_option("-t,--nthreads", o.threads_per_process,
@@ -95,9 +90,6 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                  "(ncclCommRegister), 2 symmetric windows (ncclCommWindowRegister); 1 and 2 take "
                  "them from ncclMemAlloc")
       ->capture_default_str();
-  run.add_option("-T,--timeout", o.timeout_s,
-                 "seconds a rank may wait on its peers before the job is ended (0: off; default "
-                 "300, and never under 100 times the slowest sample)");
   run.add_option("--sync", o.sync,
                  "how latency samples start: window (every rank at one moment of synchronised "
                  "clocks) or barrier (when a barrier releases it, as OSU)")
@@ -153,15 +145,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
 
 RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   RunConfig config;
-  config.sweep.min_bytes = size_option(o.min_bytes, "-b/--minbytes");
-  config.sweep.max_bytes = size_option(o.max_bytes, "-e/--maxbytes");
-  config.sweep.step_factor = o.step_factor;
-  if (o.step_bytes) config.sweep.step_bytes = size_option(*o.step_bytes, "-i/--stepbytes");
-  try {
-    config.sizes = sweep_sizes(config.sweep);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(error.what());
-  }
+  SizeSweep sweep = resolve_sizes(o.sizes);
+  config.sweep = sweep.spec;
+  config.sizes = std::move(sweep.sizes);
 
   config.collectives = parse_list<CollectiveKind>(o.collectives, "--ops", parse_collective,
                                                   all_collectives());
@@ -247,12 +233,11 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
                       "(/rank_median_us, /samples) for other views",
                       o.rank_average.value_or(3)));
 
-  require(o.check_iters >= 0, fmt::format("-c/--check must not be negative, got {}", o.check_iters));
-  require(!o.timeout_s || *o.timeout_s >= 0, "-T/--timeout must not be negative");
+  require(o.check_iters >= 0,
+          fmt::format("-c/--check must not be negative, got {}", o.check_iters));
   require(o.root >= 0, fmt::format("-r/--root must be a rank, 0 or more, got {}", o.root));
   config.root = o.root;
   config.check_iters = o.check_iters;
-  if (o.timeout_s) config.watchdog = Watchdog{*o.timeout_s, false};
   const auto start = parse_sample_start(o.sync);
   require(start.has_value(),
           fmt::format("--sync: unknown value '{}' (window or barrier)", o.sync));
@@ -273,6 +258,7 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   config.warmup_iters = sampling.warmup;
   config.stopping = sampling.stopping;
   config.rounds = sampling.rounds;
+  config.watchdog = sampling.watchdog;
   require(o.time_limit_s >= 0, "--time-limit must not be negative");
   if (o.time_limit_s > 0) config.time_limit_s = o.time_limit_s;
 

@@ -8,23 +8,20 @@
 
 #include "harness/cli/output_options.h"
 #include "harness/cli/sampling_options.h"
+#include "harness/cli/size_options.h"
 #include "harness/measure/run_config.h"
 
 namespace collbench {
 
 // What the user typed, before validation.
 struct RunOptions {
-  std::string min_bytes = "8";
-  std::string max_bytes = "64M";
-  double step_factor = 2;
-  std::optional<std::string> step_bytes;
+  SizeOptions sizes{.min_bytes = "8", .max_bytes = "64M", .step_factor = 2};
   SamplingOptions sampling;
   int check_iters = 1;
   std::string datatypes = "float";
   std::string reduce_ops = "sum";
   int cuda_graph_launches = 0;
   int local_register = 0;  // -R, nccl-tests' name and numbers
-  std::optional<double> timeout_s;
   std::string sync = "window";
   std::string overlap_load;  // empty: none
   std::string keep_samples = "capped";

@@ -28,6 +28,9 @@ void add_sampling_options(CLI::App& command, SamplingOptions& o, const SamplingH
       ->capture_default_str();
   command.add_option("--max-time", o.max_time_s, "seconds of sampling at most per point and mode")
       ->capture_default_str();
+  command.add_option("-T,--timeout", o.timeout_s,
+                     "seconds a rank may wait on its peers before the job is ended (0: off; "
+                     "default 300, and never under 100 times the slowest sample)");
 }
 
 Sampling resolve_sampling(const SamplingOptions& o) {
@@ -40,6 +43,7 @@ Sampling resolve_sampling(const SamplingOptions& o) {
   require(o.min_time_s >= 0, "--min-time must not be negative");
   require(o.target_ci > 0 && o.target_ci < 1, "--target-ci must be a fraction between 0 and 1");
   require(o.max_time_s > 0, "--max-time must be positive");
+  require(!o.timeout_s || *o.timeout_s >= 0, "-T/--timeout must not be negative");
   Sampling sampling;
   sampling.warmup = o.warmup_iters;
   sampling.stopping.min_samples = static_cast<std::size_t>(o.min_samples);
@@ -49,6 +53,7 @@ Sampling resolve_sampling(const SamplingOptions& o) {
   if (o.iters) sampling.stopping.fixed_samples = static_cast<std::size_t>(*o.iters);
   // -n is nccl-tests' exact count: one round unless rounds are asked for (then n in each).
   sampling.rounds = o.rounds.value_or(o.iters ? 1 : kDefaultRounds);
+  if (o.timeout_s) sampling.watchdog = Watchdog{*o.timeout_s, false};
   return sampling;
 }
 

@@ -1,11 +1,12 @@
 #pragma once
-// The options every measuring command samples by (`run`, `links`): nccl-tests' -n and -w, the
+// The options every measuring command samples by (`run`, `links`): nccl-tests' -n, -w and -T, the
 // rounds and the stopping rule, declared and resolved once, so that both mean the same by them
 // and refuse the same values.
 #include <optional>
 
 #include <CLI/CLI.hpp>
 
+#include "harness/measure/fault_guard.h"
 #include "harness/stats/stopping_rule.h"
 
 namespace collbench {
@@ -18,12 +19,14 @@ struct SamplingOptions {
   double min_time_s = 0;
   double target_ci = 0.01;
   double max_time_s = 1.0;
+  std::optional<double> timeout_s = std::nullopt;  // -T; the watchdog's default when not given
 };
 
 struct Sampling {
   int warmup = 0;
   int rounds = 0;
   StoppingRule stopping;
+  Watchdog watchdog;
 };
 
 // What a warm-up and a round are differ by command; the rest is said the same everywhere.

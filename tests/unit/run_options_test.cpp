@@ -121,12 +121,12 @@ TEST(Resolve, ExplicitOut) {
 
 TEST(Resolve, SizesFromTheSweepOptions) {
   RunOptions options;
-  options.min_bytes = "1K";
-  options.max_bytes = "1M";
-  options.step_factor = 4;
+  options.sizes.min_bytes = "1K";
+  options.sizes.max_bytes = "1M";
+  options.sizes.step_factor = 4;
   EXPECT_EQ(resolve(options, "mpi").sizes,
             (std::vector<std::size_t>{1024, 4096, 16384, 65536, 262144, 1048576}));
-  options.step_bytes = "256K";
+  options.sizes.step_bytes = "256K";
   const RunConfig additive = resolve(options, "mpi");
   EXPECT_EQ(additive.sweep.step_bytes, std::size_t{256} << 10);
   EXPECT_EQ(additive.sizes,
@@ -257,7 +257,7 @@ TEST(Resolve, CudaGraphWithTheNcclBackendIsAccepted) {
 // Each bad value: UsageError whose message names the option.
 TEST(ResolveErrors, BadMinBytes) {
   RunOptions options;
-  options.min_bytes = "1Q";
+  options.sizes.min_bytes = "1Q";
   const std::string message = usage_error(options);
   EXPECT_CONTAINS(message, "-b/--minbytes");
   EXPECT_CONTAINS(message, "1Q");
@@ -265,7 +265,7 @@ TEST(ResolveErrors, BadMinBytes) {
 
 TEST(ResolveErrors, BadMaxBytes) {
   RunOptions options;
-  options.max_bytes = "lots";
+  options.sizes.max_bytes = "lots";
   const std::string message = usage_error(options);
   EXPECT_CONTAINS(message, "-e/--maxbytes");
   EXPECT_CONTAINS(message, "lots");
@@ -273,8 +273,8 @@ TEST(ResolveErrors, BadMaxBytes) {
 
 TEST(ResolveErrors, MaxBelowMin) {
   RunOptions options;
-  options.min_bytes = "1M";
-  options.max_bytes = "1K";
+  options.sizes.min_bytes = "1M";
+  options.sizes.max_bytes = "1K";
   const std::string message = usage_error(options);
   EXPECT_CONTAINS(message, "-e/--maxbytes");
   EXPECT_CONTAINS(message, "-b/--minbytes");
@@ -282,7 +282,7 @@ TEST(ResolveErrors, MaxBelowMin) {
 
 TEST(ResolveErrors, ZeroMinBytes) {
   RunOptions options;
-  options.min_bytes = "0";
+  options.sizes.min_bytes = "0";
   EXPECT_CONTAINS(usage_error(options), "-b/--minbytes");
 }
 
@@ -290,16 +290,16 @@ TEST(ResolveErrors, StepFactorNotAboveOne) {
   for (double factor : {1.0, 0.0, -1.0}) {
     SCOPED_TRACE(factor);
     RunOptions options;
-    options.step_factor = factor;
+    options.sizes.step_factor = factor;
     EXPECT_CONTAINS(usage_error(options), "-f/--stepfactor");
   }
 }
 
 TEST(ResolveErrors, ZeroStepBytes) {
   RunOptions options;
-  options.step_bytes = "0";
+  options.sizes.step_bytes = "0";
   EXPECT_CONTAINS(usage_error(options), "-i/--stepbytes");
-  options.step_bytes = "1Q";
+  options.sizes.step_bytes = "1Q";
   const std::string message = usage_error(options);
   EXPECT_CONTAINS(message, "-i/--stepbytes");
   EXPECT_CONTAINS(message, "1Q");
@@ -462,7 +462,7 @@ TEST(ResolveErrors, NegativeCounts) {
   options.check_iters = -1;
   EXPECT_CONTAINS(usage_error(options), "-c/--check");
   options = {};
-  options.timeout_s = -1;
+  options.sampling.timeout_s = -1;
   EXPECT_CONTAINS(usage_error(options), "-T/--timeout");
   options = {};
   options.sampling.min_samples = 0;
@@ -475,9 +475,9 @@ TEST(ResolveErrors, NegativeCounts) {
 TEST(RunOptionsCli, ShortFlagsMapToTheirOptions) {
   const RunOptions options = parse_args({"-b", "1K", "-e", "1M", "-f", "4", "-n", "20", "-w", "3",
                                          "-c", "0", "-d", "int32,double", "-o", "max"});
-  EXPECT_EQ(options.min_bytes, "1K");
-  EXPECT_EQ(options.max_bytes, "1M");
-  EXPECT_EQ(options.step_factor, 4.0);
+  EXPECT_EQ(options.sizes.min_bytes, "1K");
+  EXPECT_EQ(options.sizes.max_bytes, "1M");
+  EXPECT_EQ(options.sizes.step_factor, 4.0);
   ASSERT_TRUE(options.sampling.iters.has_value());
   EXPECT_EQ(*options.sampling.iters, 20);
   EXPECT_EQ(options.sampling.warmup_iters, 3);
@@ -501,10 +501,10 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
        "allgather", "--mode", "latency", "--inplace", "--out", "r.h5", "-G", "1", "-T", "30",
        "--backend", "nccl", "--min-samples", "4", "--target-ci", "0.02", "--max-time", "3",
        "--time-limit", "60", "--force", "--quiet"});
-  EXPECT_EQ(options.min_bytes, "64");
-  EXPECT_EQ(options.max_bytes, "4K");
-  ASSERT_TRUE(options.step_bytes.has_value());
-  EXPECT_EQ(*options.step_bytes, "1K");
+  EXPECT_EQ(options.sizes.min_bytes, "64");
+  EXPECT_EQ(options.sizes.max_bytes, "4K");
+  ASSERT_TRUE(options.sizes.step_bytes.has_value());
+  EXPECT_EQ(*options.sizes.step_bytes, "1K");
   EXPECT_EQ(options.sampling.iters, 5);
   EXPECT_EQ(options.sampling.warmup_iters, 0);
   EXPECT_EQ(options.check_iters, 2);
@@ -515,7 +515,7 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
   EXPECT_TRUE(options.in_place);
   EXPECT_EQ(options.output.out, "r.h5");
   EXPECT_EQ(options.cuda_graph_launches, 1);
-  EXPECT_EQ(options.timeout_s, 30.0);
+  EXPECT_EQ(options.sampling.timeout_s, 30.0);
   EXPECT_EQ(resolve(options, "mpi").watchdog.timeout_s, 30.0);
   EXPECT_FALSE(resolve(options, "mpi").watchdog.grows_with_samples);
   EXPECT_EQ(options.backend, "nccl");
@@ -540,11 +540,11 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
 TEST(RunOptionsCli, UnparsedDefaultsEqualTheStructDefaults) {
   const RunOptions parsed = parse_args({});
   const RunOptions plain;
-  EXPECT_EQ(parsed.min_bytes, plain.min_bytes);
-  EXPECT_EQ(parsed.max_bytes, plain.max_bytes);
-  EXPECT_EQ(parsed.step_factor, plain.step_factor);
+  EXPECT_EQ(parsed.sizes.min_bytes, plain.sizes.min_bytes);
+  EXPECT_EQ(parsed.sizes.max_bytes, plain.sizes.max_bytes);
+  EXPECT_EQ(parsed.sizes.step_factor, plain.sizes.step_factor);
   EXPECT_FALSE(parsed.sampling.iters.has_value());
-  EXPECT_FALSE(parsed.step_bytes.has_value());
+  EXPECT_FALSE(parsed.sizes.step_bytes.has_value());
   EXPECT_EQ(parsed.collectives, plain.collectives);
 }
 

@@ -57,6 +57,14 @@ TEST(SamplingOptions, FixedCountIsOneRoundUnlessAsked) {
   EXPECT_DOUBLE_EQ(stopping.stopping.max_time_s, 3.0);
 }
 
+// -T is the user's: the watchdog no longer stretches with the slowest sample.
+TEST(SamplingOptions, ATimeoutGivenIsKeptAsGiven) {
+  EXPECT_TRUE(parsed({}).watchdog.grows_with_samples);
+  const Watchdog given = parsed({"-T", "30"}).watchdog;
+  EXPECT_DOUBLE_EQ(given.timeout_s, 30.0);
+  EXPECT_FALSE(given.grows_with_samples);
+}
+
 // One set of rules for every measuring command: run and links once drifted apart (--rounds
 // 1-100 in one, any positive number in the other).
 TEST(SamplingOptions, OutOfRangeValuesAreRefusedNamingTheOption) {
@@ -70,7 +78,8 @@ TEST(SamplingOptions, OutOfRangeValuesAreRefusedNamingTheOption) {
            {{"--min-time", "-1"}, "--min-time"},
            {{"--target-ci", "1"}, "--target-ci"},
            {{"--target-ci", "0"}, "--target-ci"},
-           {{"--max-time", "0"}, "--max-time"}}) {
+           {{"--max-time", "0"}, "--max-time"},
+           {{"-T", "-1"}, "-T/--timeout"}}) {
     const std::string message = refusal(args);
     EXPECT_NE(message.find(option), std::string::npos)
         << args[0] << " " << args[1] << ": " << message;
