@@ -29,9 +29,10 @@ namespace collbench {
 // columns of a predictions file; 14: the osu_mean_us column of /points; 15: its sample_step_us
 // column; 16: time_ci_low_us and time_ci_high_us of /points and /links renamed
 // time_median_ci_low_us and time_median_ci_high_us; 17: alltoall, broadcast and reduce, and the
-// root column of /points and of the curve columns. Older versions read, their missing columns
+// root column of /points and of the curve columns; 18: a units attribute on every table, derived
+// from its columns' names. Older versions read, their missing columns
 // as empty strings and zeros.
-inline constexpr int kSchemaVersion = 17;
+inline constexpr int kSchemaVersion = 18;
 inline constexpr const char* kSchemaName = "collbench-results";
 // The `schema` of a file of `collbench predict` (harness/store/prediction_file.h).
 inline constexpr const char* kPredictionSchemaName = "collbench-predictions";

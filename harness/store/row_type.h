@@ -19,12 +19,20 @@ namespace collbench::h5 {
 
 class RowType {
  public:
-  explicit RowType(std::size_t bytes);
+  // `row`: the struct's name, for errors; `bytes` and `alignment` its sizeof and alignof.
+  RowType(const char* row, std::size_t bytes, std::size_t alignment);
   void add(const char* name, std::size_t offset, hid_t member);
   void text(const char* name, std::size_t offset, std::size_t bytes);
-  Handle done() { return std::move(type_); }
+  // The type, once every byte of the row is in a column or is padding. A member left out of the
+  // list leaves a gap, and its column would silently not be stored: throws std::logic_error
+  // naming the row and the bytes, unless the gap is narrower than the next column's alignment
+  // (the row's at its end), which padding could explain.
+  Handle done();
 
  private:
+  const char* row_;
+  std::size_t bytes_;
+  std::size_t alignment_;
   Handle type_;
 };
 
@@ -84,7 +92,7 @@ void add_member(RowType& row, const char* name, std::size_t offset,
 // The compound type of a whole Row from its members, listed in the order the file keeps them.
 #define COLLBENCH_ROW_TYPE(Row, ...)                 \
   [] {                                               \
-    ::collbench::h5::RowType row(sizeof(Row));       \
+    ::collbench::h5::RowType row(#Row, sizeof(Row), alignof(Row)); \
     COLLBENCH_ADD_MEMBERS(row, 0, Row, __VA_ARGS__); \
     return row.done();                               \
   }()

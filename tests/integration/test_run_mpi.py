@@ -189,7 +189,7 @@ def test_provenance_and_topology(sweep):
     nranks, out, _ = sweep
     with h5py.File(out, "r") as f:
         assert f.attrs["schema"] == "collbench-results"
-        assert f.attrs["schema_version"] == 17
+        assert f.attrs["schema_version"] == 18
         assert f.attrs["backend"] == "mpi"
         assert "Open MPI" in f.attrs["backend_version"]
         assert "--out" in f.attrs["command_line"]

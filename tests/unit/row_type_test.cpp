@@ -91,6 +91,40 @@ TEST(RowType, NamesEachMemberInTheOrderListedWithTheTypeItsCxxTypeSays) {
             offsetof(SwatchRow, times) + sizeof(double));
 }
 
+// A member added to a row but not to its list would go unstored without a word.
+TEST(RowType, AMemberLeftOutOfTheListIsRefusedNamingTheRowAndItsBytes) {
+  struct Gapped {
+    std::int32_t first;
+    double forgotten;
+    std::int8_t last;
+  };
+  try {
+    COLLBENCH_ROW_TYPE(Gapped, first, last);
+    ADD_FAILURE() << "a row with a member left out was typed";
+  } catch (const std::logic_error& error) {
+    EXPECT_STREQ(error.what(), "Gapped: its bytes 4 to 16 are in no column listed, or in two");
+  }
+  struct Trailing {
+    double first;
+    std::int32_t second;
+    double forgotten;
+  };
+  EXPECT_THROW(COLLBENCH_ROW_TYPE(Trailing, first, second), std::logic_error);
+  // The limit: a member no wider than the padding its neighbours allow looks like padding.
+  struct Hidden {
+    double first;
+    std::int32_t second;
+    std::int32_t forgotten;
+  };
+  EXPECT_NO_THROW(COLLBENCH_ROW_TYPE(Hidden, first, second));
+  struct Padded {
+    std::int8_t flag;
+    double value;
+    std::int32_t count;
+  };
+  EXPECT_NO_THROW(COLLBENCH_ROW_TYPE(Padded, flag, value, count));
+}
+
 TEST(RowCopies, ARecordRoundTripsThroughItsRowInEverySharedMember) {
   const Swatch swatch{.index = 7,
                       .label = "teal",
