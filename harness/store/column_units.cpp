@@ -23,7 +23,8 @@ std::string column_units(hid_t table) {
 }
 
 void write_column_units(hid_t table) {
-  h5::write_string_attribute(table, layout::kUnits, column_units(table));
+  const std::string units = column_units(table);
+  if (!units.empty()) h5::write_string_attribute(table, layout::kUnits, units);
 }
 
 }  // namespace collbench

@@ -19,7 +19,7 @@ inline constexpr std::pair<std::string_view, std::string_view> kUnitSuffixes[] =
 // the order of kUnitSuffixes; empty when none does.
 std::string column_units(hid_t table);
 
-// Writes column_units(table) as its `units` attribute.
+// Writes column_units(table) as its `units` attribute, where its columns carry a unit.
 void write_column_units(hid_t table);
 
 }  // namespace collbench

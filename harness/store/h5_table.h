@@ -76,30 +76,4 @@ std::vector<Row> read_rows(hid_t parent, const std::string& name, hid_t row_type
   }
 }
 
-// The table `name` of a row per record, each made by `to_row`, replacing any table there;
-// returned open, for its attributes.
-template <typename Row, typename Record>
-Handle write_records(hid_t file, const std::string& name, hid_t row_type,
-                     const std::vector<Record>& records, Row (*to_row)(const Record&)) {
-  std::vector<Row> rows;
-  rows.reserve(records.size());
-  for (const Record& record : records) rows.push_back(to_row(record));
-  write_table(file, name, row_type, rows.size(), rows.data());
-  return open_dataset(file, name);
-}
-
-// Every record of the table `name`, each read from its row by `from_row`.
-template <typename Row, typename Record>
-std::vector<Record> read_records(hid_t file, const std::string& name, hid_t row_type,
-                                 Record (*from_row)(const Row&),
-                                 const ColumnHistory& history = {}) {
-  std::vector<Record> records;
-  for (const Row& row : read_rows<Row>(file, name, row_type, history)) try {
-      records.push_back(from_row(row));
-    } catch (const std::runtime_error& error) {
-      throw std::runtime_error("/" + name + ": " + error.what());
-    }
-  return records;
-}
-
 }  // namespace collbench::h5

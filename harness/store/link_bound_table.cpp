@@ -7,6 +7,7 @@
 #include "harness/store/column_units.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
+#include "harness/store/record_table.h"
 #include "harness/store/row_copies.h"
 #include "harness/store/row_type.h"
 
@@ -45,8 +46,7 @@ LinkBoundRow to_row(const LinkBound& bound) {
 
 void write_link_bound_table(hid_t file, const LinkBoundRecord& record) {
   const h5::Handle table =
-      h5::write_records(file, layout::kLinkBounds, link_bound_row_type(), record.bounds, to_row);
-  write_column_units(table.get());
+      write_records(file, layout::kLinkBounds, link_bound_row_type(), record.bounds, to_row);
   h5::write_string_attribute(table.get(), layout::kLinksFile, record.links_file);
   h5::write_string_attribute(table.get(), layout::kLinksStartUtc, record.links_start_utc);
   h5::flush(file);
@@ -55,8 +55,8 @@ void write_link_bound_table(hid_t file, const LinkBoundRecord& record) {
 std::optional<LinkBoundRecord> read_link_bounds(hid_t file) {
   if (!h5::link_exists(file, layout::kLinkBounds)) return std::nullopt;
   LinkBoundRecord record;
-  record.bounds = h5::read_records(file, layout::kLinkBounds, link_bound_row_type(),
-                                   h5::record_of<LinkBound, LinkBoundRow>);
+  record.bounds = read_records(file, layout::kLinkBounds, link_bound_row_type(),
+                               h5::record_of<LinkBound, LinkBoundRow>);
   const h5::Handle table = h5::open_dataset(file, layout::kLinkBounds);
   record.links_file = h5::read_string_attribute(table.get(), layout::kLinksFile);
   record.links_start_utc = h5::read_string_attribute(table.get(), layout::kLinksStartUtc);

@@ -11,6 +11,7 @@
 #include "harness/store/column_units.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
+#include "harness/store/record_table.h"
 #include "harness/store/row_copies.h"
 #include "harness/store/row_type.h"
 #include "harness/store/point_record.h"
@@ -148,14 +149,11 @@ void append_link_point(hid_t file, const LinkPoint& point) {
 }
 
 void write_link_analysis(hid_t file, const LinkAnalysis& analysis, double shortfall) {
-  const h5::Handle fits = h5::write_records(file, layout::kLinkFits, link_fit_row_type(),
-                                            analysis.fits, h5::row_of<LinkFitRow, LinkFit>);
+  const h5::Handle fits = write_records(file, layout::kLinkFits, link_fit_row_type(), analysis.fits,
+                                        h5::row_of<LinkFitRow, LinkFit>);
   h5::write_double_attribute(fits.get(), layout::kShortfall, shortfall);
-  write_column_units(fits.get());
-  const h5::Handle hosts =
-      h5::write_records(file, layout::kSlowHosts, slow_host_row_type(), analysis.slow_hosts,
-                        h5::row_of<SlowHostRow, SlowHost>);
-  write_column_units(hosts.get());
+  write_records(file, layout::kSlowHosts, slow_host_row_type(), analysis.slow_hosts,
+                h5::row_of<SlowHostRow, SlowHost>);
   h5::flush(file);
 }
 
@@ -186,10 +184,10 @@ std::optional<LinkRecord> read_link_tables(hid_t file, bool with_samples) {
   }
   if (h5::link_exists(file, layout::kLinkFits)) {
     LinkAnalysis analysis;
-    analysis.fits = h5::read_records(file, layout::kLinkFits, link_fit_row_type(),
-                                     h5::record_of<LinkFit, LinkFitRow>);
-    analysis.slow_hosts = h5::read_records(file, layout::kSlowHosts, slow_host_row_type(),
-                                           h5::record_of<SlowHost, SlowHostRow>);
+    analysis.fits = read_records(file, layout::kLinkFits, link_fit_row_type(),
+                                 h5::record_of<LinkFit, LinkFitRow>);
+    analysis.slow_hosts = read_records(file, layout::kSlowHosts, slow_host_row_type(),
+                                       h5::record_of<SlowHost, SlowHostRow>);
     const h5::Handle table = h5::open_dataset(file, layout::kLinkFits);
     record.shortfall = h5::read_double_attribute(table.get(), layout::kShortfall);
     record.analysis = std::move(analysis);

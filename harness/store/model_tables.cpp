@@ -14,6 +14,7 @@
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
+#include "harness/store/record_table.h"
 #include "harness/store/result_file.h"
 #include "harness/store/row_copies.h"
 #include "harness/store/row_type.h"
@@ -201,12 +202,6 @@ void add_member(h5::RowType& row, const char*, std::size_t offset,
                         half_size_ci_high_bytes);
 }
 
-template <typename Row>
-void replace_table(hid_t file, const char* name, hid_t type, const std::vector<Row>& rows) {
-  h5::write_table(file, name, type, rows.size(), rows.data());
-  write_column_units(h5::open_dataset(file, name).get());
-}
-
 h5::Handle fit_row_type() {
   return COLLBENCH_ROW_TYPE(FitRow, curve, segment, segments, sizes, min_size_bytes, max_size_bytes,
                             parameters, n90_bytes, rms_rel_error, max_rel_error,
@@ -376,10 +371,7 @@ void write_model_tables(hid_t file, const ModelReport& report) {
   replace_table(file, "fits", fit_row_type().get(), fit_rows(report));
   replace_table(file, "headlines", headline_row_type().get(), headline_rows(report));
   replace_table(file, "families", family_row_type().get(), family_rows(report));
-  std::vector<CrossoverRow> crossovers(report.crossovers.size());
-  std::transform(report.crossovers.begin(), report.crossovers.end(), crossovers.begin(),
-                 crossover_row);
-  replace_table(file, "crossovers", crossover_row_type().get(), crossovers);
+  write_records(file, "crossovers", crossover_row_type().get(), report.crossovers, crossover_row);
   h5::flush(file);
 }
 

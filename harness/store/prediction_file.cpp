@@ -15,6 +15,7 @@
 #include "harness/store/column_units.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
+#include "harness/store/record_table.h"
 #include "harness/store/result_file.h"
 #include "harness/stats/no_value.h"
 
@@ -141,13 +142,6 @@ CheckRow check_row(const CurvePrediction& curve, const OutOfSampleCheck& check) 
   return row;
 }
 
-template <typename Row>
-void write_rows(hid_t file, const char* name, hid_t type, const std::vector<Row>& rows) {
-  h5::write_table(file, name, type, rows.size(), rows.data());
-  const h5::Handle table = h5::open_dataset(file, name);
-  write_column_units(table.get());
-}
-
 void write_tables(hid_t file, const Predictions& predictions,
                   const std::optional<StepShape>& step) {
   std::vector<PredictionRow> rows;
@@ -169,9 +163,9 @@ void write_tables(hid_t file, const Predictions& predictions,
         measured.push_back({curve_columns(key), rank_curve.sizes[i], rank_curve.times[i] * 1e6});
     }
   }
-  write_rows(file, layout::kPredictions, prediction_row_type().get(), rows);
-  write_rows(file, layout::kPredictionChecks, check_row_type().get(), checks);
-  write_rows(file, layout::kPredictedFrom, measured_row_type().get(), measured);
+  replace_table(file, layout::kPredictions, prediction_row_type().get(), rows);
+  replace_table(file, layout::kPredictionChecks, check_row_type().get(), checks);
+  replace_table(file, layout::kPredictedFrom, measured_row_type().get(), measured);
 }
 
 }  // namespace

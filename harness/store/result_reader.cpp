@@ -12,6 +12,7 @@
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
+#include "harness/store/record_table.h"
 #include "harness/store/link_bound_table.h"
 #include "harness/store/link_tables.h"
 #include "harness/store/model_tables.h"
@@ -69,7 +70,7 @@ Provenance read_provenance(hid_t root) {
 
 std::vector<RankTopology> read_topology(hid_t root) {
   if (!h5::link_exists(root, layout::kTopology)) return {};
-  return h5::read_records(root, layout::kTopology, topology_row_type(), from_topology_row);
+  return read_records(root, layout::kTopology, topology_row_type(), from_topology_row);
 }
 
 // Row-major [point x world rank] matrix of per-rank medians, microseconds.

@@ -11,6 +11,7 @@
 #include "harness/store/column_units.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
+#include "harness/store/record_table.h"
 #include "harness/store/link_tables.h"
 #include "harness/store/model_tables.h"
 #include "harness/store/point_record.h"
@@ -214,7 +215,7 @@ void ResultWriter::write_topology(const std::vector<RankTopology>& ranks) {
   const hid_t root = impl_->file.get();
   if (h5::link_exists(root, layout::kTopology))
     throw std::logic_error("ResultWriter::write_topology called twice");
-  h5::write_records(root, layout::kTopology, topology_row_type(), ranks, to_topology_row);
+  write_records(root, layout::kTopology, topology_row_type(), ranks, to_topology_row);
   impl_->widen_rank_medians(ranks.size());
   h5::flush(root);
 }

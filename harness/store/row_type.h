@@ -6,11 +6,9 @@
 // to compile.
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
-#include <utility>
-
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 #include "harness/store/h5.h"
 #include "harness/store/member_list.h"

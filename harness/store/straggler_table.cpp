@@ -7,6 +7,7 @@
 #include "harness/store/column_units.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
+#include "harness/store/record_table.h"
 #include "harness/store/row_copies.h"
 #include "harness/store/row_type.h"
 
@@ -71,8 +72,7 @@ void read_judgement(hid_t table, StragglerRecord& record) {
 
 void write_straggler_table(hid_t file, const StragglerRecord& record) {
   const h5::Handle table =
-      h5::write_records(file, layout::kStragglers, straggler_row_type(), record.named, to_row);
-  write_column_units(table.get());
+      write_records(file, layout::kStragglers, straggler_row_type(), record.named, to_row);
   write_judgement(table.get(), record);
   h5::flush(file);
 }
@@ -80,7 +80,7 @@ void write_straggler_table(hid_t file, const StragglerRecord& record) {
 std::optional<StragglerRecord> read_straggler_table(hid_t file) {
   if (!h5::link_exists(file, layout::kStragglers)) return std::nullopt;
   StragglerRecord record;
-  record.named = h5::read_records(file, layout::kStragglers, straggler_row_type(), from_row);
+  record.named = read_records(file, layout::kStragglers, straggler_row_type(), from_row);
   read_judgement(h5::open_dataset(file, layout::kStragglers).get(), record);
   return record;
 }

@@ -15,6 +15,7 @@
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
+#include "harness/store/record_table.h"
 #include "harness/store/row_copies.h"
 #include "harness/store/row_type.h"
 #include "harness/store/summary_columns.h"
@@ -182,10 +183,10 @@ class RecordTableTest : public ::testing::Test {
 TEST_F(RecordTableTest, RecordsReadBackAsWrittenAndABadNameIsReportedWithItsTable) {
   const std::vector<Swatch> swatches = {{.index = 1, .label = "red", .shade = Shade::light},
                                         {.index = 2, .label = "navy", .shade = Shade::dark}};
-  h5::write_records(file_.get(), "swatches", swatch_row_type(), swatches,
-                    h5::row_of<SwatchRow, Swatch>);
-  const auto read = h5::read_records(file_.get(), "swatches", swatch_row_type(),
-                                     h5::record_of<Swatch, SwatchRow>);
+  write_records(file_.get(), "swatches", swatch_row_type(), swatches,
+                h5::row_of<SwatchRow, Swatch>);
+  const auto read =
+      read_records(file_.get(), "swatches", swatch_row_type(), h5::record_of<Swatch, SwatchRow>);
   ASSERT_EQ(read.size(), 2u);
   EXPECT_EQ(read[1].label, "navy");
   EXPECT_EQ(read[1].shade, Shade::dark);
@@ -194,17 +195,16 @@ TEST_F(RecordTableTest, RecordsReadBackAsWrittenAndABadNameIsReportedWithItsTabl
   h5::store_fixed_string("gray", rows[0].shade.text);
   h5::write_table(file_.get(), "bad", swatch_row_type(), rows.size(), rows.data());
   try {
-    h5::read_records(file_.get(), "bad", swatch_row_type(), h5::record_of<Swatch, SwatchRow>);
+    read_records(file_.get(), "bad", swatch_row_type(), h5::record_of<Swatch, SwatchRow>);
     ADD_FAILURE() << "an unknown shade was read";
   } catch (const std::runtime_error& error) {
     EXPECT_STREQ(error.what(), "/bad: unknown shade 'gray'");
   }
 }
 
-TEST_F(RecordTableTest, UnitsListTheSuffixesTheColumnsCarryInTheTablesOrder) {
-  const h5::Handle table = h5::write_records(file_.get(), "swatches", swatch_row_type(),
-                                             std::vector<Swatch>{}, h5::row_of<SwatchRow, Swatch>);
-  write_column_units(table.get());
+TEST_F(RecordTableTest, UnitsListTheSuffixesTheColumnsCarryInTheTablesOrderWhereThereAreAny) {
+  const h5::Handle table = write_records(file_.get(), "swatches", swatch_row_type(),
+                                         std::vector<Swatch>{}, h5::row_of<SwatchRow, Swatch>);
   EXPECT_EQ(h5::read_string_attribute(table.get(), layout::kUnits),
             "per field name: _us microseconds, _bytes bytes");
 
@@ -214,7 +214,10 @@ TEST_F(RecordTableTest, UnitsListTheSuffixesTheColumnsCarryInTheTablesOrder) {
   static const h5::Handle plain_type = COLLBENCH_ROW_TYPE(Plain, weight);
   const Plain plain{1};
   h5::write_table(file_.get(), "plain", plain_type.get(), 1, &plain);
-  EXPECT_EQ(column_units(h5::open_dataset(file_.get(), "plain").get()), "");
+  const h5::Handle plain_table = h5::open_dataset(file_.get(), "plain");
+  EXPECT_EQ(column_units(plain_table.get()), "");
+  write_column_units(plain_table.get());
+  EXPECT_FALSE(H5Aexists(plain_table.get(), layout::kUnits));
 }
 
 }  // namespace
