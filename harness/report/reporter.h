@@ -8,9 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/report/ordered_json.h"
-
 #include "harness/plan/point.h"
+#include "harness/report/ordered_json.h"
 #include "harness/stats/stragglers.h"
 
 namespace collbench {

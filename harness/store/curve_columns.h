@@ -1,8 +1,8 @@
 #pragma once
 // The columns that name a curve in the model and prediction tables.
 #include <cstddef>
-#include <type_traits>
 #include <cstdint>
+#include <type_traits>
 
 #include "harness/plan/point.h"
 #include "harness/store/row_type.h"

@@ -4,8 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "harness/store/column_units.h"
-#include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/record_table.h"
 #include "harness/store/row_copies.h"
@@ -26,13 +24,14 @@ struct LinkBoundRow {
   double ratio;
 };
 
-COLLBENCH_SHARED_MEMBERS(LinkBound, LinkBoundRow, point_id, kind, links, alpha_us, bandwidth_GBps,
-                         algorithm, predicted_us, measured_us)
+// Every column but the ratio, which the record derives.
+#define LINK_BOUND_SHARED_MEMBERS \
+  point_id, kind, links, alpha_us, bandwidth_GBps, algorithm, predicted_us, measured_us
+
+COLLBENCH_SHARED_MEMBERS(LinkBound, LinkBoundRow, LINK_BOUND_SHARED_MEMBERS)
 
 hid_t link_bound_row_type() {
-  static const h5::Handle type =
-      COLLBENCH_ROW_TYPE(LinkBoundRow, point_id, kind, links, alpha_us, bandwidth_GBps, algorithm,
-                         predicted_us, measured_us, ratio);
+  static const h5::Handle type = COLLBENCH_ROW_TYPE(LinkBoundRow, LINK_BOUND_SHARED_MEMBERS, ratio);
   return type.get();
 }
 

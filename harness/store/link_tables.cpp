@@ -67,32 +67,33 @@ struct SlowHostRow {
   double median_GBps;
 };
 
-COLLBENCH_SHARED_MEMBERS(LinkPoint, LinkRow, source_rank, destination_rank, source_host,
-                         destination_host, kind, transport, mode, stop_reason, size_bytes,
-                         messages_per_sample, rounds)
-COLLBENCH_SHARED_MEMBERS(LinkFit, LinkFitRow, first_rank, second_rank, first_host, second_host,
-                         kind, transport, alpha_bytes, alpha_us, largest_bytes, bandwidth_GBps,
-                         forward_GBps, backward_GBps, bidirectional_GBps, slow)
-COLLBENCH_SHARED_MEMBERS(SlowHost, SlowHostRow, name, kind, typical_GBps, median_GBps)
+// The columns a record and its row share, listed once for the row's type and the copies; a
+// link fit and a slow host share every one.
+#define LINK_SHARED_MEMBERS                                                            \
+  source_rank, destination_rank, source_host, destination_host, kind, transport, mode, \
+      stop_reason, size_bytes, messages_per_sample, rounds
+#define LINK_FIT_MEMBERS                                                                    \
+  first_rank, second_rank, first_host, second_host, kind, transport, alpha_bytes, alpha_us, \
+      largest_bytes, bandwidth_GBps, forward_GBps, backward_GBps, bidirectional_GBps, slow
+#define SLOW_HOST_MEMBERS name, kind, typical_GBps, median_GBps
+
+COLLBENCH_SHARED_MEMBERS(LinkPoint, LinkRow, LINK_SHARED_MEMBERS)
+COLLBENCH_SHARED_MEMBERS(LinkFit, LinkFitRow, LINK_FIT_MEMBERS)
+COLLBENCH_SHARED_MEMBERS(SlowHost, SlowHostRow, SLOW_HOST_MEMBERS)
 
 hid_t link_row_type() {
-  static const h5::Handle type = COLLBENCH_ROW_TYPE(
-      LinkRow, source_rank, destination_rank, source_host, destination_host, kind, transport, mode,
-      stop_reason, size_bytes, messages_per_sample, rounds, samples, times, bandwidth_GBps);
+  static const h5::Handle type =
+      COLLBENCH_ROW_TYPE(LinkRow, LINK_SHARED_MEMBERS, samples, times, bandwidth_GBps);
   return type.get();
 }
 
 hid_t link_fit_row_type() {
-  static const h5::Handle type =
-      COLLBENCH_ROW_TYPE(LinkFitRow, first_rank, second_rank, first_host, second_host, kind,
-                         transport, alpha_bytes, alpha_us, largest_bytes, bandwidth_GBps,
-                         forward_GBps, backward_GBps, bidirectional_GBps, slow);
+  static const h5::Handle type = COLLBENCH_ROW_TYPE(LinkFitRow, LINK_FIT_MEMBERS);
   return type.get();
 }
 
 hid_t slow_host_row_type() {
-  static const h5::Handle type =
-      COLLBENCH_ROW_TYPE(SlowHostRow, name, kind, typical_GBps, median_GBps);
+  static const h5::Handle type = COLLBENCH_ROW_TYPE(SlowHostRow, SLOW_HOST_MEMBERS);
   return type.get();
 }
 

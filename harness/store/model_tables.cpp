@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/store/column_units.h"
 #include "harness/store/curve_columns.h"
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
@@ -125,6 +124,13 @@ std::vector<HeadlineRow> headline_rows(const ModelReport& report) {
   return rows;
 }
 
+// The members a segment, a family fit and a crossover share with their rows, for the copies both
+// ways.
+#define SEGMENT_SHARED_MEMBERS \
+  sizes, min_size_bytes, max_size_bytes, rms_rel_error, max_rel_error, alpha_at_bound
+#define FAMILY_FIT_SHARED_MEMBERS rms_rel_error, bic, held_out_rel_error
+#define CROSSOVER_SHARED_MEMBERS size_bytes, max_ranks_measured
+
 std::vector<FitRow> fit_rows(const ModelReport& report) {
   std::vector<FitRow> rows;
   for (const auto& curve : report.curves) {
@@ -144,8 +150,7 @@ std::vector<FitRow> fit_rows(const ModelReport& report) {
     for (std::size_t k = 0; k < curve.segments.size(); ++k) {
       const SegmentReport& s = curve.segments[k];
       row.segment = static_cast<std::int32_t>(k);
-      COLLBENCH_COPY_MEMBERS(row, s, sizes, min_size_bytes, max_size_bytes, rms_rel_error,
-                             max_rel_error, alpha_at_bound);
+      COLLBENCH_COPY_MEMBERS(row, s, SEGMENT_SHARED_MEMBERS);
       row.parameters = parameter_columns(s);
       row.n90_bytes = 9 * s.half_size_bytes;
       row.trusted = s.trusted();
@@ -174,7 +179,7 @@ std::vector<FamilyRow> family_rows(const ModelReport& report) {
       store_family_fit(fit, row);
       COLLBENCH_COPY_MEMBERS(row, fit.family, latency_per_peer, latency_per_doubling,
                              bandwidth_per_share, bandwidth_whole);
-      COLLBENCH_COPY_MEMBERS(row, fit, rms_rel_error, bic, held_out_rel_error);
+      COLLBENCH_COPY_MEMBERS(row, fit, FAMILY_FIT_SHARED_MEMBERS);
       row.chosen = i == 0;
       h5::store_fixed_string(fmt::format("{}", fmt::join(family.rank_counts, ",")), row.rank_counts);
       rows.push_back(row);
@@ -186,7 +191,7 @@ CrossoverRow crossover_row(const CrossoverReport& crossover) {
   CrossoverRow row{};
   row.curve = curve_columns(crossover.key);
   store_family_fit(crossover.family, row);
-  COLLBENCH_COPY_MEMBERS(row, crossover, size_bytes, max_ranks_measured);
+  COLLBENCH_COPY_MEMBERS(row, crossover, CROSSOVER_SHARED_MEMBERS);
   row.crossover_ranks = crossover.crossover_ranks.value_or(kNoValue);
   row.crossover_ranks_ci_low = crossover.crossover_ranks_ci.low;
   row.crossover_ranks_ci_high = crossover.crossover_ranks_ci.high;
@@ -281,13 +286,8 @@ void read_curves(hid_t file, ModelReport& report) {
       continue;
     }
     SegmentReport segment;
-    segment.min_size_bytes = row.min_size_bytes;
-    segment.max_size_bytes = row.max_size_bytes;
-    segment.sizes = row.sizes;
+    COLLBENCH_COPY_MEMBERS(segment, row, SEGMENT_SHARED_MEMBERS);
     load_parameters(row.parameters, segment);
-    segment.rms_rel_error = row.rms_rel_error;
-    segment.max_rel_error = row.max_rel_error;
-    segment.alpha_at_bound = row.alpha_at_bound != 0;
     segment.flags = split_flags(row.flags, sizeof row.flags);
     curve.sizes = 0;
     curve.segments.push_back(std::move(segment));
@@ -330,13 +330,23 @@ RankFamily family_of(const PointKey& key, const char (&stored)[8]) {
       fmt::format("/families: {} has no rank family '{}'", collbench::name(key.collective), name));
 }
 
+// The family, alpha and beta of a FamilyRow or a CrossoverRow: store_family_fit read back.
+template <typename Row>
+FamilyFit loaded_family_fit(const PointKey& key, const Row& row) {
+  FamilyFit fit;
+  fit.family = family_of(key, row.family);
+  fit.alpha_s = row.alpha_us * 1e-6;
+  fit.beta_s_per_byte = row.beta_ns_per_byte * 1e-9;
+  return fit;
+}
+
 void read_families(hid_t file, ModelReport& report) {
   const bool unknown = before_schema_5(file);
   for (const FamilyRow& row : read_table<FamilyRow>(file, "families", family_row_type().get())) {
     const PointKey key = curve_key_of(row.curve);
-    const FamilyFit fit{family_of(key, row.family), row.alpha_us * 1e-6,
-                        row.beta_ns_per_byte * 1e-9, row.rms_rel_error, row.bic,
-                        unknown ? kNoValue : row.held_out_rel_error};
+    FamilyFit fit = loaded_family_fit(key, row);
+    COLLBENCH_COPY_MEMBERS(fit, row, FAMILY_FIT_SHARED_MEMBERS);
+    if (unknown) fit.held_out_rel_error = kNoValue;
     if (row.chosen || report.families.empty()) {
       FamilyReport family;
       family.key = key;
@@ -354,13 +364,11 @@ void read_families(hid_t file, ModelReport& report) {
        read_table<CrossoverRow>(file, "crossovers", crossover_row_type().get())) {
     CrossoverReport crossover;
     crossover.key = curve_key_of(row.curve);
-    crossover.family = {family_of(crossover.key, row.family), row.alpha_us * 1e-6,
-                        row.beta_ns_per_byte * 1e-9, 0, 0};
-    crossover.size_bytes = row.size_bytes;
+    crossover.family = loaded_family_fit(crossover.key, row);
+    COLLBENCH_COPY_MEMBERS(crossover, row, CROSSOVER_SHARED_MEMBERS);
     if (!std::isnan(row.crossover_ranks)) crossover.crossover_ranks = row.crossover_ranks;
     if (!unknown)
       crossover.crossover_ranks_ci = {row.crossover_ranks_ci_low, row.crossover_ranks_ci_high};
-    crossover.max_ranks_measured = row.max_ranks_measured;
     report.crossovers.push_back(std::move(crossover));
   }
 }

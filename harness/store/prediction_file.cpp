@@ -12,7 +12,6 @@
 
 #include "harness/store/curve_columns.h"
 #include "harness/store/h5.h"
-#include "harness/store/column_units.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/record_table.h"

@@ -12,11 +12,11 @@
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
-#include "harness/store/record_table.h"
 #include "harness/store/link_bound_table.h"
 #include "harness/store/link_tables.h"
 #include "harness/store/model_tables.h"
 #include "harness/store/point_record.h"
+#include "harness/store/record_table.h"
 #include "harness/store/straggler_table.h"
 #include "harness/store/topology_record.h"
 

@@ -4,8 +4,6 @@
 #include <vector>
 
 #include "harness/plan/point.h"
-#include "harness/store/column_units.h"
-#include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/record_table.h"
 #include "harness/store/row_copies.h"
@@ -28,13 +26,15 @@ struct StragglerRow {
   double median_lag_us;
 };
 
-COLLBENCH_SHARED_MEMBERS(Straggler, StragglerRow, rank, host, kind, ranks, points, points_last,
-                         samples, times_last, chance, p_value)
+// Every column but the lag, which the row keeps in microseconds.
+#define STRAGGLER_SHARED_MEMBERS \
+  rank, host, kind, ranks, points, points_last, samples, times_last, chance, p_value
+
+COLLBENCH_SHARED_MEMBERS(Straggler, StragglerRow, STRAGGLER_SHARED_MEMBERS)
 
 hid_t straggler_row_type() {
   static const h5::Handle type =
-      COLLBENCH_ROW_TYPE(StragglerRow, rank, host, kind, ranks, points, points_last, samples,
-                         times_last, chance, p_value, median_lag_us);
+      COLLBENCH_ROW_TYPE(StragglerRow, STRAGGLER_SHARED_MEMBERS, median_lag_us);
   return type.get();
 }
 

@@ -3,8 +3,8 @@
 // one after another (/points, /links).
 #include <array>
 #include <cstddef>
-#include <type_traits>
 #include <iterator>
+#include <type_traits>
 
 #include "harness/stats/summary.h"
 #include "harness/store/row_type.h"
