@@ -81,8 +81,8 @@ std::string crossover_line(const CrossoverReport& crossover) {
   const auto& family = crossover.family;
   const Interval& ci = crossover.crossover_ranks_ci;
   return fmt::format(
-      "# crossover {}: ring alpha {:.3g} us, 1/beta {:.3g} GB/s; p*({}) = {}{}{}",
-      curve_text(crossover.key), family.alpha_s * 1e6, 1e-9 / family.beta_s_per_byte,
+      "# crossover {}: ring alpha {:.3g} us, 1/beta {} GB/s; p*({}) = {}{}{}",
+      curve_text(crossover.key), family.alpha_s * 1e6, gbps_text(family.beta_s_per_byte),
       bytes_text(crossover.size_bytes),
       crossover.crossover_ranks
           ? fmt::format("{:.0f} ranks{}", *crossover.crossover_ranks, ranks_interval_text(ci))
@@ -168,6 +168,11 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
   const auto interval = [](const Interval& i) {
     return nlohmann::ordered_json::array({finite_or_null(i.low), finite_or_null(i.high)});
   };
+  // A beta of 0 (the time did not grow with size: one rank moves nothing) is an unbounded
+  // bandwidth, null as gbps_text says "unbounded".
+  const auto gbps = [](double beta_s_per_byte) {
+    return beta_s_per_byte > 0 ? nlohmann::ordered_json(1e-9 / beta_s_per_byte) : nullptr;
+  };
   nlohmann::ordered_json json;
   json["curves"] = nlohmann::ordered_json::array();
   for (const auto& curve : report.curves) {
@@ -189,31 +194,33 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
           {"alpha_ci_us", interval({h.alpha_ci.low * 1e6, h.alpha_ci.high * 1e6})},
           {"beta_ns_per_byte", h.beta_s_per_byte * 1e9},
           {"beta_ci_ns_per_byte", interval({h.beta_ci.low * 1e9, h.beta_ci.high * 1e9})},
-          {"bandwidth_GBps", 1e-9 / h.beta_s_per_byte},
+          {"bandwidth_GBps", gbps(h.beta_s_per_byte)},
           {"misfit_median_rel_error", h.misfit},
-          {"bandwidth_falls_at_bytes", falls ? nlohmann::ordered_json(h.bandwidth_falls_at_bytes) : nullptr},
-          {"peak_bandwidth_GBps", falls ? nlohmann::ordered_json(1e-9 / h.peak_beta_s_per_byte) : nullptr},
+          {"bandwidth_falls_at_bytes",
+           falls ? nlohmann::ordered_json(h.bandwidth_falls_at_bytes) : nullptr},
+          {"peak_bandwidth_GBps", falls ? gbps(h.peak_beta_s_per_byte) : nullptr},
           {"trusted", h.trusted()},
           {"flags", h.flags}};
     }
     entry["segments"] = nlohmann::ordered_json::array();
     for (const auto& s : curve.segments)
-      entry["segments"].push_back({{"min_size_bytes", s.min_size_bytes},
-                                   {"max_size_bytes", s.max_size_bytes},
-                                   {"sizes", s.sizes},
-                                   {"alpha_us", s.alpha_s * 1e6},
-                                   {"alpha_at_bound", s.alpha_at_bound},
-                                   {"alpha_ci_us", interval({s.alpha_ci.low * 1e6, s.alpha_ci.high * 1e6})},
-                                   {"beta_ns_per_byte", s.beta_s_per_byte * 1e9},
-                                   {"beta_ci_ns_per_byte", interval({s.beta_ci.low * 1e9, s.beta_ci.high * 1e9})},
-                                   {"bandwidth_GBps", 1e-9 / s.beta_s_per_byte},
-                                   {"half_size_bytes", finite_or_null(s.half_size_bytes)},
-                                   {"half_size_ci_bytes", interval(s.half_size_ci)},
-                                   {"n90_bytes", finite_or_null(9 * s.half_size_bytes)},
-                                   {"rms_rel_error", s.rms_rel_error},
-                                   {"max_rel_error", s.max_rel_error},
-                                   {"trusted", s.trusted()},
-                                   {"flags", s.flags}});
+      entry["segments"].push_back(
+          {{"min_size_bytes", s.min_size_bytes},
+           {"max_size_bytes", s.max_size_bytes},
+           {"sizes", s.sizes},
+           {"alpha_us", s.alpha_s * 1e6},
+           {"alpha_at_bound", s.alpha_at_bound},
+           {"alpha_ci_us", interval({s.alpha_ci.low * 1e6, s.alpha_ci.high * 1e6})},
+           {"beta_ns_per_byte", s.beta_s_per_byte * 1e9},
+           {"beta_ci_ns_per_byte", interval({s.beta_ci.low * 1e9, s.beta_ci.high * 1e9})},
+           {"bandwidth_GBps", gbps(s.beta_s_per_byte)},
+           {"half_size_bytes", finite_or_null(s.half_size_bytes)},
+           {"half_size_ci_bytes", interval(s.half_size_ci)},
+           {"n90_bytes", finite_or_null(9 * s.half_size_bytes)},
+           {"rms_rel_error", s.rms_rel_error},
+           {"max_rel_error", s.max_rel_error},
+           {"trusted", s.trusted()},
+           {"flags", s.flags}});
     json["curves"].push_back(entry);
   }
   json["crossovers"] = nlohmann::ordered_json::array();

@@ -927,6 +927,23 @@ TEST(ModelReport, UnboundedHalfSizesAndBandwidthsSayWhy) {
             nlohmann::ordered_json::parse("[20000.0, null]"));
 }
 
+// One rank moves nothing: its fitted beta is 0, and the bandwidth unbounded in text and JSON
+// (null, never a JSON reader's parse error or a script's None formatted as a number).
+TEST(ModelReport, ABetaOfZeroIsAnUnboundedBandwidth) {
+  ModelReport models = tuned_models();
+  CurveFit& curve = models.curves[0];
+  curve.segments[0].beta_s_per_byte = 0;
+  curve.headline->beta_s_per_byte = 0;
+  models.crossovers[0].family.beta_s_per_byte = 0;
+  const auto json = model_json(models);
+  EXPECT_TRUE(json["curves"][0].at("segments")[0].at("bandwidth_GBps").is_null());
+  EXPECT_TRUE(json["curves"][0].at("headline").at("bandwidth_GBps").is_null());
+  EXPECT_DOUBLE_EQ(json["curves"][1].at("segments")[0].at("bandwidth_GBps").get<double>(), 10);
+  const auto lines = model_footer_lines(models);
+  EXPECT_NE(lines[0].find("bandwidth unbounded ["), std::string::npos) << lines[0];
+  EXPECT_NE(lines[3].find("1/beta unbounded GB/s"), std::string::npos) << lines[3];
+}
+
 // p* 5.2 with an interval whose high end is unbounded (replicates that lost the latency term).
 TEST(ModelReport, CrossoverCarriesItsRankInterval) {
   const auto lines = model_footer_lines(tuned_models());
