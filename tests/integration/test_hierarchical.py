@@ -5,11 +5,11 @@ nodes hold different numbers of ranks; compared with the flat allreduce in the f
 import h5py
 import pytest
 
-from conftest import BINARY, QUICK, run_mpi, run_plain, text
+from conftest import BINARY, FIXED_COUNT, QUICK, run_mpi, run_plain, text
 from test_vcluster import needs_root, vcluster_run
 
 EVERY_TYPE = ["--ops", "allreduce,allreduce_hier", "-d", "all", "-o", "all", "--inplace",
-              "-c", "1", "--mode", "latency", "-b", "8", "-e", "64K", "-f", "32", *QUICK]
+              "-c", "1", "--mode", "latency", "-b", "8", "-e", "64K", "-f", "32", *FIXED_COUNT]
 
 
 def points_of(path):

@@ -14,7 +14,7 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import BINARY, QUICK, ROOT, environment, run_plain, table_rows, text
+from conftest import BINARY, FIXED_COUNT, QUICK, ROOT, environment, run_plain, table_rows, text
 
 STANDIN = BINARY.parents[1] / "tests" / "standin" / "lib"
 VIOLATION = "collbench stand-in (pid"
@@ -104,7 +104,7 @@ def sweep(request, tmp_path_factory):
     out = tmp_path_factory.mktemp(f"standin-np{nranks}") / "sweep.h5"
     result = run_np(nranks, ["--virtual-nodes", "-b", "8", "-e", "64K", "-f", "16", "--inplace",
                              "--ops", LIBRARY_COLLECTIVES, "-r", "1", "-d", "int8,float", "-o", "all",
-                             "--keep-samples", "all", "--out", str(out), *QUICK])
+                             "--keep-samples", "all", "--out", str(out), *FIXED_COUNT])
     assert result.returncode == 0, result.stderr
     return nranks, out, result
 
@@ -156,7 +156,7 @@ def test_every_datatype_and_op_is_exact(tmp_path, nranks):
     out = tmp_path / "types.h5"
     result = run_np(nranks, ["--virtual-nodes", "--ops", LIBRARY_COLLECTIVES, "-r", str(nranks - 1),
                              "-d", TYPES, "-o", "all", "-b", "64", "-e", "256",
-                             "-f", "4", "--mode", "bandwidth", "--out", str(out), *QUICK])
+                             "-f", "4", "--mode", "bandwidth", "--out", str(out), *FIXED_COUNT])
     assert result.returncode == 0, result.stderr
     points, _ = points_of(out)
     assert {text(d) for d in points["datatype"]} == set(TYPES.split(","))

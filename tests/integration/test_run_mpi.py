@@ -7,7 +7,7 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import QUICK, run_mpi, run_plain, run_preloaded, table_rows, text
+from conftest import FIXED_COUNT, QUICK, run_mpi, run_plain, run_preloaded, table_rows, text
 
 # nccl-tests' bus-bandwidth factors (its PERFORMANCE.md), written out here, not read from
 # collbench, so that a wrong descriptor fails.
@@ -26,11 +26,14 @@ ROOT = 1  # not rank 0, so that a backend that ignores the root shows
 def sweep(request, tmp_path_factory):
     nranks = request.param
     out = tmp_path_factory.mktemp(f"np{nranks}") / "sweep.h5"
+    # At 2 ranks the stopping rule decides, so that the table's marks of points it stopped short
+    # meet real ones; at 3 and 4 the sweep is about validation: a fixed count.
+    sampling = QUICK if nranks == 2 else FIXED_COUNT
     # Every sample kept, so that the statistics can be checked against them.
     result = run_mpi(nranks, ["run", "-b", "8", "-e", "64K", "-f", "16", "--inplace",
                               "--ops", LIBRARY_COLLECTIVES, "-r", str(ROOT),
                               "-d", "int8,uint32,int64,float,double", "-o", "all",
-                              "--keep-samples", "all", "--out", str(out), *QUICK])
+                              "--keep-samples", "all", "--out", str(out), *sampling])
     assert result.returncode == 0, result.stderr
     return nranks, out, result
 
