@@ -20,10 +20,9 @@ def sweep(tmp_path_factory):
     run = run_mpi(1, ["run", "--ops", "allreduce,broadcast", "-d", "float", "-b", "8", "-e", "32K",
                       "-f", "4", "--mode", "both", "--no-fit", *QUICK, "--out", str(result_file)])
     assert run.returncode == 0, run.stderr
-    for args, name in ((["--format", "csv"], "sweep-np1.csv"),
-                       (["--format", "json"], "sweep-np1.fit.json")):
-        command = "report" if name.endswith(".csv") else "fit"
-        written = run_plain([command, str(result_file), *args])
+    for command, form, name in (("report", "csv", "sweep-np1.csv"),
+                                ("fit", "json", "sweep-np1.fit.json")):
+        written = run_plain([command, str(result_file), "--format", form])
         assert written.returncode == 0, written.stderr
         (out / name).write_text(written.stdout)
     return out
