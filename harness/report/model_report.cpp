@@ -1,6 +1,7 @@
 #include "model_report.h"
 
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -25,10 +26,16 @@ std::string alpha_text(const SegmentReport& s) {
                                            s.alpha_ci.low * 1e6, s.alpha_ci.high * 1e6);
 }
 
-// 1/beta in GB/s: the interval's ends swap under the inversion, and where beta reaches 0 the
-// bandwidth is unbounded (never a negative end: "141.7 [43.6, -255.2]").
+// 1/beta in GB/s: the interval's ends swap under the inversion, and where beta reaches 0 (the
+// time did not grow with size: one rank moves nothing) the bandwidth is unbounded, infinite here,
+// "unbounded" in text and null in JSON (never a negative end: "141.7 [43.6, -255.2]").
+double gbps(double beta_s_per_byte) {
+  return beta_s_per_byte > 0 ? 1e-9 / beta_s_per_byte : std::numeric_limits<double>::infinity();
+}
+
 std::string gbps_text(double beta_s_per_byte) {
-  return beta_s_per_byte > 0 ? fmt::format("{:.3g}", 1e-9 / beta_s_per_byte) : "unbounded";
+  const double bandwidth = gbps(beta_s_per_byte);
+  return std::isinf(bandwidth) ? "unbounded" : fmt::format("{:.3g}", bandwidth);
 }
 
 std::string bandwidth_text(double beta_s_per_byte, const Interval& beta_ci) {
@@ -168,11 +175,6 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
   const auto interval = [](const Interval& i) {
     return nlohmann::ordered_json::array({finite_or_null(i.low), finite_or_null(i.high)});
   };
-  // A beta of 0 (the time did not grow with size: one rank moves nothing) is an unbounded
-  // bandwidth, null as gbps_text says "unbounded".
-  const auto gbps = [](double beta_s_per_byte) {
-    return beta_s_per_byte > 0 ? nlohmann::ordered_json(1e-9 / beta_s_per_byte) : nullptr;
-  };
   nlohmann::ordered_json json;
   json["curves"] = nlohmann::ordered_json::array();
   for (const auto& curve : report.curves) {
@@ -194,11 +196,11 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
           {"alpha_ci_us", interval({h.alpha_ci.low * 1e6, h.alpha_ci.high * 1e6})},
           {"beta_ns_per_byte", h.beta_s_per_byte * 1e9},
           {"beta_ci_ns_per_byte", interval({h.beta_ci.low * 1e9, h.beta_ci.high * 1e9})},
-          {"bandwidth_GBps", gbps(h.beta_s_per_byte)},
+          {"bandwidth_GBps", finite_or_null(gbps(h.beta_s_per_byte))},
           {"misfit_median_rel_error", h.misfit},
           {"bandwidth_falls_at_bytes",
            falls ? nlohmann::ordered_json(h.bandwidth_falls_at_bytes) : nullptr},
-          {"peak_bandwidth_GBps", falls ? gbps(h.peak_beta_s_per_byte) : nullptr},
+          {"peak_bandwidth_GBps", falls ? finite_or_null(gbps(h.peak_beta_s_per_byte)) : nullptr},
           {"trusted", h.trusted()},
           {"flags", h.flags}};
     }
@@ -213,7 +215,7 @@ nlohmann::ordered_json model_json(const ModelReport& report) {
            {"alpha_ci_us", interval({s.alpha_ci.low * 1e6, s.alpha_ci.high * 1e6})},
            {"beta_ns_per_byte", s.beta_s_per_byte * 1e9},
            {"beta_ci_ns_per_byte", interval({s.beta_ci.low * 1e9, s.beta_ci.high * 1e9})},
-           {"bandwidth_GBps", gbps(s.beta_s_per_byte)},
+           {"bandwidth_GBps", finite_or_null(gbps(s.beta_s_per_byte))},
            {"half_size_bytes", finite_or_null(s.half_size_bytes)},
            {"half_size_ci_bytes", interval(s.half_size_ci)},
            {"n90_bytes", finite_or_null(9 * s.half_size_bytes)},
