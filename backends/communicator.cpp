@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <vector>
 
 #include <fmt/format.h>
@@ -41,6 +42,25 @@ std::unique_ptr<OverlapLoad> Communicator::make_load(LoadKind kind, const LoadSi
   if (kind != LoadKind::memory)
     throw BackendUnavailable(fmt::format("the {} overlap load runs on GPUs only", name(kind)));
   return make_host_memory_load(site);
+}
+
+void Communicator::poison(const PatternRule& rule, Buffer& result) {
+  const std::size_t bytes = rule.poisoned_count() * size_of(rule.datatype());
+  if (const auto host = result.host_bytes(); !host.empty()) {
+    fill_poison(rule, host.first(bytes));
+    return;
+  }
+  std::vector<std::byte> staging(bytes);
+  fill_poison(rule, staging);
+  result.upload(staging, 0);
+}
+
+void Communicator::copy(Buffer& to, const Buffer& from, std::size_t bytes) {
+  const auto source = from.host_bytes();
+  const auto target = to.host_bytes();
+  if (source.empty() || target.empty())
+    throw std::logic_error("Communicator::copy: device memory needs its backend's copy");
+  std::memcpy(target.data(), source.data(), bytes);
 }
 
 // A fresh staging vector of 16 MiB costs thousands of first-touch page faults each time; host

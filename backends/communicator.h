@@ -125,12 +125,25 @@ class Communicator {
   // of its own and makes this one wait.
   virtual void follow(Communicator& /*earlier*/) {}
 
-  // Validation: writes the rule's inputs at `offset_bytes` of `send`, and counts the wrong
-  // elements of a result at `offset_bytes` of `result`. These defaults go through host memory;
-  // GPU backends do both on the device.
+  // Validation: poisons the start of the buffer that will hold the result (the rule's
+  // poisoned_count() elements), writes the rule's inputs at `offset_bytes` of `send`, and counts
+  // the wrong elements of a result at `offset_bytes` of `result`. These defaults go through
+  // host memory; GPU backends do all three on the device.
+  virtual void poison(const PatternRule& rule, Buffer& result);
   virtual void fill_input(const PatternRule& rule, Buffer& send, std::size_t offset_bytes);
   virtual std::uint64_t count_wrong(const PatternRule& rule, const Buffer& result,
                                     std::size_t offset_bytes);
+  // Whether an out-of-place broadcast leaves the root's own buffer in its recvbuff too. NCCL's
+  // does, and it is checked there: its ring kernel copies sendbuff to recvbuff at the root when
+  // they differ (src/device/broadcast.h, runRing: directCopySend, and reduceCopy by the threads
+  // the ring leaves). MPI broadcasts in one buffer, the root's input (MpiCommunicator).
+  virtual bool fills_broadcast_root_output() const { return true; }
+
+  // Enqueues a copy of `bytes` from `from` to `to`, both allocate()'s, where the collectives run
+  // (a memory copy on the host, a device-to-device copy on a GPU); the Timer's stop() waits for
+  // it. What this memory can move is the bound on a collective's bus bandwidth
+  // (harness/measure/plausibility_bound.h).
+  virtual void copy(Buffer& to, const Buffer& from, std::size_t bytes);
 
   // What the library chose for its launches of `call` from `send` to `recv` since the last ask,
   // by its own account (the most frequent choice); empty where the library does not say.

@@ -32,12 +32,19 @@ class HierarchicalCommunicator final : public Communicator {
     return group_.batch(std::move(launches), count);
   }
   std::size_t in_place_result_offset(const CollectiveCall& call) const override;
+  void poison(const PatternRule& rule, Buffer& result) override { group_.poison(rule, result); }
   void fill_input(const PatternRule& rule, Buffer& send, std::size_t offset_bytes) override {
     group_.fill_input(rule, send, offset_bytes);
   }
   std::uint64_t count_wrong(const PatternRule& rule, const Buffer& result,
                             std::size_t offset_bytes) override {
     return group_.count_wrong(rule, result, offset_bytes);
+  }
+  bool fills_broadcast_root_output() const override {
+    return group_.fills_broadcast_root_output();
+  }
+  void copy(Buffer& to, const Buffer& from, std::size_t bytes) override {
+    group_.copy(to, from, bytes);
   }
   // For allreduce_hier, the choice for its step across the nodes (the rail allreduce).
   LibraryChoice library_choice(const CollectiveCall& call, Buffer& send, Buffer& recv) override;

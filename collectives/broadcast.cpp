@@ -19,6 +19,7 @@ const Collective& descriptor<CollectiveKind::broadcast>() {
       .outcome = Outcome::copied_from_root,
       // MPI broadcasts from the root's own buffer: its result is its input, no copy to check.
       .result_ranks = ResultRanks::all_but_root,
+      .input_ranks = InputRanks::root,
       .families = kRootedFamilies,
       .log_depth = kRootedLogDepth,
   };

@@ -105,6 +105,10 @@ bool holds_result(CollectiveKind kind, int rank, int root) {
   return true;
 }
 
+bool holds_input(CollectiveKind kind, int rank, int root) {
+  return describe(kind).input_ranks == InputRanks::every_rank || rank == root;
+}
+
 std::size_t in_place_send_offset(CollectiveKind kind, int rank, const Shape& shape) {
   return offset_of(describe(kind).send, rank, shape);
 }

@@ -25,6 +25,8 @@ enum class Outcome {
 
 // The ranks a collective leaves a result on. A broadcast's root has its input, nothing new.
 enum class ResultRanks { every_rank, root, all_but_root };
+// The ranks whose input it reads: a broadcast reads the root's alone.
+enum class InputRanks { every_rank, root };
 
 // A textbook algorithm's cost in the alpha-beta model (docs/DESIGN.md, "Models"):
 //   T(n, p) = alpha·latency_factor(p) + beta·n·bandwidth_factor(p), with
@@ -56,6 +58,7 @@ struct Collective {
   Extent count;
   Outcome outcome;
   ResultRanks result_ranks = ResultRanks::every_rank;
+  InputRanks input_ranks = InputRanks::every_rank;
   // The algorithms the rank-count fit tries, the reference first: the crossover p* is its, and
   // so is the bus-bandwidth factor (nccl-tests' PERFORMANCE.md counts the ring's traffic).
   std::span<const RankFamily> families;
@@ -117,8 +120,9 @@ bool has_root(CollectiveKind kind);
 inline constexpr int kNoRoot = -1;
 // The root `kind` runs with: `root` where it has one, else kNoRoot.
 int root_of(CollectiveKind kind, int root);
-// Whether `rank` holds a result to check.
+// Whether `rank` holds a result to check, and whether its input is read.
 bool holds_result(CollectiveKind kind, int rank, int root);
+bool holds_input(CollectiveKind kind, int rank, int root);
 
 // Offsets, in elements, of this rank's input and result within a single in-place buffer, in
 // NCCL's convention: a side that holds one share of the buffer sits at rank × share.

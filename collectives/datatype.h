@@ -27,6 +27,13 @@ bool is_floating(DataType type);
 bool is_signed(DataType type);
 // The largest n such that every integer in [-n, n] (signed) or [0, n] (unsigned) is exact.
 std::int64_t exact_integer_limit(DataType type);
+// The bits of a value at or past every other the type holds, as an unsigned integer of
+// size_of(type) bytes: its largest (+infinity where it has one; f8e4m3 has none, so 448), its
+// lowest (-infinity, the most negative integer, or 0), and a quiet NaN of a floating type (0
+// for integers).
+std::uint64_t highest_bits(DataType type);
+std::uint64_t lowest_bits(DataType type);
+std::uint64_t nan_bits(DataType type);
 // Whether C++ on the host has the type (the reduced-precision floats it has not).
 bool has_host_type(DataType type);
 

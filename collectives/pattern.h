@@ -8,6 +8,9 @@
 
 namespace collbench {
 
+// Writes poison_bits() over the rule's poisoned_count() elements of `result`.
+void fill_poison(const PatternRule& rule, std::span<std::byte> result);
+
 // Writes this rank's input_count() input elements into `send`.
 void fill_input(const PatternRule& rule, std::span<std::byte> send);
 

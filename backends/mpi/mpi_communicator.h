@@ -20,6 +20,8 @@ class MpiCommunicator final : public Communicator {
   std::unique_ptr<Timer> make_timer() override;
   void launch(const CollectiveCall& call, Buffer& send, Buffer& recv) override;
   std::size_t in_place_result_offset(const CollectiveCall& call) const override;
+  // MPI_Bcast has one buffer: the root's is its input, and nothing is copied from it.
+  bool fills_broadcast_root_output() const override { return false; }
 
   void barrier() override;
   void idle_barrier() override;

@@ -307,6 +307,18 @@ std::unique_ptr<Batch> NcclCommunicator::batch(std::function<void()> launches, i
   return std::make_unique<GraphBatch>(stream_, launches, count);
 }
 
+void NcclCommunicator::poison(const PatternRule& rule, Buffer& result) {
+  enqueue_poison(rule, result.data(), stream_);
+  wait();
+}
+
+void NcclCommunicator::copy(Buffer& to, const Buffer& from, std::size_t bytes) {
+  // Buffer::data() is non-const for the library calls; the copy only reads `from`.
+  check(cudaMemcpyAsync(to.data(), const_cast<Buffer&>(from).data(), bytes,
+                        cudaMemcpyDeviceToDevice, stream_),
+        "cudaMemcpyAsync");
+}
+
 void NcclCommunicator::fill_input(const PatternRule& rule, Buffer& send, std::size_t offset_bytes) {
   enqueue_fill(rule, send.data() + offset_bytes, stream_);
   wait();

@@ -28,9 +28,12 @@ class NcclCommunicator final : public Communicator {
   std::unique_ptr<Timer> make_timer() override;
   void launch(const CollectiveCall& call, Buffer& send, Buffer& recv) override;
   std::unique_ptr<Batch> batch(std::function<void()> launches, int count) override;
+  void poison(const PatternRule& rule, Buffer& result) override;
   void fill_input(const PatternRule& rule, Buffer& send, std::size_t offset_bytes) override;
   std::uint64_t count_wrong(const PatternRule& rule, const Buffer& result,
                             std::size_t offset_bytes) override;
+  // cudaMemcpyAsync, device to device, on the stream.
+  void copy(Buffer& to, const Buffer& from, std::size_t bytes) override;
   // From the profiler plugin built into collbench (choice_recorder.h).
   LibraryChoice library_choice(const CollectiveCall& call, Buffer& send, Buffer& recv) override;
   std::unique_ptr<OverlapLoad> make_load(LoadKind kind, const LoadSite& site) override;

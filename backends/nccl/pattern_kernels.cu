@@ -16,6 +16,23 @@ unsigned blocks_for(std::size_t elements) {
 
 }  // namespace
 
+void enqueue_poison(const PatternRule& rule, void* result, cudaStream_t stream) {
+  const std::size_t n = rule.poisoned_count();
+  if (n == 0) return;
+  const auto launch = [&](auto bits) {
+    using Bits = decltype(bits);
+    poison_kernel<Bits><<<blocks_for(n), kThreads, 0, stream>>>(n, bits, static_cast<Bits*>(result));
+  };
+  const std::uint64_t bits = rule.poison_bits();
+  switch (size_of(rule.datatype())) {
+    case 1: launch(static_cast<std::uint8_t>(bits)); break;
+    case 2: launch(static_cast<std::uint16_t>(bits)); break;
+    case 4: launch(static_cast<std::uint32_t>(bits)); break;
+    default: launch(bits); break;
+  }
+  check(cudaGetLastError(), "the validation poison kernel");
+}
+
 void enqueue_fill(const PatternRule& rule, void* send, cudaStream_t stream) {
   if (rule.input_count() == 0) return;
   visit_device_type(rule.datatype(), [&](auto zero) {

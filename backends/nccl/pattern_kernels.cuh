@@ -44,6 +44,15 @@ __global__ void fill_kernel(PatternRule rule, T* out) {
     out[i] = from_integer<T>(rule.input(i));
 }
 
+// `bits` is the poison's bits as an unsigned integer of the element's size: written as that
+// integer, no conversion can change them.
+template <typename Bits>
+__global__ void poison_kernel(std::size_t n, Bits bits, Bits* out) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(blockDim.x) * gridDim.x)
+    out[i] = bits;
+}
+
 template <typename T>
 __global__ void count_wrong_kernel(PatternRule rule, const T* got, unsigned long long* wrong) {
   const std::size_t n = rule.result_count();

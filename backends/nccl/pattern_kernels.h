@@ -7,6 +7,7 @@
 
 namespace collbench::nccl {
 
+void enqueue_poison(const PatternRule& rule, void* result, cudaStream_t stream);
 void enqueue_fill(const PatternRule& rule, void* send, cudaStream_t stream);
 // Adds the count of wrong result elements to *wrong_count (device memory).
 void enqueue_count_wrong(const PatternRule& rule, const void* result,

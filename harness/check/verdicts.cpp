@@ -116,8 +116,11 @@ std::vector<Item> point_items(const Rule& rule, std::span<const PointResult> poi
       item.judgement = {Verdict::warn,
                         fmt::format("{} samples give no 95% interval", point.summary.samples),
                         item.judgement.margin};
-    if (point.wrong > 0)  // a wrong result never passes acceptance, however fast
-      item.judgement = {Verdict::fail, fmt::format("{} wrong elements", point.wrong), -kInfinity};
+    // A wrong result never passes acceptance, however fast; nor numbers this host cannot make.
+    if (point.implausible != Implausible::no)
+      item.judgement = {Verdict::fail, "implausible: " + implausible_reason(point), -kInfinity};
+    if (point.checks.failed())
+      item.judgement = {Verdict::fail, checks_text(point.checks), -kInfinity};
     items.push_back(std::move(item));
   }
   return items;

@@ -4,7 +4,8 @@
 // matching points) is unit-testable without files.
 //
 // The rule, per judged value v with its 95% interval [low, high] and bounds floor/ceiling:
-//   FAIL  v is outside the bounds (v < floor or v > ceiling), or the point has wrong elements;
+//   FAIL  v is outside the bounds (v < floor or v > ceiling), or the point has wrong elements,
+//         or is implausible (harness/plan/plausibility.h);
 //   WARN  v is inside, but within warn_within of a bound (v < floor·(1+w) or
 //         v > ceiling·(1-w)), or the bound lies inside the interval (low < floor or
 //         high > ceiling): the pass is not statistically sure; or the fitted parameter is

@@ -59,7 +59,8 @@ int report_command(const ReportOptions& options) {
                    p.text_of("backend_version"),
                    static_cast<int>(integer_or_zero(p, "nranks")),
                    static_cast<int>(integer_or_zero(p, "nodes")), p.hosts,
-                   p.text_of("start_utc"), p.text_of("command_line")});
+                   p.text_of("start_utc"), p.text_of("command_line"),
+                   plausibility_bound_of(p)});
   const auto& points = file.points;
   for (std::size_t first = 0; first < points.size();) {
     std::size_t last = first + 1;

@@ -13,6 +13,7 @@
 #include "harness/errors.h"
 #include "harness/launch/local_launcher.h"
 #include "harness/measure/fault_guard.h"
+#include "harness/measure/plausibility_bound.h"
 #include "harness/measure/steady_allocator.h"
 #include "harness/measure/sweep_passes.h"
 #include "harness/measure/timer_step.h"
@@ -108,6 +109,7 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     if (!problem.empty()) fmt::print(stderr, "collbench run: {}\n", problem);
     return kExitUsage;
   }
+  const PlausibilityBound bound = measure_plausibility_bound(world, buffers);
   std::unique_ptr<ResultWriter> writer;
   if (root) writer = open_result_file(config, problem);
   if (any_rank_failed(world, !problem.empty())) {
@@ -122,10 +124,11 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     output.emplace(config, std::move(writer), rows * points_per_row(config));
     const RunDescription run{std::string(collbench_version()), config.backend, backend.version(),
                              world.size(), topology.nodes, topology.hosts, start_utc,
-                             shell_quoted(argv)};
+                             shell_quoted(argv), bound};
     Provenance provenance = collect_provenance(config, argv, backend.version(), topology, start_utc);
     provenance.text.merge(backend.provenance());
     provenance.integers[kTimerStepPs] = std::llround(timer_step_s * 1e12);
+    record_plausibility_bound(provenance, bound);
     output->begin(provenance, topology, run);
   }
 
@@ -140,7 +143,8 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     if (output) output->add_row(points, row);
   };
   const LoadSite load_site{topology.self.local_rank, topology.ranks_on_my_node};
-  run_passes(backend, passes, config, load_site, timer_step_s, buffers, time_left, row_done, notes);
+  run_passes(backend, passes, config, load_site, timer_step_s, bound, buffers, time_left, row_done,
+             notes);
   if (!root) return kExitOk;
   output->finish(notes, elapsed());
   return output->wrong() ? kExitWrongOrFailed : kExitOk;

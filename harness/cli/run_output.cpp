@@ -108,7 +108,8 @@ void RunOutput::add_row(const std::vector<PointResult>& points, const PlannedRow
   for (const auto& point : points) {
     FileWriteSection section;
     writer_->append_point(point);
-    if (point.wrong > 0) wrong_ = true;
+    if (point.checks.failed()) wrong_ = true;
+    if (point.implausible != Implausible::no) ++implausible_;
     ++stops_[static_cast<std::size_t>(point.stop_reason)];
     if (point.stop_reason == StopReason::round_noise)
       if (const double spread = round_spread(kept_round_medians(point)); std::isfinite(spread))
@@ -163,6 +164,11 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
   for (const auto& note : notes) fmt::print("# note: {}\n", note);
   if (const std::string held_back = held_back_line(held_back_spreads_); !held_back.empty())
     fmt::print("{}\n", held_back);
+  // A finding too: said even in a quiet run, whose table is not there to say it.
+  if (implausible_ > 0)
+    fmt::print("# implausible: {} points are faster than this host can move data (each named "
+               "after its row); `collbench check` fails them\n",
+               implausible_);
   std::error_code ignored;
   const auto bytes = std::filesystem::file_size(config_.out, ignored);
   fmt::print("# {} points in {:.1f} s ({}); results in {} ({})\n", done_, seconds,

@@ -40,6 +40,7 @@ class RunOutput {
   std::size_t total_points_;
   std::size_t done_ = 0;
   bool wrong_ = false;
+  std::size_t implausible_ = 0;  // points
   std::array<std::size_t, kStopReasons> stops_{};  // points per stop reason
   std::vector<double> held_back_spreads_;  // round_spread of each point held back by its rounds
   std::vector<PointResult> measured_;  // kept for the fits at the end

@@ -52,6 +52,7 @@ void add_round(PointResult& point, PointResult round) {
   point.invalid_samples += round.invalid_samples;
   point.window_margin_s = round.window_margin_s;
   point.clock_error_s = std::fmax(point.clock_error_s, round.clock_error_s);
+  if (round.checks.after_timing != kNotChecked) point.checks.after_timing = round.checks.after_timing;
 }
 
 std::vector<RoundMedian> round_estimates_of(const PointResult& point) {

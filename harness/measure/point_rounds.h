@@ -17,7 +17,8 @@ namespace collbench {
 std::vector<std::size_t> round_order(std::size_t rows, int round, int rounds, std::uint64_t seed);
 
 // Appends `round` to `point`: its samples after the point's, a stop reason that keeps the worst
-// (a limit hit in any round), the validation of the first round. Works on every rank.
+// (a limit hit in any round), the check before timing of the first round and the check after
+// timing of the last. Works on every rank.
 void add_round(PointResult& point, PointResult round);
 
 // The median of each round's slowest-rank times (rank 0 holds them).

@@ -98,37 +98,40 @@ std::unique_ptr<Batch> RowRunner::prepare(const CollectiveCall& call, int count)
   return group_ ? group_->prepare(call, *send_, *recv_, count) : nullptr;
 }
 
-PatternRule RowRunner::pattern_rule(const CollectiveCall& call) const {
-  return PatternRule(PatternCase{call.kind, call.datatype, call.op, group_->rank(), group_->size(),
-                                 call.shape, call.root});
+PatternRule RowRunner::pattern_rule(const CollectiveCall& call, int repetition) const {
+  PatternCase pattern{call.kind,    call.datatype, call.op,      group_->rank(),
+                      group_->size(), call.shape,  call.root,    call.in_place};
+  pattern.root_output = group_->fills_broadcast_root_output();
+  pattern.seed = pattern_seed(pattern, repetition);
+  return PatternRule(pattern);
 }
 
-void RowRunner::fill_input(const CollectiveCall& call) {
-  if (!group_) return;
+void RowRunner::fill_input(const CollectiveCall& call, const PatternRule& rule) {
   const std::size_t offset =
       call.in_place ? in_place_send_offset(call.kind, group_->rank(), call.shape) : 0;
-  group_->fill_input(pattern_rule(call), *send_, offset * size_of(call.datatype));
+  group_->fill_input(rule, *send_, offset * size_of(call.datatype));
 }
 
-std::int64_t RowRunner::validate(const CollectiveCall& call) {
+std::int64_t RowRunner::validate(const CollectiveCall& call, int first_repetition) {
   // Whether a pattern is exact depends on the type, op and group size only: the same everywhere.
   const PatternRule rule(PatternCase{call.kind, call.datatype, call.op, 0, run_.group_size, call.shape});
   if (!rule.exact()) return kNotChecked;
   long long wrong = 0;
   if (group_) {
-    const PatternRule mine = pattern_rule(call);
-    const std::size_t element = size_of(call.datatype);
+    Buffer& result = call.in_place ? *send_ : *recv_;
+    const std::size_t result_offset =
+        call.in_place ? group_->in_place_result_offset(call) * size_of(call.datatype) : 0;
     const auto once = prepare(call, 1);
     for (int check = 0; check < settings_.check_iters; ++check) {
-      fill_input(call);
+      // A fresh pattern over poison: what an earlier check or point left is wrong for this one.
+      const PatternRule mine = pattern_rule(call, first_repetition + check);
+      group_->poison(mine, result);
+      fill_input(call, mine);
       {
         CommunicationWait wait("a validation operation");
         run_timed(*once);
       }
-      if (call.in_place)
-        wrong += group_->count_wrong(mine, *send_, group_->in_place_result_offset(call) * element);
-      else
-        wrong += group_->count_wrong(mine, *recv_, 0);
+      wrong += group_->count_wrong(mine, result, result_offset);
     }
   }
   CommunicationWait wait("summing wrong elements over ranks");
@@ -396,8 +399,10 @@ RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
 }
 
 std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional<double> time_left_s,
-                                            std::span<const PointResult> earlier_rounds) {
+                                            std::span<const PointResult> earlier_rounds,
+                                            bool last_round) {
   const bool first_round = earlier_rounds.empty();
+  const bool checking = settings_.check_iters > 0;
   const auto row_started = std::chrono::steady_clock::now();
   std::vector<PointResult> points;
   for (bool in_place : settings_.in_place) {
@@ -406,9 +411,11 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
                                   uses_reduce_op(row.collective) ? name(row.op) : "",
                                   format_size(row.shape.size_bytes),
                                   in_place ? "in place" : "out of place"));
-    const std::int64_t wrong =
-        first_round && settings_.check_iters > 0 ? validate(call) : kNotChecked;
-    fill_input(call);  // timed operations see the same data whether or not -c validated
+    Checks checks;
+    if (first_round && checking) checks.before_timing = validate(call, 0);
+    // Timed operations see the same data whether or not -c validated.
+    if (group_) fill_input(call, pattern_rule(call, 0));
+    const std::size_t first_point = points.size();
     for (Mode mode : settings_.modes) {
       std::optional<double> left;
       if (time_left_s) left = *time_left_s - seconds_since(row_started);
@@ -432,7 +439,7 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
                            settings_.placement, run_.group_size, mode, in_place,
                            row.shape.size_bytes, row.shape.count, settings_.tuning.algorithm,
                            settings_.tuning.protocol, row.root};
-      point.wrong = wrong;
+      point.checks = checks;
       point.stop_reason = sampled.reason;
       point.ops_per_sample = sampled.ops_per_sample;
       point.sample_step_s = settings_.timer_step_s / sampled.ops_per_sample;
@@ -450,6 +457,11 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       }
       points.push_back(std::move(point));
       if (sampled.reason == StopReason::time_limit) return points;
+    }
+    // As nccl-tests checks after timing: a fabric that stops writing mid-sweep is caught too.
+    if (last_round && checking) {
+      const std::int64_t after = validate(call, settings_.check_iters);
+      for (std::size_t i = first_point; i < points.size(); ++i) points[i].checks.after_timing = after;
     }
   }
   return points;

@@ -68,11 +68,12 @@ class RowRunner {
 
   // One round of the row. `time_left_s` is what the sweep's --time-limit leaves, if set;
   // `earlier_rounds` the row's points as its earlier rounds left them (empty in the first
-  // round, which also validates and runs every -w warm-up; later rounds run one). Returns the
-  // points measured, their samples on rank 0 (the statistics are point_rounds.h's once every
-  // round is in); fewer than points_per_row when the time limit ended the row.
+  // round, which also validates before timing and runs every -w warm-up; later rounds run one);
+  // the `last_round` validates again after its timed samples. Returns the points measured,
+  // their samples on rank 0 (the statistics are point_rounds.h's once every round is in); fewer
+  // than points_per_row when the time limit ended the row.
   std::vector<PointResult> measure(const PlannedRow& row, std::optional<double> time_left_s,
-                                   std::span<const PointResult> earlier_rounds);
+                                   std::span<const PointResult> earlier_rounds, bool last_round);
 
   // How this rank's --overlap-load runs (OverlapLoad::placement); empty without one.
   std::string_view load_placement() const { return load_ ? load_->placement() : ""; }
@@ -90,9 +91,11 @@ class RowRunner {
   StoppingInputs rank0_stopping_inputs(StoppingInputs mine);
   double run_timed(Batch& batch);
   std::unique_ptr<Batch> prepare(const CollectiveCall& call, int count);  // null off the groups
-  PatternRule pattern_rule(const CollectiveCall& call) const;
-  void fill_input(const CollectiveCall& call);
-  std::int64_t validate(const CollectiveCall& call);
+  // This rank's pattern for `call`, seeded by the point and the check's repetition.
+  PatternRule pattern_rule(const CollectiveCall& call, int repetition) const;
+  void fill_input(const CollectiveCall& call, const PatternRule& rule);
+  // -c checks, repetitions first_repetition on: wrong elements over ranks, or kNotChecked.
+  std::int64_t validate(const CollectiveCall& call, int first_repetition);
   // `earlier`: the point as its earlier rounds left it; null in its first round.
   Sampled sample(const CollectiveCall& call, Mode mode, std::optional<double> time_left_s,
                  const PointResult* earlier);

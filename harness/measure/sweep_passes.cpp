@@ -123,8 +123,8 @@ std::vector<std::pair<std::size_t, std::size_t>> curve_blocks(const std::vector<
 // their statistics and go to `row_done`. False when --time-limit ended the pass; the curve's
 // rows begun by then are done with the rounds they have.
 bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const RunConfig& config,
-           std::uint64_t order_seed, const TimeLeft& time_left, const RowDone& row_done,
-           std::vector<std::string>& notes) {
+           std::uint64_t order_seed, const PlausibilityBound& bound, const TimeLeft& time_left,
+           const RowDone& row_done, std::vector<std::string>& notes) {
   for (const auto& [begin, end] : curve_blocks(pass.rows)) {
     const std::uint64_t curve_seed = order_seed ^ (std::uint64_t{begin} << 32);
     std::vector<std::vector<PointResult>> measured(end - begin);
@@ -132,7 +132,10 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
       if (measured[i].empty()) return;
       for (PointResult& point : measured[i]) collect_rank_figures(world, point);
       if (world.rank() == kRoot)
-        for (PointResult& point : measured[i]) finish_point(point, config.stopping.target_ci);
+        for (PointResult& point : measured[i]) {
+          finish_point(point, config.stopping.target_ci);
+          point.implausible = judge_plausibility(point, bound);
+        }
       row_done(measured[i], pass.rows[begin + i]);
       measured[i].clear();
     };
@@ -144,7 +147,8 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
           CommunicationWait wait("rank 0's go-ahead for the next row");
           world.broadcast_value(go, kRoot);
         }
-        auto points = go ? runner.measure(pass.rows[begin + i], left, measured[i])
+        auto points = go ? runner.measure(pass.rows[begin + i], left, measured[i],
+                                          round + 1 == config.rounds)
                          : std::vector<PointResult>{};
         const std::size_t measured_now = points.size();
         for (std::size_t j = 0; j < measured_now; ++j) {
@@ -223,7 +227,8 @@ std::unique_ptr<HierarchicalCommunicator> compose_hierarchy(Communicator& world,
 }
 
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
-                const LoadSite& site, double timer_step_s, RunBuffers& buffers,
+                const LoadSite& site, double timer_step_s, const PlausibilityBound& bound,
+                RunBuffers& buffers,
                 const TimeLeft& time_left, const RowDone& row_done,
                 std::vector<std::string>& notes) {
   // The control plane (barriers, sample times, decisions) always runs on the untuned world: a
@@ -274,7 +279,8 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
     if (world.rank() == kRoot && !runner->load_placement().empty())
       add_note(notes, fmt::format("the {} overlap load of rank 0 runs as {}",
                                   name(*config.overlap_load), runner->load_placement()));
-    if (!sweep(*runner, world, pass, config, order_seed, time_left, row_done, notes)) return;
+    if (!sweep(*runner, world, pass, config, order_seed, bound, time_left, row_done, notes))
+      return;
   }
 }
 

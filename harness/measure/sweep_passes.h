@@ -37,9 +37,11 @@ using TimeLeft = std::function<std::optional<double>()>;
 
 // Runs the passes in order, in `buffers` (which fit buffers_for of every pass's plan).
 // Collective over the world; notes say what was skipped or cut short. `site`: this rank's place
-// on its node, for --overlap-load; `timer_step_s` the job's (job_timer_step).
+// on its node, for --overlap-load; `timer_step_s` the job's (job_timer_step); `bound` what rank
+// 0 judges each finished point's plausibility against.
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
-                const LoadSite& site, double timer_step_s, RunBuffers& buffers,
+                const LoadSite& site, double timer_step_s, const PlausibilityBound& bound,
+                RunBuffers& buffers,
                 const TimeLeft& time_left, const RowDone& row_done,
                 std::vector<std::string>& notes);
 

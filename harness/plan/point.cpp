@@ -1,6 +1,10 @@
 #include "point.h"
 
 #include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "collectives/collective.h"
 
@@ -40,6 +44,15 @@ bool converged(const PointResult& point) {
   return (point.stop_reason == StopReason::converged ||
           point.stop_reason == StopReason::fixed_count) &&
          median_interval_covers(point.summary.samples);
+}
+
+std::string checks_text(const Checks& checks) {
+  std::vector<std::string> parts;
+  for (const auto& [wrong, when] : {std::pair{checks.before_timing, "before"},
+                                    std::pair{checks.after_timing, "after"}})
+    if (wrong != kNotChecked)
+      parts.push_back(fmt::format("{} wrong in the check {} timing", wrong, when));
+  return parts.empty() ? "not checked" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 std::string_view redop_label(const PointKey& key) {

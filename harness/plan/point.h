@@ -11,6 +11,7 @@
 #include "backends/library_choice.h"
 #include "collectives/collective.h"
 #include "collectives/datatype.h"
+#include "harness/plan/plausibility.h"
 #include "harness/stats/no_value.h"
 #include "harness/stats/overlap.h"
 #include "harness/stats/rounds.h"
@@ -94,12 +95,26 @@ struct SampleSeries {
 inline constexpr std::int64_t kNotChecked = -1;
 inline constexpr double kNotApplicable = kNoValue;
 
+// A point's validation (docs/reading-results.md, "Validation"): its wrong elements, summed over
+// ranks, in the check before timing (in its first round) and in the check after the timed
+// samples of its last round; kNotChecked where a check did not run.
+struct Checks {
+  std::int64_t before_timing = kNotChecked;
+  std::int64_t after_timing = kNotChecked;
+  // What #wrong shows: the check that found more.
+  std::int64_t wrong() const { return before_timing > after_timing ? before_timing : after_timing; }
+  bool failed() const { return wrong() > 0; }
+};
+// "the check after timing found 32768 wrong elements, the one before timing 0".
+std::string checks_text(const Checks& checks);
+
 struct PointResult {
   PointKey key;
   Summary summary;  // of the per-sample slowest-rank times, seconds
   double algbw_gbps = 0;
   double busbw_gbps = 0;
-  std::int64_t wrong = kNotChecked;  // wrong elements summed over ranks, or kNotChecked
+  Checks checks;
+  Implausible implausible = Implausible::no;  // judged on rank 0 once the rounds are in
   StopReason stop_reason = StopReason::converged;
   int ops_per_sample = 1;             // 1 in latency mode, the loop length in bandwidth mode
   // How finely a sample is read: the timer's step (harness/measure/timer_step.h) over

@@ -1,6 +1,9 @@
 #include "provenance.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -81,6 +84,26 @@ std::string shell_quoted(const std::vector<std::string>& argv) {
   std::string line;
   for (const auto& arg : argv) line += (line.empty() ? "" : " ") + quote_one(arg);
   return line;
+}
+
+void record_plausibility_bound(Provenance& provenance, const PlausibilityBound& bound) {
+  for (const CopyRate& rate : bound.copy)
+    provenance.integers[kPlausibilityCopyPrefix + std::to_string(rate.bytes)] =
+        std::llround(rate.gbps * 1e3);
+  provenance.integers[kPlausibilityEmptyCallPs] = std::llround(bound.empty_call_s * 1e12);
+  provenance.integers[kPlausibilityMarginKey] = std::llround(kPlausibilityMargin);
+}
+
+PlausibilityBound plausibility_bound_of(const Provenance& provenance) {
+  PlausibilityBound bound;
+  for (const auto& [key, value] : provenance.integers) {
+    if (key == kPlausibilityEmptyCallPs) bound.empty_call_s = static_cast<double>(value) * 1e-12;
+    if (key.starts_with(kPlausibilityCopyPrefix))
+      bound.copy.push_back({std::stoull(key.substr(std::strlen(kPlausibilityCopyPrefix))),
+                            static_cast<double>(value) * 1e-3});
+  }
+  std::ranges::sort(bound.copy, {}, &CopyRate::bytes);
+  return bound;
 }
 
 Provenance job_provenance(const std::vector<std::string>& argv, const std::string& backend,

@@ -42,7 +42,10 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
   fields["osu_mean_us"] = us(p.osu_mean_s);  // null but at barrier-started latency points
   fields["algbw_GBps"] = p.algbw_gbps;
   fields["busbw_GBps"] = p.busbw_gbps;
-  fields["wrong"] = p.wrong;
+  fields["wrong"] = p.checks.wrong();  // the table's #wrong: the check that found more
+  fields["wrong_before_timing"] = p.checks.before_timing;
+  fields["wrong_after_timing"] = p.checks.after_timing;
+  fields["implausible"] = name(p.implausible);  // empty at a plausible point
   // null without --overlap-load
   fields["overlap_collective_slowdown"] = finite_or_null(p.overlap.collective_slowdown);
   fields["overlap_load_slowdown"] = finite_or_null(p.overlap.load_slowdown);

@@ -2,12 +2,21 @@
 
 #include <fmt/format.h>
 
-
 #include "harness/errors.h"
+#include "harness/report/json_number.h"
 #include "harness/report/structured_reporters.h"
 #include "harness/report/table_reporter.h"
 
 namespace collbench {
+
+void to_json(nlohmann::ordered_json& json, const PlausibilityBound& bound) {
+  nlohmann::ordered_json copies = nlohmann::ordered_json::array();
+  for (const CopyRate& rate : bound.copy)
+    copies.push_back({{"size_bytes", rate.bytes}, {"copy_GBps", rate.gbps}});
+  json = {{"copy", copies},
+          {"empty_call_us", finite_or_null(bound.empty_call_s * 1e6)},
+          {"margin", kPlausibilityMargin}};
+}
 
 std::vector<std::string_view> reporter_formats() {
   return {"table", "markdown", "csv", "json", "jsonl"};

@@ -23,9 +23,14 @@ struct RunDescription {
   std::vector<std::string> hosts;
   std::string start_utc;
   std::string command_line;
+  PlausibilityBound plausibility;  // none where the run recorded none
 };
+
+// {"copy": [{"size_bytes", "copy_GBps"}...], "empty_call_us", "margin"}; the copies empty and
+// the call null where the run recorded none.
+void to_json(nlohmann::ordered_json& json, const PlausibilityBound& bound);
 COLLBENCH_ORDERED_JSON(RunDescription, collbench_version, backend, backend_version, nranks, nodes,
-                       hosts, start_utc, command_line)
+                       hosts, start_utc, command_line, plausibility)
 
 class Reporter {
  public:

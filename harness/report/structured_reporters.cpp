@@ -66,7 +66,7 @@ void MarkdownReporter::row(std::span<const PointResult> points) {
                or_auto(p.key.algorithm), or_auto(p.key.protocol), p.key.size_bytes,
                name(p.key.mode), p.key.in_place ? "yes" : "no",
                p.summary.median * 1e6, p.summary.p99 * 1e6, p.busbw_gbps,
-               p.wrong == kNotChecked ? "N/A" : fmt::format("{}", p.wrong), convergence_mark(p));
+               p.checks.wrong() == kNotChecked ? "N/A" : fmt::format("{}", p.checks.wrong()), convergence_mark(p));
 }
 
 }  // namespace collbench

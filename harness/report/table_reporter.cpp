@@ -31,6 +31,29 @@ std::string wrong_text(std::int64_t wrong) {
   return wrong == kNotChecked ? "N/A" : fmt::format("{}", wrong);
 }
 
+std::string variant_text(const PointResult& point) {
+  return fmt::format("{} B {}", point.key.size_bytes,
+                     point.key.in_place ? "in place" : "out of place");
+}
+
+// Comment lines after a row: which check found its wrong elements, once per in-place variant,
+// and why a point's numbers cannot be true here.
+std::vector<std::string> row_notes(std::span<const PointResult> points,
+                                   const PlausibilityBound& bound) {
+  std::vector<std::string> notes;
+  for (bool in_place : {false, true}) {
+    const PointResult* head = headline(points, in_place);
+    if (head && head->checks.failed())
+      notes.push_back(fmt::format("# #wrong at {}: {}", variant_text(*head),
+                                  checks_text(head->checks)));
+  }
+  for (const auto& point : points)
+    if (point.implausible != Implausible::no)
+      notes.push_back(fmt::format("# implausible at {} {}: {}", variant_text(point),
+                                  name(point.key.mode), implausible_reason(point, bound)));
+  return notes;
+}
+
 // A pinned algorithm or protocol opens a section of its own, so its footer averages its rows
 // alone, as a separate nccl-tests run with NCCL_ALGO/NCCL_PROTO would.
 bool same_section(const PointKey& a, const PointKey& b) {
@@ -48,6 +71,8 @@ void TableReporter::begin(const RunDescription& run) {
   fmt::print(out_, "# {} ranks on {} node(s): {}\n", run.nranks, run.nodes,
              fmt::join(run.hosts, ","));
   fmt::print(out_, "# started {}: {}\n", run.start_utc, run.command_line);
+  bound_ = run.plausibility;
+  if (!bound_.copy.empty()) fmt::print(out_, "# plausible: {}\n", bound_text(bound_));
 }
 
 void TableReporter::open_section(const PointKey& key, std::span<const PointResult> points) {
@@ -103,13 +128,14 @@ void TableReporter::row(std::span<const PointResult> points) {
     if (!head) {  // nccl-tests' word for a field it has no value for
       line += fmt::format("  {:>9}  {:>7}  {:>7}  {:>6}", "N/A", "N/A", "N/A", "N/A");
     } else {
+      const std::int64_t wrong = head->checks.wrong();
       line += fmt::format("  {:>9}  {:>7.2f}  {:>7.2f}  {:>6}", time_text(head->summary.median),
-                          head->algbw_gbps, head->busbw_gbps, wrong_text(head->wrong));
+                          head->algbw_gbps, head->busbw_gbps, wrong_text(wrong));
       busbw_sum_ += head->busbw_gbps;
       ++busbw_count_;
-      if (head->wrong != kNotChecked) {
+      if (wrong != kNotChecked) {
         checked_ = true;
-        wrong_ += head->wrong;
+        wrong_ += wrong;
       }
     }
     if (in_place && !with_in_place_) continue;
@@ -129,6 +155,7 @@ void TableReporter::row(std::span<const PointResult> points) {
     if (step_explained_) fmt::print(out_, "{}\n", line);
   }
   fmt::print(out_, "{}{}  {:>7}\n", line, latency, precision.text);
+  for (const auto& note : row_notes(points, bound_)) fmt::print(out_, "{}\n", note);
   out_.flush();
 }
 

@@ -28,6 +28,7 @@ class TableReporter final : public Reporter {
   void close_section();
 
   std::ostream& out_;
+  PlausibilityBound bound_;  // the run's, for the reasons after implausible rows
   std::optional<PointKey> section_;
   std::vector<std::string> averages_;  // "allreduce/world/2 1.2345", one per section
   bool with_in_place_ = false;

@@ -56,7 +56,9 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   row.times = summary_columns(summary);
   row.algbw_GBps = point.algbw_gbps;
   row.busbw_GBps = point.busbw_gbps;
-  row.wrong = point.wrong;
+  row.wrong = point.checks.before_timing;
+  row.wrong_after_timing = point.checks.after_timing;
+  store_name(name(point.implausible), row.implausible, "implausible");
   row.overlap_collective_slowdown = point.overlap.collective_slowdown;
   row.overlap_load_slowdown = point.overlap.load_slowdown;
   row.overlap_hidden = point.overlap.hidden;
@@ -105,7 +107,9 @@ PointResult from_point_row(const PointRow& row) {
   read_summary_columns(row.times, summary);
   point.algbw_gbps = row.algbw_GBps;
   point.busbw_gbps = row.busbw_GBps;
-  point.wrong = row.wrong;
+  point.checks = {.before_timing = row.wrong, .after_timing = row.wrong_after_timing};
+  point.implausible =
+      h5::parse_member(parse_implausible, row.implausible, layout::kPoints, "implausible");
   if (row.overlap_collective_slowdown > 0)  // not 0, as files before schema 13 read, nor NaN
     point.overlap = {.collective_slowdown = row.overlap_collective_slowdown,
                      .load_slowdown = row.overlap_load_slowdown,
@@ -122,8 +126,8 @@ hid_t point_row_type() {
       PointRow, point_id, backend, collective, datatype, redop, placement, algorithm, protocol,
       chosen_algorithm, chosen_protocol, chosen_channels, mode, sync, stop_reason, nranks, root,
       in_place, size_bytes, count, samples, rounds, ops_per_sample, invalid_samples,
-      window_margin_us, clock_error_us, times, algbw_GBps, busbw_GBps, wrong,
-      overlap_collective_slowdown, overlap_load_slowdown, overlap_hidden, overlap_hidden_ci_low,
+      window_margin_us, clock_error_us, times, algbw_GBps, busbw_GBps, wrong, wrong_after_timing,
+      implausible, overlap_collective_slowdown, overlap_load_slowdown, overlap_hidden, overlap_hidden_ci_low,
       overlap_hidden_ci_high, osu_mean_us, sample_step_us);
   return type.get();
 }

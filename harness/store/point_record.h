@@ -40,7 +40,11 @@ struct PointRow {
   SummaryColumns times;
   double algbw_GBps;
   double busbw_GBps;
-  std::int64_t wrong;  // kNotChecked (-1) when not validated
+  std::int64_t wrong;  // the check before timing; kNotChecked (-1) when not validated
+  // Schema 19: the check after the last round's timed samples (kNotChecked when not run, read
+  // as such from older files), and the plausibility mark's name, empty at a plausible point.
+  std::int64_t wrong_after_timing;
+  char implausible[24];
   // Schema 13, --overlap-load (stats/overlap.h): NaN at points measured without a load; 0 in
   // older files, where a slowdown of 0 says it was not measured.
   double overlap_collective_slowdown;
@@ -71,13 +75,14 @@ hid_t point_row_type();
 // Columns of /points that files of an older schema version lack (read as zeros: empty strings):
 // algorithm and protocol since schema 3, sync to clock_error_us since 4, the chosen_ ones since 5,
 // rounds since 6, the overlap_ ones since 13, osu_mean_us since 14, sample_step_us since 15,
-// root since 17.
+// root since 17, wrong_after_timing and implausible since 19.
 inline constexpr std::string_view kPointColumnsAddedAfterSchema2[] = {
     "algorithm",       "protocol",         "sync",           "invalid_samples",
     "window_margin_us", "clock_error_us",  "chosen_algorithm", "chosen_protocol",
     "chosen_channels", "rounds",           "overlap_collective_slowdown",
     "overlap_load_slowdown", "overlap_hidden", "overlap_hidden_ci_low",
-    "overlap_hidden_ci_high", "osu_mean_us", "sample_step_us", "root"};
+    "overlap_hidden_ci_high", "osu_mean_us", "sample_step_us", "root",
+    "wrong_after_timing", "implausible"};
 
 // Schema 16 named the median's interval for what it covers: this launch's median, the spread
 // between launches not in it. Older files call its columns time_ci_low_us and time_ci_high_us,

@@ -30,9 +30,12 @@ namespace collbench {
 // column; 16: time_ci_low_us and time_ci_high_us of /points and /links renamed
 // time_median_ci_low_us and time_median_ci_high_us; 17: alltoall, broadcast and reduce, and the
 // root column of /points and of the curve columns; 18: a units attribute on every table, derived
-// from its columns' names. Older versions read, their missing columns
-// as empty strings and zeros.
-inline constexpr int kSchemaVersion = 18;
+// from its columns' names; 19: the wrong_after_timing and implausible columns of /points, the
+// plausibility_ attributes. Older versions read, their missing columns as empty strings and
+// zeros (wrong_after_timing as -1, not checked).
+inline constexpr int kSchemaVersion = 19;
+// Files from this schema on validate after timing too (PointRow::wrong_after_timing).
+inline constexpr int kFirstSchemaCheckingAfterTiming = 19;
 inline constexpr const char* kSchemaName = "collbench-results";
 // The `schema` of a file of `collbench predict` (harness/store/prediction_file.h).
 inline constexpr const char* kPredictionSchemaName = "collbench-predictions";

@@ -225,6 +225,8 @@ ResultFile read_result_file(const std::filesystem::path& path, bool with_samples
     result.provenance = read_provenance(root);
     result.topology = read_topology(root);
     result.points = read_points(root, with_samples, result.complete);
+    if (result.schema_version < kFirstSchemaCheckingAfterTiming)  // whose column reads 0
+      for (PointResult& point : result.points) point.checks.after_timing = kNotChecked;
     result.models = read_model_tables(root);
     result.links = read_link_tables(root, with_samples);
     result.link_bounds = read_link_bounds(root);

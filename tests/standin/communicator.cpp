@@ -173,6 +173,8 @@ void ncclComm::all_to_all(const Collective& c) {
       });
 }
 
+// Every rank copies the root's buffer into its recvbuff, the root too: NCCL's root copies
+// sendbuff to recvbuff when they differ (src/device/broadcast.h, runRing: directCopySend).
 void ncclComm::broadcast(const Collective& c) {
   const std::size_t element = standin::element_bytes(c.type);
   const std::size_t chunk = standin::kSlotBytes / element;

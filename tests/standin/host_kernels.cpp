@@ -2,6 +2,7 @@
 // clang-format off
 #include "device_emulation.h"  // first: what it defines comes before any CUDA header
 // clang-format on
+#include <cstdint>
 #include <tuple>
 #include <typeinfo>
 #include <utility>
@@ -68,6 +69,10 @@ std::string type_name() {
       add(&nccl::fill_kernel<T>, "fill_kernel<" + type_name<T>() + ">");
       add(&nccl::count_wrong_kernel<T>, "count_wrong_kernel<" + type_name<T>() + ">");
     });
+  [](auto... bits) {
+    (add(&nccl::poison_kernel<decltype(bits)>, "poison_kernel<" + type_name<decltype(bits)>() + ">"),
+     ...);
+  }(std::uint8_t{}, std::uint16_t{}, std::uint32_t{}, std::uint64_t{});
   add(&nccl::stream_kernel, "stream_kernel");
   add(&nccl::gemm_kernel, "gemm_kernel", /*synchronises_block=*/true);
   return true;

@@ -181,6 +181,10 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
   if (s->device != comm->device)
     standin::violation(call, "stream {} is on device {}, comm {} on device {}", fmt::ptr(stream),
                        s->device, fmt::ptr(comm), comm->device);
+  // NCCL 2.28.9 discards an empty collective once its arguments are checked: src/enqueue.cc,
+  // taskAppend, "Empty collectives can be discarded" (sends and receives are kept).
+  if (count == 0 && kind != CollectiveKind::send && kind != CollectiveKind::receive)
+    return ncclSuccess;
   const std::size_t p = static_cast<std::size_t>(comm->nranks);
   const std::size_t bytes = count * element;
   std::size_t send_bytes = bytes, receive_bytes = bytes;

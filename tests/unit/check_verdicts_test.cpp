@@ -99,7 +99,7 @@ PointResult point(CollectiveKind kind, Mode mode, std::size_t size, double busbw
   p.summary.median = static_cast<double>(size) / (busbw * 1e9);
   p.summary.ci_low = p.summary.median * (1 - ci_rel);
   p.summary.ci_high = p.summary.median * (1 + ci_rel);
-  p.wrong = 0;
+  p.checks.before_timing = 0;
   return p;
 }
 
@@ -160,11 +160,27 @@ TEST(CheckVerdicts, NoMatchingPointsFailsUnlessOptional) {
 
 TEST(CheckVerdicts, WrongElementsFailHoweverFast) {
   auto p = point(CollectiveKind::allreduce, Mode::bandwidth, 1024, 100);
-  p.wrong = 3;
+  p.checks.after_timing = 3;
   const std::vector<PointResult> points{p};
   const auto v = judge_rule(busbw_rule(1), points, nullptr);
   EXPECT_EQ(v.verdict, Verdict::fail);
-  EXPECT_NE(v.message.find("3 wrong elements"), std::string::npos);
+  EXPECT_NE(v.message.find("3 wrong in the check after timing"), std::string::npos) << v.message;
+}
+
+// Numbers this host cannot make fail however well they meet the floor, naming why.
+TEST(CheckVerdicts, ImplausiblePointsFailWithTheirReason) {
+  auto p = point(CollectiveKind::allreduce, Mode::bandwidth, 1 << 16, 1500);
+  p.implausible = Implausible::busbw_above_copy;
+  const std::vector<PointResult> points{p};
+  const auto v = judge_rule(busbw_rule(1), points, nullptr);
+  EXPECT_EQ(v.verdict, Verdict::fail);
+  EXPECT_NE(v.message.find("implausible: busbw 1500 GB/s is more than 4x the fastest copy of its "
+                           "size here"),
+            std::string::npos)
+      << v.message;
+  p.implausible = Implausible::no;
+  const std::vector<PointResult> plausible{p};
+  EXPECT_EQ(judge_rule(busbw_rule(1), plausible, nullptr).verdict, Verdict::pass);
 }
 
 // A point that stopped (--max-time, --time-limit) before it had a 95% interval shows a

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -146,6 +147,46 @@ TEST(PatternPrecision, Fp8E4m3IsExactWhereTheRuleSaysSo) {
 TEST(PatternPrecision, Fp8E5m2IsExactWhereTheRuleSaysSo) {
   expect_small_jobs_checked(DataType::float8_e5m2);
   EXPECT_GT(check_type<__nv_fp8_e5m2>(DataType::float8_e5m2), 30);
+}
+
+// The poison's bits (datatype.h) as CUDA's own conversions read them: +-infinity, or where
+// the type has none (f8e4m3) what CUDA's saturating conversion makes of it, its largest finite
+// values; and a NaN. No input or result of any op, converted to the type, has them.
+template <typename T>
+void expect_poison_is_cudas(DataType type, bool has_infinity) {
+  SCOPED_TRACE(std::string(name(type)));
+  const auto read = [](std::uint64_t stored) {
+    T value;
+    std::memcpy(static_cast<void*>(&value), &stored, sizeof(T));
+    return as_float(value);
+  };
+  if (has_infinity) {
+    EXPECT_EQ(read(highest_bits(type)), INFINITY);
+    EXPECT_EQ(read(lowest_bits(type)), -INFINITY);
+  } else {
+    EXPECT_EQ(bits(rounded<T>(INFINITY)), highest_bits(type));
+    EXPECT_EQ(bits(rounded<T>(-INFINITY)), lowest_bits(type));
+  }
+  EXPECT_TRUE(std::isnan(read(nan_bits(type))));
+  for (CollectiveKind kind : {CollectiveKind::allreduce, CollectiveKind::alltoall})
+    for (ReduceOp op : all_reduce_ops())
+      for (int p : {1, 2, 3, 4, 16, 300}) {
+        const Shape shape = shape_for(kind, 64 * static_cast<std::size_t>(p), 1, p);
+        const PatternRule rule(PatternCase{kind, type, op, 0, p, shape});
+        for (std::size_t i = 0; i < rule.input_count(); ++i)
+          ASSERT_NE(bits(rounded<T>(static_cast<float>(rule.input(i)))), rule.poison_bits())
+              << name(kind) << " " << name(op) << " p=" << p << " input " << i;
+        for (std::size_t i = 0; i < rule.result_count(); ++i)
+          ASSERT_NE(bits(rounded<T>(static_cast<float>(rule.expected(i)))), rule.poison_bits())
+              << name(kind) << " " << name(op) << " p=" << p << " result " << i;
+      }
+}
+
+TEST(PatternPrecision, ThePoisonIsCudasInfinityOrNanAndNoValueTakesIt) {
+  expect_poison_is_cudas<__half>(DataType::float16, true);
+  expect_poison_is_cudas<__nv_bfloat16>(DataType::bfloat16, true);
+  expect_poison_is_cudas<__nv_fp8_e4m3>(DataType::float8_e4m3, false);
+  expect_poison_is_cudas<__nv_fp8_e5m2>(DataType::float8_e5m2, true);
 }
 
 }  // namespace

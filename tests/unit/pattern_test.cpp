@@ -77,14 +77,16 @@ std::vector<DataType> host_datatypes() {
 }
 
 // Each rank's input as fill_input writes it, after poisoning the buffer so that an element it
-// forgets to write shows up.
+// forgets to write shows up; empty for a rank whose input the collective does not read.
 template <typename T>
 std::vector<std::vector<T>> fill_all(CollectiveKind kind, DataType type, ReduceOp op, int p,
                                      const Shape& shape) {
   std::vector<std::vector<T>> inputs;
   for (int q = 0; q < p; ++q) {
+    const PatternRule rule = case_for(kind, type, op, q, p, shape);
     std::vector<std::byte> send(shape.send_count * sizeof(T), std::byte{0x5A});
-    fill_input(case_for(kind, type, op, q, p, shape), send);
+    fill_input(rule, send);
+    send.resize(rule.input_count() * sizeof(T));
     inputs.push_back(from_bytes<T>(send));
   }
   return inputs;
@@ -201,13 +203,13 @@ void check_inputs_exact(CollectiveKind kind, DataType type, ReduceOp op, int p,
       const double v = static_cast<double>(value);
       ASSERT_EQ(v, std::trunc(v));
       if (op == ReduceOp::sum) {
-        // p values in 0..2 plus rank 0's extra 0..7: integers in 0..2p+7.
-        ASSERT_GE(v, 0.0);
-        ASSERT_LE(v, 2.0 * p + 7);
+        // every rank gives 4..7, or two ranks 2 or 3 each: integers in 4..7p.
+        ASSERT_GE(v, 4.0);
+        ASSERT_LE(v, 7.0 * p);
       }
       if (op == ReduceOp::prod) {
-        // exactly one rank contributes 1, 2 or 3, the others 1
-        ASSERT_TRUE(v == 1.0 || v == 2.0 || v == 3.0) << v;
+        // two ranks give 2 or 3 and 2, the others 1
+        ASSERT_TRUE(v == 4.0 || v == 6.0) << v;
       }
     }
   }
@@ -245,7 +247,7 @@ TEST(Pattern, FloatSumInputsAndResultsAreSmallIntegers) {
         bool saw_nonzero = false;
         for (const auto& input : inputs)
           for (T value : input) {
-            EXPECT_TRUE(value >= T{0} && value <= T{9} && value == std::round(value)) << value;
+            EXPECT_TRUE(value >= T{4} && value <= T{7} && value == std::round(value)) << value;
             saw_nonzero = saw_nonzero || value != T{0};
           }
         EXPECT_TRUE(saw_nonzero);
@@ -253,8 +255,8 @@ TEST(Pattern, FloatSumInputsAndResultsAreSmallIntegers) {
                                              inputs);
         for (T sum : sums) {
           EXPECT_EQ(sum, std::round(sum));
-          EXPECT_GE(sum, T{0});
-          EXPECT_LE(sum, T(2 * p + 7));
+          EXPECT_GE(sum, T(4 * p));
+          EXPECT_LE(sum, T(7 * p));
         }
       });
     }
@@ -352,19 +354,27 @@ TEST(Pattern, AlltoallChecksWhichBlockCameFromWhom) {
   EXPECT_EQ(count_wrong(rank2, to_bytes(rank1s)), shape.recv_count);
 }
 
-// A broadcast's result is the root's buffer: another rank's, or the rank's own input left in
-// place (nothing received), is wrong everywhere.
+// A broadcast's result is the root's buffer: the buffer another rank would send as root, or
+// the poison left in place (nothing received), is wrong everywhere. Only the root has an input.
 TEST(Pattern, BroadcastChecksTheRootsBufferArrived) {
   for (int p : {2, 3, 4}) {
     const Shape shape = shape_for(CollectiveKind::broadcast, 120 * 4, 4, p);
     const auto inputs = fill_all<float>(CollectiveKind::broadcast, DataType::float32,
                                         ReduceOp::sum, p, shape);
     for (int r = 0; r + 1 < p; ++r) {
+      SCOPED_TRACE("p=" + std::to_string(p) + " rank " + std::to_string(r));
+      EXPECT_TRUE(inputs[r].empty()) << "a rank that is not the root has no input";
       const PatternRule pattern =
           case_for(CollectiveKind::broadcast, DataType::float32, ReduceOp::sum, r, p, shape);
       EXPECT_EQ(count_wrong(pattern, to_bytes(inputs[root_of(p)])), 0u);
-      EXPECT_EQ(count_wrong(pattern, to_bytes(inputs[r])), shape.recv_count)
-          << "p=" << p << ": rank " << r << "'s own input passes for the root's";
+      PatternCase as_root{CollectiveKind::broadcast, DataType::float32, ReduceOp::sum, r, p, shape};
+      as_root.root = r;
+      std::vector<std::byte> other(shape.send_count * 4);
+      fill_input(PatternRule(as_root), other);
+      EXPECT_EQ(count_wrong(pattern, other), shape.recv_count) << "another rank's buffer passes";
+      std::vector<std::byte> poisoned(shape.recv_count * 4);
+      fill_poison(pattern, poisoned);
+      EXPECT_EQ(count_wrong(pattern, poisoned), shape.recv_count) << "nothing received passes";
     }
   }
 }
@@ -387,7 +397,8 @@ TEST(Pattern, ReduceIsCheckedAtItsRootOnly) {
             0u);
 }
 
-// An allgather result with two ranks' shares swapped is wrong in both shares.
+// An allgather result with two ranks' shares swapped is wrong in both shares: in all but the
+// elements where the two ranks' values meet by chance, one in a hundred (101 values a rank).
 TEST(Pattern, AllgatherChecksTheOrderOfShares) {
   const int p = 4;
   const Shape shape = shape_for(CollectiveKind::allgather, 50 * p * 4, 4, p);
@@ -399,7 +410,9 @@ TEST(Pattern, AllgatherChecksTheOrderOfShares) {
   std::swap_ranges(result.begin(), result.begin() + 50, result.begin() + 50);
   const PatternRule pattern =
       case_for(CollectiveKind::allgather, DataType::int32, ReduceOp::sum, 2, p, shape);
-  EXPECT_EQ(count_wrong(pattern, to_bytes(result)), 100u);
+  const std::uint64_t wrong = count_wrong(pattern, to_bytes(result));
+  EXPECT_GE(wrong, 90u);
+  EXPECT_LE(wrong, 100u);
 }
 
 // Every input and every partial result, in either order, stays within the integers the type
@@ -448,13 +461,13 @@ TEST(PatternRule, AvgIsExactWhereTheLibraryCannotRound) {
   EXPECT_TRUE(exact(DataType::uint8, 64));
 }
 
-TEST(PatternRule, SumsPastTheTypesExactIntegersComeFromOneRank) {
+TEST(PatternRule, SumsPastTheTypesExactIntegersComeFromTwoRanks) {
   const Shape shape = shape_for(CollectiveKind::allreduce, 64, 1, 4);
   const PatternRule rule = case_for(CollectiveKind::allreduce, DataType::float8_e4m3, ReduceOp::sum, 0, 16, shape);
   std::size_t nonzero = 0;
   for (std::size_t g = 0; g < shape.count; ++g) nonzero += rule.input(g) != 0;
   EXPECT_GT(nonzero, 0u);
-  EXPECT_LE(nonzero, shape.count / 16 + 1);  // rank 0 owns every 16th element
+  EXPECT_LE(nonzero, 2 * (shape.count / 16 + 1));  // rank 0 gives to g = 16k and 16k - 1
 }
 
 }  // namespace

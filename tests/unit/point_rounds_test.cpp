@@ -54,14 +54,18 @@ std::vector<double> around(double center, int n) {
 
 TEST(PointRounds, SamplesFollowEachOtherAndTheWorstLimitStays) {
   PointResult point = round_of({1e-6, 2e-6}, StopReason::converged);
-  point.wrong = 0;
+  point.checks.before_timing = 0;
   add_round(point, round_of({3e-6}, StopReason::max_time));
-  add_round(point, round_of({4e-6, 5e-6}, StopReason::converged));
+  PointResult last = round_of({4e-6, 5e-6}, StopReason::converged);
+  last.checks.after_timing = 12;
+  add_round(point, std::move(last));
   EXPECT_EQ(point.samples.round_starts, (std::vector<std::size_t>{0, 2, 3}));
   EXPECT_EQ(point.slowest.round_starts, (std::vector<std::size_t>{0, 2, 3}));
   EXPECT_EQ(point.samples.sample_count(), 5u);
   EXPECT_EQ(point.stop_reason, StopReason::max_time);
-  EXPECT_EQ(point.wrong, 0);  // the first round's validation
+  EXPECT_EQ(point.checks.before_timing, 0);  // the first round's check
+  EXPECT_EQ(point.checks.after_timing, 12);  // the last round's
+  EXPECT_EQ(point.checks.wrong(), 12);
   finish_point(point, 0.01);
   EXPECT_EQ(point.summary.samples, 5u);
   EXPECT_DOUBLE_EQ(point.summary.median, 3e-6);

@@ -134,7 +134,8 @@ std::vector<PointResult> example_points() {
                                      .algorithm = "",
                                      .protocol = ""},
                                     {0, 1, 2, 3}, 5, 1e-5);
-  world.wrong = 0;
+  world.checks = {.before_timing = 0, .after_timing = 0};
+  world.implausible = Implausible::busbw_above_copy;
   world.stop_reason = StopReason::converged;
   world.osu_mean_s = 1.7e-5;  // a barrier-started latency point's; NaN at the others
   world.sample_step_s = 10.02e-9 / 5;  // kvm-clock's step over a loop of 5
@@ -172,7 +173,8 @@ std::vector<PointResult> example_points() {
                                      .algorithm = "CollNetDirect",
                                      .protocol = ""},
                                     {3, 1}, 2000, 3e-4);
-  inter.wrong = 7;
+  inter.checks = {.before_timing = 7, .after_timing = kNotChecked};
+  inter.implausible = Implausible::time_below_empty_call;
   inter.stop_reason = StopReason::time_limit;
   return {world, intra, inter};
 }
@@ -210,7 +212,9 @@ void expect_same_point(const PointResult& expected, const PointResult& actual, b
   EXPECT_DOUBLE_EQ(expected.summary.ci_high, actual.summary.ci_high);
   EXPECT_DOUBLE_EQ(expected.algbw_gbps, actual.algbw_gbps);
   EXPECT_DOUBLE_EQ(expected.busbw_gbps, actual.busbw_gbps);
-  EXPECT_EQ(expected.wrong, actual.wrong);
+  EXPECT_EQ(expected.checks.before_timing, actual.checks.before_timing);
+  EXPECT_EQ(expected.checks.after_timing, actual.checks.after_timing);
+  EXPECT_EQ(expected.implausible, actual.implausible);
   EXPECT_EQ(expected.stop_reason, actual.stop_reason);
   EXPECT_EQ(expected.ops_per_sample, actual.ops_per_sample);
   EXPECT_DOUBLE_EQ(expected.sample_step_s, actual.sample_step_s);
@@ -498,7 +502,8 @@ void make_schema_7(const fs::path& path) {
   const h5::Handle file = h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "H5Fopen");
   for (const char* table : kTables)
     if (h5::link_exists(file.get(), table))
-      rewrite_as_older(file.get(), table, {}, true, kNamesBeforeSchema16);
+      rewrite_as_older(file.get(), table, {"wrong_after_timing", "implausible"}, true,
+                       kNamesBeforeSchema16);
   h5::write_int_attribute(file.get(), "schema_version", 7);
 }
 
@@ -510,7 +515,8 @@ void make_schema_2(const fs::path& path) {
     if (h5::link_exists(file.get(), table))
       rewrite_as_older(file.get(), table,
                        {"algorithm", "protocol", "chosen_algorithm", "chosen_protocol",
-                        "chosen_channels", "alpha_at_bound", "osu_mean_us"},
+                        "chosen_channels", "alpha_at_bound", "osu_mean_us", "wrong_after_timing",
+                        "implausible"},
                        true, kNamesBeforeSchema16);
   if (h5::link_exists(file.get(), "headlines"))
     h5::check(H5Ldelete(file.get(), "headlines", H5P_DEFAULT), "H5Ldelete");
@@ -557,9 +563,9 @@ TEST_F(ResultFileTest, EveryTextColumnIsVariableLengthUtf8) {
       EXPECT_EQ(H5Tget_cset(member.get()), H5T_CSET_UTF8) << table << "/" << member_name(stored.get(), i);
     }
   }
-  // points 12, topology 6, each model table 8 for its curve, the flags of fits and headlines,
+  // points 13, topology 6, each model table 8 for its curve, the flags of fits and headlines,
   // the family of families and crossovers, and the families' rank counts
-  EXPECT_EQ(text_columns, 12 + 6 + 4 * 8 + 2 + 2 + 1);
+  EXPECT_EQ(text_columns, 13 + 6 + 4 * 8 + 2 + 2 + 1);
   EXPECT_EQ(text_column(path, "topology", "gpu_name")[0], "NVIDIA H100 80GB HBM3");
 }
 
@@ -632,7 +638,10 @@ TEST_F(ResultFileTest, ReadsSchema7FileWithFixedLengthText) {
   ASSERT_EQ(result.points.size(), written.points.size());
   for (std::size_t i = 0; i < written.points.size(); ++i) {
     SCOPED_TRACE("point " + std::to_string(i));
-    expect_same_point(written.points[i], result.points[i], true);
+    PointResult expected = written.points[i];
+    expected.checks.after_timing = kNotChecked;  // not checked before schema 19, not zero
+    expected.implausible = Implausible::no;      // nor judged
+    expect_same_point(expected, result.points[i], true);
   }
   ASSERT_TRUE(result.models && written.models);
   expect_same_models(*written.models, *result.models);
@@ -778,6 +787,8 @@ TEST_F(ResultFileTest, ReadsSchema2FileWithoutTuningColumns) {
     points[i].key.protocol.clear();
     points[i].chosen = {};
     points[i].osu_mean_s = kNotApplicable;  // unknown before schema 14, not zero
+    points[i].checks.after_timing = kNotChecked;  // not checked before schema 19, not zero
+    points[i].implausible = Implausible::no;
     expect_same_point(points[i], result.points[i], true);
   }
   ASSERT_TRUE(result.models);

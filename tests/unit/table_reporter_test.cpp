@@ -93,7 +93,7 @@ PointResult point(CollectiveKind collective, std::size_t size, std::size_t count
   p.summary.ci_high = median_s * 1.01;
   p.algbw_gbps = algbw;
   p.busbw_gbps = busbw;
-  p.wrong = wrong;
+  p.checks.before_timing = wrong;
   p.stop_reason = mode == Mode::latency ? StopReason::converged : StopReason::fixed_count;
   p.ops_per_sample = mode == Mode::latency ? 1 : 20;
   return p;
@@ -198,6 +198,50 @@ TEST(TableReporter, WrongElementsFailTheFooter) {
   EXPECT_EQ(split_ws(oob[0]), (std::vector<std::string>{"#", "Out", "of", "bounds", "values", ":",
                                                         "9", "FAILED"}));
   for (const auto& row : data_lines(text)) EXPECT_EQ(row[8], "3");
+}
+
+// #wrong shows the check that found more; a comment line after the row says which it was, and
+// another why a point's numbers cannot be true; the table's fields stay nccl-tests'.
+TEST(TableReporter, NamesTheFailedCheckAndTheImplausiblePointAfterItsRow) {
+  auto rows = allreduce_rows(0);
+  rows[1][1].checks.after_timing = 262144;
+  rows[2][1].implausible = Implausible::busbw_above_copy;
+  RunDescription run = run_description();
+  run.plausibility = {.copy = {{4096, 60}, {1 << 20, 11.25}}, .empty_call_s = 52e-9};
+  std::ostringstream out;
+  TableReporter reporter(out);
+  reporter.begin(run);
+  for (const auto& row : rows) reporter.row(row);
+  reporter.end();
+  const std::string text = out.str();
+  const auto lines = data_lines(text);
+  ASSERT_EQ(lines.size(), 3u) << text;
+  EXPECT_EQ(lines[0][8], "0");
+  EXPECT_EQ(lines[1][8], "262144");
+  EXPECT_EQ(lines[2][8], "0");
+  const auto all = split_lines(text);
+  const auto after = [&](const std::string& row_start) {
+    for (std::size_t i = 0; i + 1 < all.size(); ++i)
+      if (all[i].find(row_start) != std::string::npos) return all[i + 1];
+    return std::string();
+  };
+  EXPECT_EQ(after("     1048576"),
+            "# #wrong at 1048576 B out of place: 0 wrong in the check before timing, 262144 wrong "
+            "in the check after timing")
+      << text;
+  EXPECT_EQ(after("    67108864"),
+            "# implausible at 67108864 B out of place bandwidth: busbw 0.5 GB/s is more than 4x "
+            "the fastest copy of its size here (11.25 GB/s)")
+      << text;
+  EXPECT_EQ(lines_starting(text, "# plausible: on 2 ranks or more, busbw above 4x the fastest "
+                                 "copy of the point's size here (GB/s: 4 KiB 60, 1 MiB 11.2)")
+                .size(),
+            1u)
+      << text;
+  EXPECT_EQ(lines_starting(text, "# #wrong").size(), 1u);
+  EXPECT_EQ(lines_starting(text, "# implausible").size(), 1u);
+  // Without a recorded bound (older files), no line claims one.
+  EXPECT_TRUE(lines_starting(render(allreduce_rows(0)), "# plausible").empty());
 }
 
 TEST(TableReporter, UncheckedPointsPrintNA) {
@@ -596,7 +640,8 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
       "time_mean_us",   "time_stddev_us", "time_median_ci_low_us", "time_median_ci_high_us",
       "osu_mean_us",    "algbw_GBps",
       "busbw_GBps",
-      "wrong",          "overlap_collective_slowdown",      "overlap_load_slowdown",
+      "wrong",          "wrong_before_timing", "wrong_after_timing", "implausible",
+      "overlap_collective_slowdown",      "overlap_load_slowdown",
       "overlap_hidden", "overlap_hidden_ci_low",            "overlap_hidden_ci_high"};
   EXPECT_EQ(header, expected_header);
   const auto column = [&](const std::string& name) {
@@ -694,7 +739,8 @@ TEST(JsonReporter, OpensWithTheRunsDescriptionInItsOrderThenThePoints) {
                   2,
                   {"a", "b"},
                   "2026-12-05T00:00:00Z",
-                  "collbench run"});
+                  "collbench run",
+                  PlausibilityBound{}});
   reporter.row(allreduce_rows()[0]);
   reporter.end();
   const auto document = nlohmann::ordered_json::parse(out.str());
@@ -702,8 +748,12 @@ TEST(JsonReporter, OpensWithTheRunsDescriptionInItsOrderThenThePoints) {
   for (const auto& item : document.items()) keys.push_back(item.key());
   EXPECT_EQ(keys,
             (std::vector<std::string>{"collbench_version", "backend", "backend_version", "nranks",
-                                      "nodes", "hosts", "start_utc", "command_line", "points"}));
+                                      "nodes", "hosts", "start_utc", "command_line",
+                                      "plausibility", "points"}));
   EXPECT_EQ(document["hosts"], nlohmann::ordered_json({"a", "b"}));
+  // Not recorded here: null, never a made-up number.
+  EXPECT_EQ(document["plausibility"],
+            nlohmann::ordered_json::parse(R"({"copy": [], "empty_call_us": null, "margin": 4.0})"));
   EXPECT_EQ(document["points"].size(), allreduce_rows()[0].size());
 }
 
