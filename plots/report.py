@@ -63,7 +63,9 @@ def _summary(result):
     latency = curves(p, "latency")
     rows = []
     for key, curve in curves(p, mode).items():
-        peak = max(curve, key=lambda i: p["busbw_GBps"][i])
+        # An implausible point's busbw is no peak this host reached.
+        plausible = [i for i in curve if not _implausible(p, i)] or curve
+        peak = max(plausible, key=lambda i: p["busbw_GBps"][i])
         small = latency.get(_with_mode(key, "latency"))
         smallest = min(small, key=lambda i: p["size_bytes"][i]) if small else None
         row = headline_row(result, _with_mode(key, "latency"))
@@ -121,6 +123,20 @@ def _link_bounds(result):
                      "predicted (us)", "measured (us)", "ratio"], link_bounds.point_rows(result)))
 
 
+def _wrong(p, i):
+    """#wrong as the terminal table shows it: the check that found more; files before schema 19
+    checked before timing only."""
+    after = p.get("wrong_after_timing")
+    return p["wrong"][i] if after is None else max(p["wrong"][i], after[i])
+
+
+def _implausible(p, i):
+    """The point's plausibility mark (harness/plan/plausibility.h) in words; empty when none, or
+    in files before schema 19, which judged none."""
+    marks = p.get("implausible")
+    return "" if marks is None else marks[i].replace("_", " ")
+
+
 def _points_sections(result):
     """nccl-tests' columns (time, algbw, busbw from bandwidth mode) then latency median and p99,
     one table per collective, placement and rank count, as the terminal table has."""
@@ -133,19 +149,25 @@ def _points_sections(result):
                                          (label(key), {}))
         for i in rows:
             section.setdefault((k["datatype"], k["redop"], int(p["size_bytes"][i])), {})[k["mode"]] = i
-    out = []
+    implausible = sum(bool(_implausible(p, i)) for i in range(result.point_count()))
+    out = [f"<p><b>{implausible} points are implausible</b>: faster than this host copies "
+           "memory of their size, or than a call that moves nothing (their last column); a "
+           "collective that did not do its work looks like that. Their busbw is left out of the "
+           "peaks above.</p>"] if implausible else []
     for title, by_size in sections.values():
         rows = []
         for (datatype, redop, size), modes in by_size.items():
             bw = modes.get("bandwidth", modes.get("latency"))
             lat = modes.get("latency")
+            marks = {_implausible(p, i) for i in modes.values()} - {""}
             rows.append([size, p["count"][bw], datatype, redop, _g(p["time_median_us"][bw]),
-                         _g(p["algbw_GBps"][bw], 3), _g(p["busbw_GBps"][bw], 3), p["wrong"][bw],
+                         _g(p["algbw_GBps"][bw], 3), _g(p["busbw_GBps"][bw], 3), _wrong(p, bw),
                          _g(p["time_median_us"][lat]) if lat is not None else "–",
-                         _g(p["time_p99_us"][lat]) if lat is not None else "–"])
+                         _g(p["time_p99_us"][lat]) if lat is not None else "–",
+                         ", ".join(sorted(marks))])
         out.append(f"<h3>{html.escape(title)}</h3>" + table(
             ["size (B)", "count", "type", "redop", "time (us)", "algbw (GB/s)", "busbw (GB/s)",
-             "#wrong", "latency median (us)", "latency p99 (us)"], rows))
+             "#wrong", "latency median (us)", "latency p99 (us)", "implausible"], rows))
     return "".join(out)
 
 

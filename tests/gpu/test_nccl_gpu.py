@@ -182,6 +182,43 @@ def test_validation_is_clean(validated):
     assert {r["backend"] for r in rows} == {"nccl"}
     assert "FAILED" not in result.stdout
     assert "# Out of bounds values : 0 OK" in result.stdout
+    # The negative control of the plausibility bound on a GPU: no real point is past it.
+    implausible = [r for r in rows if r["implausible"]]
+    assert not implausible, f"{len(implausible)} real points marked, e.g. {implausible[:3]}"
+
+
+def never_written(row, nranks):
+    """Summed over ranks, the result elements a dropped collective leaves poisoned or as its
+    input: every one out of place (the broadcast root's own output too: NCCL fills it), in place
+    all but a rank's own share of an allgather and block of an alltoall."""
+    kind, count, in_place = row["collective"], int(row["count"]), row["in_place"] == "true"
+    per_rank = nranks * count if kind in ("allgather", "alltoall") else count
+    holders = {"reduce": 1, "broadcast": nranks - (1 if in_place else 0)}.get(kind, nranks)
+    own = count if in_place and kind in ("allgather", "alltoall") else 0
+    return holders * (per_rank - own)
+
+
+def test_a_dropped_collective_is_wrong_in_every_element(tmp_path, mps, monkeypatch):
+    """tests/interpose/drop_nccl.c before the real NCCL: each float collective of 4096 elements
+    returns at once, enqueueing nothing. Validation's poison makes every element it should have
+    written wrong, in both checks, at exactly those points, and the run exits 1."""
+    library = BINARY.parents[1] / "tests" / "interpose" / "libdrop_nccl.so"
+    assert library.exists(), f"{library} is missing: the NCCL build makes it"
+    monkeypatch.setenv("LD_PRELOAD", str(library))
+    monkeypatch.setenv("COLLBENCH_TEST_DROP_COUNT", "4096")
+    out = tmp_path / "dropped.h5"
+    result = collbench(["run", "--backend", "nccl", "--np", "2", "--virtual-nodes", "-T", "60",
+                        "--ops", ",".join(LIBRARY_COLLECTIVES), "-b", "8K", "-e", "64K", "-f",
+                        "2", "--inplace", "-n", "2", "-w", "1", "--no-fit", "--out", str(out)])
+    assert result.returncode == 1, result.stderr
+    monkeypatch.delenv("LD_PRELOAD")
+    dropped = 0
+    for r in points(out):
+        expected = never_written(r, 2) if r["count"] == "4096" else 0
+        assert (int(r["wrong_before_timing"]), int(r["wrong_after_timing"])) == (
+            expected, expected), r
+        dropped += expected > 0
+    assert dropped == len(LIBRARY_COLLECTIVES) * 2 * 2  # each in and out of place, both modes
 
 
 def test_validation_covers_every_type_and_op(validated):

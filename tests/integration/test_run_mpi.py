@@ -66,6 +66,7 @@ def test_every_point_validates_clean(sweep):
     assert {text(o) for o in points["redop"]} >= {"sum", "prod", "min", "max"}
     assert set(points["in_place"]) == {0, 1}
     assert (points["wrong"] == 0).all()
+    assert (points["wrong_after_timing"] == 0).all()  # the last round checked after timing
     assert "# Out of bounds values : 0 OK" in result.stdout
 
 
@@ -192,7 +193,7 @@ def test_provenance_and_topology(sweep):
     nranks, out, _ = sweep
     with h5py.File(out, "r") as f:
         assert f.attrs["schema"] == "collbench-results"
-        assert f.attrs["schema_version"] == 18
+        assert f.attrs["schema_version"] == 19
         assert f.attrs["backend"] == "mpi"
         assert "Open MPI" in f.attrs["backend_version"]
         assert "--out" in f.attrs["command_line"]
@@ -212,6 +213,14 @@ def test_provenance_and_topology(sweep):
         step_us = f.attrs["timer_step_ps"] * 1e-6
         assert f.attrs["timer_step_ps"] == 0 or 5000 <= f.attrs["timer_step_ps"] <= 100000
         assert points["sample_step_us"] == pytest.approx(step_us / points["ops_per_sample"])
+        # The plausibility bound, measured before the sweep: a copy of each size from 4 KiB to
+        # the largest buffer by 4, and an empty call; no real point lies past it.
+        copies = sorted(int(k.rsplit("_", 1)[1]) for k in f.attrs
+                        if k.startswith("plausibility_copy_MBps_at_"))
+        assert copies[0] == 4096 and all(b == 4 * a for a, b in zip(copies, copies[1:-1]))
+        assert all(f.attrs[f"plausibility_copy_MBps_at_{b}"] > 0 for b in copies)
+        assert f.attrs["plausibility_empty_call_ps"] > 0 and f.attrs["plausibility_margin"] == 4
+        assert set(points["implausible"]) == {b""}
 
 
 def test_done_when_command():

@@ -387,3 +387,30 @@ def test_past_a_few_dozen_ranks_the_per_rank_figures_show_a_host_each(tmp_path):
                     box["samples_us"][:, b], raw[:, [columns.index(r) for r in ranks]].max(axis=1))
     assert sorted(r for panel in heat.values() for ranks in panel["row_ranks"] for r in ranks) == \
         sorted(list(range(36)) * len(heat))
+
+
+def test_the_report_marks_implausible_points_and_keeps_them_out_of_the_peak(files, tmp_path):
+    """A point planted implausible (the mark `run` gives a collective that did not do its work)
+    shows its mark in its row and a warning above the tables, and its busbw is no peak; a check
+    that failed after timing shows in #wrong. The unplanted file says neither."""
+    path = tmp_path / "planted.h5"
+    shutil.copy(files["nofit"], path)
+    with h5py.File(path, "r+") as f:
+        points = f["points"][()]
+        bandwidth = np.flatnonzero((points["collective"] == b"allreduce")
+                                   & (points["mode"] == b"bandwidth"))
+        fastest = bandwidth[np.argmax(points["busbw_GBps"][bandwidth])]
+        peak = points["busbw_GBps"][fastest]
+        points["busbw_GBps"][fastest] = 7395.59
+        points["implausible"][fastest] = b"busbw_above_copy"
+        points["wrong_after_timing"][bandwidth[0]] = 7777
+        f["points"][...] = points
+    for file, planted in ((path, True), (files["nofit"], False)):
+        done = plot(file, "-o", tmp_path, "--report")
+        assert done.returncode == 0, done.stderr
+        page = (tmp_path / f"{file.stem}-report.html").read_text()
+        assert ("1 points are implausible" in page) == planted
+        assert ("<td>busbw above copy</td>" in page) == planted
+        assert ("<td>7777</td>" in page) == planted
+        assert "7396" not in page.split('id="points"')[0], "an implausible busbw as the peak"
+    assert f"<td>{peak:.3g}</td>" in (tmp_path / "planted-report.html").read_text()
