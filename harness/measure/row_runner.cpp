@@ -99,8 +99,8 @@ std::unique_ptr<Batch> RowRunner::prepare(const CollectiveCall& call, int count)
 }
 
 PatternRule RowRunner::pattern_rule(const CollectiveCall& call, int repetition) const {
-  PatternCase pattern{call.kind,    call.datatype, call.op,      group_->rank(),
-                      group_->size(), call.shape,  call.root,    call.in_place};
+  PatternCase pattern{call.kind,      call.datatype, call.op,   group_->rank(),
+                      group_->size(), call.shape,    call.root, call.in_place};
   pattern.root_output = group_->fills_broadcast_root_output();
   pattern.seed = pattern_seed(pattern, repetition);
   return PatternRule(pattern);

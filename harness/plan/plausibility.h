@@ -41,10 +41,9 @@ struct PlausibilityBound {
   double copy_gbps_for(std::size_t bytes) const;
 };
 
-// How far past the bound a point must lie. The bound is measured once, and this host moves
-// between states up to 2.5 times apart; 4 leaves room for that and for rounding, while a
-// collective that did nothing lies a hundred times or more past it (docs/reading-results.md
-// has the measurements).
+// How far past the bound a point must lie. The bound is measured once, and a host moves between
+// states up to 2.5 times apart; 4 leaves room for that and for rounding. ci/plausibility-rates
+// measures how far below it real points stay and how far past it a dropped collective lands.
 inline constexpr double kPlausibilityMargin = 4;
 
 enum class Implausible : std::uint8_t { no, busbw_above_copy, time_below_empty_call };
