@@ -109,7 +109,7 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     if (!problem.empty()) fmt::print(stderr, "collbench run: {}\n", problem);
     return kExitUsage;
   }
-  const PlausibilityBound bound = measure_plausibility_bound(world, buffers);
+  PlausibilityBound bound = measure_plausibility_bound(world, buffers);
   std::unique_ptr<ResultWriter> writer;
   if (root) writer = open_result_file(config, problem);
   if (any_rank_failed(world, !problem.empty())) {
@@ -122,13 +122,15 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     std::size_t rows = 0;
     for (const auto& pass : passes) rows += pass.rows.size();
     output.emplace(config, std::move(writer), rows * points_per_row(config));
-    const RunDescription run{std::string(collbench_version()), config.backend, backend.version(),
-                             world.size(), topology.nodes, topology.hosts, start_utc,
-                             shell_quoted(argv), bound};
     Provenance provenance = collect_provenance(config, argv, backend.version(), topology, start_utc);
     provenance.text.merge(backend.provenance());
     provenance.integers[kTimerStepPs] = std::llround(timer_step_s * 1e12);
     record_plausibility_bound(provenance, bound);
+    // As the file holds it, so that the points are judged, and `report` prints, as `run` did.
+    bound = plausibility_bound_of(provenance);
+    const RunDescription run{std::string(collbench_version()), config.backend, backend.version(),
+                             world.size(), topology.nodes, topology.hosts, start_utc,
+                             shell_quoted(argv), bound};
     output->begin(provenance, topology, run);
   }
 

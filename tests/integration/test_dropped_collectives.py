@@ -122,6 +122,12 @@ def test_a_collective_dropped_only_while_timed_is_implausible(tmp_path, interpos
     marks = dict(zip((text(m) for m in points["mode"]), implausible_marks(dropped)))
     assert marks["bandwidth"] == "busbw_above_copy", points["busbw_GBps"]
     assert "# implausible at 65536 B out of place bandwidth: busbw" in result.stdout
+    # `report` reads the bound back from the file and prints what `run` printed.
+    report = subprocess.run([str(BINARY), "report", str(dropped)], capture_output=True, text=True,
+                            timeout=120, env=environment(), cwd=ROOT)
+    for line in result.stdout.splitlines():
+        if line.startswith(("# plausible:", "# implausible at")):
+            assert line in report.stdout.splitlines(), line
     spec = tmp_path / "spec.toml"
     spec.write_text('title = "dropped"\n[[rule]]\nname = "allreduce-busbw"\n'
                     'collective = "allreduce"\nbusbw_min = "1 MB/s"\n')
