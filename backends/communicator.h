@@ -239,6 +239,8 @@ class Backend {
     return {};
   }
   virtual bool supports(LoadKind kind) const { return kind == LoadKind::memory; }
+  // Empty where the library runs this collective in place (--inplace); else why not.
+  virtual std::string why_not_in_place(CollectiveKind) const { return {}; }
   // Library, runtime and driver versions beyond version(), as provenance attributes.
   virtual std::map<std::string, std::string> provenance() const { return {}; }
   // Empty for host backends.

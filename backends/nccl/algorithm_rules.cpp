@@ -63,9 +63,11 @@ std::string why_ineligible(const Tuning& tuning, CollectiveKind kind, DataType t
   const bool nvls = tuning.algorithm == "NVLS" || tuning.algorithm == "NVLSTree";
   if (nvls && uses_reduce_op(kind) && !nvls_reduces(type, op))
     return fmt::format("{} cannot reduce {} with {}", tuning.algorithm, name(type), name(op));
-  if (tuning.algorithm == "PAT" && kind == CollectiveKind::reduce_scatter && op == ReduceOp::avg &&
-      is_floating(type))
-    return fmt::format("PAT has no pre-multiplied sum (avg of {})", name(type));
+  // avg is a pre-multiplied sum on floats and a sum divided after on integers (enqueue.cc,
+  // hostToDevRedOp); topoGetAlgoInfo skips PAT for a reduce-scatter of either.
+  if (tuning.algorithm == "PAT" && kind == CollectiveKind::reduce_scatter && op == ReduceOp::avg)
+    return fmt::format("PAT has no scaled sum (avg of {}: {})", name(type),
+                       is_floating(type) ? "a pre-multiplied sum" : "a sum divided after");
   return {};
 }
 

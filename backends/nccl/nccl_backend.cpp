@@ -109,6 +109,14 @@ class NcclBackend final : public Backend {
     return nccl::why_ineligible(tuning, kind, type, op);
   }
 
+  // NCCL appends an alltoall as a send and a receive per peer on the same block offsets
+  // (src/enqueue.cc, taskAppend): in place, a block received may overwrite one not yet sent.
+  // nccl-tests times it but checks nothing (alltoall.cu: "We don't support in-place alltoall").
+  std::string why_not_in_place(CollectiveKind kind) const override {
+    if (kind != CollectiveKind::alltoall || world_->size() == 1) return {};
+    return "NCCL has no in-place alltoall: its sends and receives of one block share the buffer";
+  }
+
   std::map<std::string, std::string> provenance() const override {
     int library = 0, runtime = 0, driver = 0;
     ncclGetVersion(&library);
@@ -152,16 +160,24 @@ class NcclBackend final : public Backend {
   void abort_communication() noexcept override { nccl::abort_all_communicators(); }
 
  private:
+  // What NCCL 2.28.9 reports (tests/standin/CONFORMANCE.md): one rank copies with no plan and
+  // no event (ncclLaunchOneRank); an alltoall is sends and receives, reported without an
+  // algorithm; the collectives of its symmetric kernels are reported to no profiler.
   std::string profiler_text() const {
-    // NCCL 2.28 reports the collectives of its symmetric kernels to no profiler.
-    if (nccl::profiled_communicators() > 0)
-      return options_.buffer_registration == BufferRegistration::symmetric
-                 ? "collbench: algorithm, protocol and channels per point, but none where "
-                   "NCCL's symmetric kernels ran it (-R 2: NCCL reports those to no profiler)"
-                 : "collbench: algorithm, protocol and channels per point";
-    const char* setting = std::getenv("NCCL_PROFILER_PLUGIN");
-    return fmt::format("not loaded (NCCL_PROFILER_PLUGIN={}): no chosen algorithm recorded",
-                       setting ? setting : "");
+    if (nccl::profiled_communicators() == 0) {
+      const char* setting = std::getenv("NCCL_PROFILER_PLUGIN");
+      return fmt::format("not loaded (NCCL_PROFILER_PLUGIN={}): no chosen algorithm recorded",
+                         setting ? setting : "");
+    }
+    if (world_->size() == 1)
+      return "collbench: none recorded: on one rank NCCL copies, choosing no algorithm";
+    std::string text =
+        "collbench: algorithm, protocol and channels per point; none for alltoall (NCCL reports "
+        "its sends and receives, with no algorithm)";
+    if (options_.buffer_registration == BufferRegistration::symmetric)
+      text += "; none where NCCL's symmetric kernels ran it (-R 2 on one node: NCCL reports those "
+              "to no profiler)";
+    return text;
   }
 
   void abort_job(int exit_code) override {

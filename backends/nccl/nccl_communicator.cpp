@@ -297,9 +297,16 @@ void NcclCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& 
   throw std::invalid_argument("NCCL composes no hierarchical allreduce (Backend::supports)");
 }
 
-// Every launch above passes shape.count to NCCL and sends from inside `send`.
+// Every launch above passes shape.count to NCCL and sends from inside `send`. NCCL's profiler
+// reports the count of its task, which for an allgather and a broadcast is in bytes
+// (src/enqueue.cc, collTaskAppend: count *= elementSize, datatype ncclInt8; src/plugin/
+// profiler.cc, ncclProfilerStartTaskEvents: coll.count = ct->count). An alltoall is a send and a
+// receive per peer, reported as such: no collective event, no choice.
 LibraryChoice NcclCommunicator::library_choice(const CollectiveCall& call, Buffer& send, Buffer&) {
-  return take_choice(send.data(), send.bytes(), call.shape.count);
+  const bool in_bytes =
+      call.kind == CollectiveKind::allgather || call.kind == CollectiveKind::broadcast;
+  return take_choice(send.data(), send.bytes(),
+                     call.shape.count * (in_bytes ? size_of(call.datatype) : 1));
 }
 
 std::unique_ptr<Batch> NcclCommunicator::batch(std::function<void()> launches, int count) {
@@ -344,6 +351,8 @@ void NcclCommunicator::wait() {
       if (g_aborted) throw CommunicationFault("the communicator was aborted");
       const cudaError_t state = cudaStreamQuery(stream_);
       if (state == cudaSuccess) return;
+      // cudaErrorNotReady is no error, and not the thread's last error either: nothing to
+      // clear before the next launch's check (tests/standin/CONFORMANCE.md, cudaStreamQuery).
       if (state != cudaErrorNotReady) check(state, "waiting for the GPU");
       // Every live communicator, not this one only: this stream may wait, through an event, on
       // another's (the hierarchy's node and rail steps), which would hang until the watchdog.

@@ -119,9 +119,10 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
 
   std::optional<RunOutput> output;
   if (root) {
-    std::size_t rows = 0;
-    for (const auto& pass : passes) rows += pass.rows.size();
-    output.emplace(config, std::move(writer), rows * points_per_row(config));
+    std::size_t points = 0;
+    for (const auto& pass : passes)
+      for (const PlannedRow& row : pass.rows) points += points_per_row(config, row);
+    output.emplace(config, std::move(writer), points);
     Provenance provenance = collect_provenance(config, argv, backend.version(), topology, start_utc);
     provenance.text.merge(backend.provenance());
     provenance.integers[kTimerStepPs] = std::llround(timer_step_s * 1e12);

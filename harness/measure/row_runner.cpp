@@ -406,6 +406,7 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
   const auto row_started = std::chrono::steady_clock::now();
   std::vector<PointResult> points;
   for (bool in_place : settings_.in_place) {
+    if (in_place && row.out_of_place_only) continue;
     const CollectiveCall call{row.collective, row.datatype, row.op, row.shape, in_place, row.root};
     set_fault_context(fmt::format("{} {} {} {} {}", name(row.collective), name(row.datatype),
                                   uses_reduce_op(row.collective) ? name(row.op) : "",

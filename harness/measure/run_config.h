@@ -16,6 +16,7 @@
 #include "harness/plan/point.h"
 #include "harness/plan/sample_retention.h"
 #include "harness/plan/sizes.h"
+#include "harness/plan/sweep_plan.h"
 #include "harness/stats/stopping_rule.h"
 #include "topo/placement.h"
 
@@ -68,9 +69,9 @@ struct RunConfig {
   KeepSamples keep_samples = KeepSamples::capped;
 };
 
-// Points per row: modes × in-place variants.
-inline std::size_t points_per_row(const RunConfig& config) {
-  return config.modes.size() * config.in_place.size();
+// Points per row: modes × the in-place variants the row runs.
+inline std::size_t points_per_row(const RunConfig& config, const PlannedRow& row) {
+  return config.modes.size() * (row.out_of_place_only ? 1 : config.in_place.size());
 }
 
 }  // namespace collbench

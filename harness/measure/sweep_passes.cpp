@@ -38,15 +38,21 @@ std::vector<GroupLayout> layouts_for(const RunConfig& config, const std::vector<
   return layouts;
 }
 
-// The plan's rows the backend runs with this tuning; a note for each collective left out.
+// The plan's rows the backend runs with this tuning, out of place only where it runs no
+// in-place variant; a note for each collective left out or run out of place only.
 std::vector<PlannedRow> rows_for(const SweepPlan& plan, const Backend& backend,
-                                 const Tuning& tuning, std::vector<std::string>& notes) {
+                                 const Tuning& tuning, bool in_place,
+                                 std::vector<std::string>& notes) {
   std::vector<PlannedRow> rows;
-  for (const PlannedRow& row : plan.rows) {
+  for (PlannedRow row : plan.rows) {
     const std::string why = backend.why_unsupported(row.collective, row.datatype, row.op, tuning);
-    if (why.empty())
+    if (why.empty()) {
+      const std::string not_in_place = in_place ? backend.why_not_in_place(row.collective) : "";
+      row.out_of_place_only = !not_in_place.empty();
+      if (row.out_of_place_only)
+        add_note(notes, fmt::format("{}; {} in place skipped", not_in_place, name(row.collective)));
       rows.push_back(row);
-    else if (tuning == Tuning{})
+    } else if (tuning == Tuning{})
       add_note(notes, fmt::format("{} runs no {}; skipped", backend.name(), name(row.collective)));
     else
       add_note(notes, fmt::format("{}: {}; {} {}{} skipped", describe(tuning), why,
@@ -158,7 +164,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
             measured[i].push_back(std::move(points[j]));
         }
         if (round + 1 == config.rounds) finish_row(i);
-        if (measured_now < points_per_row(config)) {
+        if (measured_now < points_per_row(config, pass.rows[begin + i])) {
           for (std::size_t k = 0; k < measured.size(); ++k) finish_row(k);
           notes.push_back(fmt::format("--time-limit of {} s reached; the sweep stopped early",
                                       *config.time_limit_s));
@@ -191,7 +197,7 @@ std::vector<SweepPass> plan_passes(const RunConfig& config, const Backend& backe
     for (auto& note : plan.notes) add_note(notes, std::move(note));
     plan.notes.clear();
     for (const Tuning& tuning : config.tunings) {
-      auto rows = rows_for(plan, backend, tuning, notes);
+      auto rows = rows_for(plan, backend, tuning, config.in_place.size() > 1, notes);
       if (!rows.empty()) passes.push_back({layout, tuning, plan, std::move(rows)});
     }
   }

@@ -26,6 +26,7 @@ struct PlannedRow {
   ReduceOp op = ReduceOp::sum;  // ignored by what reduces nothing
   Shape shape;
   int root = kNoRoot;
+  bool out_of_place_only = false;  // the backend runs it in place nowhere (--inplace skips it)
 };
 
 struct SweepPlan {

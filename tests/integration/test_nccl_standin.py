@@ -116,6 +116,11 @@ def test_every_point_validates_clean(sweep):
     assert {text(c) for c in points["collective"]} == set(LIBRARY_COLLECTIVES.split(","))
     rooted = np.isin(points["collective"], [b"broadcast", b"reduce"])
     assert (points["root"][rooted] == 1).all() and (points["root"][~rooted] == -1).all()
+    # NCCL has no in-place alltoall (a send and a receive per peer on the same block).
+    alltoall = points["collective"] == b"alltoall"
+    assert set(points["in_place"][alltoall]) == {0} and set(points["in_place"][~alltoall]) == {0, 1}
+    assert ("# note: NCCL has no in-place alltoall: its sends and receives of one block share the "
+            "buffer; alltoall in place skipped") in result.stdout
     assert {text(o) for o in points["redop"]} >= {"sum", "prod", "min", "max"}
     assert set(points["in_place"]) == {0, 1}
     assert (points["wrong"] == 0).all()
@@ -126,7 +131,8 @@ def test_table_agrees_with_the_file(sweep):
     _, out, result = sweep
     points, _ = points_of(out)
     rows = table_rows(result.stdout)
-    assert len(rows) == len(points) // 4  # a row: out of place and in place, two modes each
+    rows_in_file = {(p["collective"], p["datatype"], p["redop"], p["size_bytes"]) for p in points}
+    assert len(rows) == len(rows_in_file)
     assert {int(r[0]) for r in rows} == {int(s) for s in points["size_bytes"]}
 
 
@@ -139,10 +145,15 @@ def test_provenance_names_nccl_the_stand_in_gpu_and_the_choices_nccl_reported(sw
     assert attrs["bootstrap"] == "local launcher (--np)"
     assert attrs["gpu_name"].startswith("collbench stand-in")
     assert attrs["cuda_graphs"] == "no"
-    # The profiler plugin built into collbench was loaded, and told of every collective.
-    assert attrs["nccl_profiler"].startswith("collbench:")
-    assert set(points["chosen_algorithm"]) == {b"Ring"}
-    assert set(points["chosen_protocol"]) == {b"LL"}  # every size is below 64 KiB
+    # The profiler plugin built into collbench was loaded, and told of every collective but
+    # alltoall, which NCCL reports as sends and receives, with no algorithm. An allgather's and a
+    # broadcast's count arrives in bytes.
+    assert attrs["nccl_profiler"].startswith("collbench: algorithm, protocol and channels per "
+                                             "point; none for alltoall")
+    alltoall = points["collective"] == b"alltoall"
+    assert set(points["chosen_algorithm"][~alltoall]) == {b"Ring"}
+    assert set(points["chosen_protocol"][~alltoall]) == {b"LL"}  # every size is below 64 KiB
+    assert set(points["chosen_algorithm"][alltoall]) == {b""}
     with h5py.File(out, "r") as f:
         topology = f["topology"][()]
     assert list(topology["rank"]) == list(range(nranks))
@@ -199,18 +210,19 @@ def test_pinned_algorithms_and_protocols_are_what_nccl_reports(tmp_path):
 
 
 def test_rows_a_pinned_algorithm_cannot_run_are_skipped_saying_why(tmp_path):
-    """PAT has no pre-multiplied sum: NCCL fails a float avg reduce-scatter pinned to it, which
-    ended the sweep with exit 3 at its first such row; those rows are now skipped with a note,
-    and the rest are measured."""
+    """PAT has no scaled sum: NCCL fails an avg reduce-scatter pinned to it (floats and integers
+    alike), which would end the sweep with exit 3 at its first such row; those rows are skipped
+    with a note, and the rest are measured."""
     out = tmp_path / "pat.h5"
     result = run_np(2, ["--virtual-nodes", "--nccl-algo", "PAT", "--ops", "reduce_scatter", "-o",
                         "avg,sum", "-d", "float,int32", "-e", "1K", "--out", str(out), *QUICK])
     assert result.returncode == 0, result.stderr
-    assert ("# note: NCCL algorithm PAT, protocol auto: PAT has no pre-multiplied sum (avg of "
-            "float); reduce_scatter float avg skipped") in result.stdout
+    for datatype, scaling in (("float", "a pre-multiplied sum"), ("int32", "a sum divided after")):
+        assert (f"# note: NCCL algorithm PAT, protocol auto: PAT has no scaled sum (avg of "
+                f"{datatype}: {scaling}); reduce_scatter {datatype} avg skipped") in result.stdout
     points, _ = points_of(out)
     pat = {(text(p["datatype"]), text(p["redop"])) for p in points if p["algorithm"] == b"PAT"}
-    assert pat == {("float", "sum"), ("int32", "avg"), ("int32", "sum")}
+    assert pat == {("float", "sum"), ("int32", "sum")}
     assert set(points[points["algorithm"] == b"PAT"]["chosen_algorithm"]) == {b"PAT"}
     assert (points["wrong"] == 0).all()
 
@@ -294,7 +306,8 @@ def test_registered_buffers_carry_the_measured_collectives(tmp_path, register, n
     """-R with nccl-tests' numbers: 1 registers each rank's buffers with the communicator, 2 as
     symmetric windows, which on one node NCCL 2.28 hands to its symmetric kernels (allgather;
     allreduce sum of floats), reported to no profiler: those points have no chosen algorithm.
-    Across nodes (--virtual-nodes) a window is a local registration."""
+    Across nodes (--virtual-nodes, a rank each) the windows are still NCCL's symmetric memory
+    (its symmetricSupport looks at a host's own ranks only), but no symmetric kernel runs."""
     out = tmp_path / "registered.h5"
     result = run_np(2, [*(["--virtual-nodes"] if nodes == "virtual" else []), "-R", str(register),
                         "--ops", "allreduce,allgather", "-o", "sum,max", "-e", "4K", "-f", "16",
@@ -405,7 +418,8 @@ def test_damaged_results_are_counted_at_every_point(tmp_path):
                             "--inplace", "--out", str(out), *QUICK], CORRUPT=f"1:{float32}")
         assert result.returncode == 1, result.stderr
         points, _ = points_of(out)
-        assert len(points) == collectives * 4 * 2 * 2  # collectives x sizes x in place x modes
+        variants = 2 * collectives - ("alltoall" in ops)  # in place and out, alltoall out only
+        assert len(points) == variants * 4 * 2  # x sizes x modes
         assert (points["wrong"] >= 1).all(), (ops, points["wrong"])
 
 

@@ -26,16 +26,17 @@ std::vector<std::string> pinned(const std::string& setting, const std::vector<st
 }
 
 bool runs(const ncclComm& comm, const std::string& algorithm, const std::string& protocol,
-          CollectiveKind kind, ncclDataType_t type, ncclRedOp_t op) {
+          CollectiveKind kind, ncclRedOp_t op) {
   const bool all_reduce = kind == CollectiveKind::all_reduce;
   const bool gathers = kind == CollectiveKind::all_gather;
   const bool scatters = kind == CollectiveKind::reduce_scatter;
   if (algorithm == "Ring") return true;
   if (algorithm == "Tree") return all_reduce;
   if (protocol != "Simple") return false;
-  if (algorithm == "PAT")
-    return comm.one_rank_per_node &&
-           (gathers || (scatters && !(op == ncclAvg && is_floating(type))));
+  // PAT: one GPU a node (src/graph/tuning.cc, ncclPatEnable), and no reduce-scatter that scales:
+  // avg is NCCL's pre-multiplied sum on floats and a sum divided after on integers
+  // (src/enqueue.cc, hostToDevRedOp), both skipped for PAT (topoGetAlgoInfo).
+  if (algorithm == "PAT") return comm.one_rank_per_node && (gathers || (scatters && op != ncclAvg));
   return false;  // NVLS and CollNet: hardware this machine does not have
 }
 
@@ -57,14 +58,15 @@ Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, nc
   if (!is_data_collective(kind)) return {"Ring", by_size.front()};
   for (const std::string& algorithm : comm.algorithms)
     for (const std::string& protocol : comm.protocols.empty() ? by_size : comm.protocols)
-      if (runs(comm, algorithm, protocol, kind, type, op)) return {algorithm, protocol};
+      if (runs(comm, algorithm, protocol, kind, op)) return {algorithm, protocol};
   return {};
 }
 
 bool symmetric_kernel_runs(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type,
                            ncclRedOp_t op, std::size_t bytes) {
   constexpr std::size_t kBusBytesLimit = std::size_t{64} << 30;
-  if (!comm.symmetric_memory || bytes >= kBusBytesLimit) return false;
+  // Single-node only: src/enqueue.cc, ncclMakeSymmetricTaskList and sym_kernels.cc.
+  if (!comm.symmetric_support || !comm.one_node || bytes >= kBusBytesLimit) return false;
   // NCCL's avg of floating types is a pre-multiplied sum, which no symmetric kernel runs.
   const bool sums = op == ncclSum && is_floating(type) && type != ncclFloat64;
   return kind == CollectiveKind::all_gather ||

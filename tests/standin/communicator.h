@@ -56,7 +56,11 @@ struct ncclComm {
   std::vector<std::string> algorithms;  // NCCL_ALGO's when it was created, else Ring
   std::vector<std::string> protocols;   // NCCL_PROTO's; empty: by size (algorithms.h)
   bool one_rank_per_node = false;
-  bool symmetric_memory = false;  // all its ranks on one node: NCCL's isAllCudaP2p here
+  // src/init.cc:1376, symmetricSupport = isAllCudaP2p && NCCL_WIN_ENABLE && cuMem. isAllCudaP2p
+  // looks at pairs of ranks on one host only (src/transport.cc, ncclTransportCheckP2pType), and
+  // the stand-in's devices reach each other: true unless NCCL_WIN_ENABLE=0, one rank per node too.
+  bool symmetric_support = true;
+  bool one_node = false;  // every rank on one host: where NCCL's symmetric kernels run
   bool runtime_connect = true;  // NCCL_RUNTIME_CONNECT when it was created
   std::atomic<bool> aborted{false};
   bool destroyed = false;

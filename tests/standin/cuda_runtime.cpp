@@ -285,6 +285,9 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
   CUstream_st* s = stream_of(stream, "cudaStreamQuery");
   standin::forbid_during_capture("cudaStreamQuery", s);
+  // Not recorded as the thread's last error: CUDA Programming Guide, "Error Checking": the
+  // cudaErrorNotReady of cudaStreamQuery and cudaEventQuery "is not considered an error and is
+  // therefore not reported by cudaPeekAtLastError() or cudaGetLastError()".
   return s->idle() ? cudaSuccess : cudaErrorNotReady;
 }
 
@@ -340,7 +343,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
 
 cudaError_t cudaEventQuery(cudaEvent_t event) {
   std::lock_guard lock(event->mutex);
-  return event->reached == event->recorded ? cudaSuccess : cudaErrorNotReady;
+  return event->reached == event->recorded ? cudaSuccess : cudaErrorNotReady;  // as a stream's
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {

@@ -110,7 +110,8 @@ ncclResult_t create(const std::string& name, int nranks, int rank, ncclComm_t* m
   const Nodes nodes = nodes_of(*segment);
   auto* comm = new ncclComm;
   comm->one_rank_per_node = nodes.one_rank_per_node;
-  comm->symmetric_memory = nodes.one_node;
+  comm->symmetric_support = environment("NCCL_WIN_ENABLE") != "0";
+  comm->one_node = nodes.one_node;
   comm->name = name;
   comm->segment = segment;
   comm->rank = rank;
@@ -197,6 +198,17 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
       kind != CollectiveKind::send && (kind != CollectiveKind::reduce || peer == comm->rank);
   const auto* in = static_cast<const std::byte*>(send);
   auto* out = static_cast<std::byte*>(receive);
+  // NCCL 2.28.9 appends an alltoall as a send and a receive per peer on the same block offsets
+  // (src/enqueue.cc, taskAppend), so in place a block received may overwrite one not yet sent:
+  // NCCL has no in-place alltoall (nccl-tests' alltoall.cu: "We don't support in-place alltoall").
+  // One rank copies, or nothing where the buffers are one (src/device/onerank.cu).
+  if (kind == CollectiveKind::all_to_all && comm->nranks > 1 && count > 0 &&
+      overlaps(in, send_bytes, out, receive_bytes))
+    standin::violation(call,
+                       "sendbuff {} and recvbuff {} overlap: NCCL has no in-place alltoall (a "
+                       "send and a receive per peer on the same block; a block received may "
+                       "overwrite one not yet sent)",
+                       fmt::ptr(send), fmt::ptr(receive));
   if (reads && writes && count > 0 && overlaps(in, send_bytes, out, receive_bytes)) {
     // NCCL's in-place positions: the same buffer, or a rank's share of the larger one.
     const std::size_t share = comm->rank * bytes;
@@ -217,6 +229,12 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
     c.input = standin::device_access(send, send_bytes, comm->device, call, "sendbuff");
   if (writes && count > 0)
     c.output = standin::device_access(receive, receive_bytes, comm->device, call, "recvbuff");
+  // One rank: a copy (a kernel for a pre-multiplied sum) with no plan, no algorithm and no
+  // profiler event: src/enqueue.cc, taskAppend, and src/device/onerank.cu, ncclLaunchOneRank.
+  if (comm->nranks == 1 && kind != CollectiveKind::send && kind != CollectiveKind::receive) {
+    s->enqueue([comm, c] { comm->run(c, ""); });
+    return ncclSuccess;
+  }
   const bool data = standin::is_data_collective(kind);
   if (data) count_registered(*comm, send, send_bytes, receive, receive_bytes);
   if (data && comm->registrations.in_symmetric_window(send) &&
@@ -227,10 +245,16 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
     return ncclSuccess;
   }
   const standin::Choice choice = standin::choose(*comm, kind, type, op, c.bytes);
-  if (choice.algorithm.empty())
-    return failed(ncclInternalError, fmt::format("Error : no algorithm/protocol available for "
-                                                 "function {} with datatype {}",
-                                                 standin::name(kind), static_cast<int>(type)));
+  if (choice.algorithm.empty()) {
+    // src/enqueue.cc, topoGetAlgoInfo: the variables as they are at the call, not at init.
+    const std::string algorithm = environment("NCCL_ALGO"), protocol = environment("NCCL_PROTO");
+    return failed(algorithm.empty() && protocol.empty() ? ncclInternalError : ncclInvalidUsage,
+                  fmt::format("Error : no algorithm/protocol available for function {} with "
+                              "datatype {}.{}{}",
+                              standin::name(kind), standin::type_name(type),
+                              algorithm.empty() ? "" : " NCCL_ALGO was set to " + algorithm + ".",
+                              protocol.empty() ? "" : " NCCL_PROTO was set to " + protocol + "."));
+  }
   standin::profile_collective(*comm, c, choice, send, receive);
   s->enqueue(
       [comm, c, channels = choice.algorithm + "/" + choice.protocol] { comm->run(c, channels); });
@@ -402,7 +426,9 @@ ncclResult_t ncclCommWindowRegister(ncclComm_t handle, void* buffer, size_t byte
   *window = nullptr;
   if (!buffer || bytes == 0) return ncclSuccess;
   standin::device_access(buffer, bytes, comm->device, kCall, "buff");
-  if (comm->symmetric_memory) {
+  // With symmetric support a window is collective (src/dev_runtime.cc, ncclCommWindowRegister:
+  // a bootstrap barrier); without, a local registration.
+  if (comm->symmetric_support) {
     // NCCL maps each rank's cuMem allocation into the others': only ncclMemAlloc's will do.
     const auto held = standin::allocation_holding(buffer);
     if (held->allocator != standin::Allocator::nccl_mem_alloc)
@@ -419,7 +445,7 @@ ncclResult_t ncclCommWindowRegister(ncclComm_t handle, void* buffer, size_t byte
   standin::count_registration(buffer, +1, kCall);
   *window = reinterpret_cast<ncclWindow_t>(comm->registrations.add(
       {static_cast<std::byte*>(buffer), bytes, true,
-       comm->symmetric_memory && (flags & NCCL_WIN_COLL_SYMMETRIC) != 0}));
+       comm->symmetric_support && (flags & NCCL_WIN_COLL_SYMMETRIC) != 0}));
   return ncclSuccess;
 }
 
@@ -432,7 +458,8 @@ ncclResult_t ncclCommWindowDeregister(ncclComm_t handle, ncclWindow_t window) {
     standin::violation(kCall, "window {} is no ncclCommWindowRegister of comm {}{}",
                        fmt::ptr(window), fmt::ptr(comm),
                        taken ? " (ncclCommDeregister drops it)" : "");
-  if (comm->symmetric_memory) meet(*comm, kCall);
+  // Local either way: src/dev_runtime.cc, ncclCommWindowDeregister (symWindowDestroy unmaps this
+  // rank's mappings; no barrier).
   standin::count_registration(taken->address, -1, kCall);
   return ncclSuccess;
 }

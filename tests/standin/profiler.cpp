@@ -44,9 +44,16 @@ void profile_communicator(ncclComm& comm) {
 void profile_collective(ncclComm& comm, const Collective& c, const Choice& choice, const void* send,
                         void* receive) {
   const abi::ProfilerV5* p = plugin();
+  // An alltoall is a send and a receive per peer (src/enqueue.cc, taskAppend): NCCL reports
+  // point-to-point events for it, never a collective one with an algorithm.
   if (!p || !comm.profiler_context || c.kind == CollectiveKind::send ||
-      c.kind == CollectiveKind::receive)
+      c.kind == CollectiveKind::receive || c.kind == CollectiveKind::all_to_all)
     return;
+  // collTaskAppend (src/enqueue.cc) counts an allgather's and a broadcast's elements in bytes,
+  // of ncclInt8, before src/plugin/profiler.cc (ncclProfilerStartTaskEvents) reports the task.
+  const bool in_bytes = c.kind == CollectiveKind::all_gather || c.kind == CollectiveKind::broadcast;
+  const std::size_t count = in_bytes ? c.count * element_bytes(c.type) : c.count;
+  const ncclDataType_t type = in_bytes ? ncclInt8 : c.type;
   abi::EventDescriptor descriptor{};
   descriptor.type = abi::kCollectiveEvent;
   descriptor.rank = comm.rank;
@@ -54,9 +61,9 @@ void profile_collective(ncclComm& comm, const Collective& c, const Choice& choic
                            name(c.kind),
                            send,
                            receive,
-                           c.count,
+                           count,
                            c.peer,
-                           type_name(c.type),
+                           type_name(type),
                            2,
                            16,
                            choice.algorithm.c_str(),

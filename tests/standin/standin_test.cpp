@@ -124,6 +124,21 @@ TEST_F(StandIn, AStreamThatWaitsOnACapturedEventJoinsTheCapture) {
   cudaStreamDestroy(other);
 }
 
+// A query's cudaErrorNotReady is no error of the thread's (CUDA Programming Guide, "Error
+// Checking"; driver_types.h: "This result is not actually an error"): the next launch's
+// cudaGetLastError does not see it.
+TEST_F(StandIn, ABusyStreamsQueryIsNoErrorOfTheThread) {
+  constexpr std::size_t kLarge = std::size_t{256} << 20;  // milliseconds of host memset
+  void* large = nullptr;
+  ASSERT_EQ(cudaMalloc(&large, kLarge), cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(large, 1, kLarge, stream_), cudaSuccess);
+  EXPECT_EQ(cudaStreamQuery(stream_), cudaErrorNotReady);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
+  EXPECT_EQ(cudaStreamQuery(stream_), cudaSuccess);
+  cudaFree(large);
+}
+
 TEST_F(StandIn, AnIntervalOverTwoStreamsIsNamed) {
   cudaEvent_t start, end;
   cudaEventCreate(&start);

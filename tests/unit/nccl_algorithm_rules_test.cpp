@@ -50,10 +50,14 @@ TEST(AlgorithmRules, NvlsReducesWhatTheSwitchReduces) {
   EXPECT_FALSE(runs({"NVLS", ""}, reduce_scatter, DataType::uint8, ReduceOp::max));
 }
 
-TEST(AlgorithmRules, PatHasNoPreMultipliedSum) {
+// NCCL 2.28.9, src/enqueue.cc, topoGetAlgoInfo: PAT is skipped for a reduce-scatter whose op is
+// ncclDevPreMulSum or ncclDevSumPostDiv, which avg becomes on floats and on integers.
+TEST(AlgorithmRules, PatHasNoScaledSumOfAnyType) {
   EXPECT_EQ(why_ineligible({"PAT", ""}, reduce_scatter, DataType::float32, ReduceOp::avg),
-            "PAT has no pre-multiplied sum (avg of float)");
-  EXPECT_TRUE(runs({"PAT", ""}, reduce_scatter, DataType::int32, ReduceOp::avg));
+            "PAT has no scaled sum (avg of float: a pre-multiplied sum)");
+  EXPECT_EQ(why_ineligible({"PAT", ""}, reduce_scatter, DataType::int32, ReduceOp::avg),
+            "PAT has no scaled sum (avg of int32: a sum divided after)");
+  EXPECT_TRUE(runs({"PAT", ""}, allgather, DataType::int32, ReduceOp::avg));
   EXPECT_TRUE(runs({"PAT", ""}, reduce_scatter, DataType::float32, ReduceOp::sum));
 }
 

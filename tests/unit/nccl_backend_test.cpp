@@ -152,6 +152,23 @@ TEST_F(NcclBackend, EventsTimeTheOperationOnTheGpu) {
   EXPECT_LT(batch, 1.0);
 }
 
+// A wait that found the stream busy leaves no error for the next kernel launch's check: CUDA
+// documents that a query's cudaErrorNotReady is not the thread's last error (Programming Guide,
+// "Error Checking"). The stand-in plays that; on a GPU this checks the driver agrees.
+TEST_F(NcclBackend, AWaitOnABusyStreamLeavesNoErrorForTheNextLaunch) {
+  auto& world = static_cast<nccl::NcclCommunicator&>(comm());
+  constexpr std::size_t kLarge = std::size_t{256} << 20;  // long enough to be found busy
+  auto from = world.allocate(kLarge);
+  auto to = world.allocate(kLarge);
+  world.copy(*to, *from, kLarge);
+  world.wait();
+  EXPECT_EQ(cudaPeekAtLastError(), cudaSuccess);
+  const Shape shape = shape_for(CollectiveKind::allreduce, 1 << 10, sizeof(float), 1);
+  const PatternRule rule(
+      PatternCase{CollectiveKind::allreduce, DataType::float32, ReduceOp::sum, 0, 1, shape});
+  EXPECT_NO_THROW(world.fill_input(rule, *to, 0));
+}
+
 TEST_F(NcclBackend, ControlPlaneAndSplitsWorkOnOneRank) {
   EXPECT_EQ(comm().sum_over_ranks(41), 41);
   int value = 7;

@@ -93,13 +93,18 @@ TEST(Resolve, Defaults) {
   }
 }
 
-TEST(Resolve, PointsPerRowAreModesTimesInPlaceVariants) {
+TEST(Resolve, PointsPerRowAreModesTimesTheRowsInPlaceVariants) {
   RunOptions options;
-  EXPECT_EQ(points_per_row(resolve(options, "mpi")), 2u);
+  const PlannedRow row;
+  PlannedRow out_of_place_only;
+  out_of_place_only.out_of_place_only = true;
+  EXPECT_EQ(points_per_row(resolve(options, "mpi"), row), 2u);
   options.in_place = true;
-  EXPECT_EQ(points_per_row(resolve(options, "mpi")), 4u);
+  EXPECT_EQ(points_per_row(resolve(options, "mpi"), row), 4u);
+  EXPECT_EQ(points_per_row(resolve(options, "mpi"), out_of_place_only), 2u);
   options.mode = "latency";
-  EXPECT_EQ(points_per_row(resolve(options, "mpi")), 2u);
+  EXPECT_EQ(points_per_row(resolve(options, "mpi"), row), 2u);
+  EXPECT_EQ(points_per_row(resolve(options, "mpi"), out_of_place_only), 1u);
 }
 
 TEST(Resolve, DefaultOutNamesTheBackendInUse) {
