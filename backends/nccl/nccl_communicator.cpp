@@ -94,8 +94,8 @@ class NcclRegistration final : public Registration {
       std::lock_guard lock(g_live_mutex);
       if (g_aborted) return;
     }
-    // Not under the lock: a window's deregistration waits for every rank, and the watchdog must
-    // be able to abort a rank that never comes.
+    // Not under the lock: a window's deregistration is local but waits for a stream of NCCL's
+    // (src/dev_runtime.cc, ncclCommWindowDeregister), which the watchdog must be able to abort.
     for (void* handle : handles_)
       if (kind_ == BufferRegistration::symmetric)
         ncclCommWindowDeregister(comm_, static_cast<ncclWindow_t>(handle));

@@ -61,7 +61,7 @@ class RowRunner {
   // its first, untimed call with `first_collective` in them.
   RowRunner(const GroupRun& run, const MeasureSettings& settings, RunBuffers& buffers,
             CollectiveKind first_collective);
-  // Deregisters the buffers: collective over the group, under the watchdog.
+  // Deregisters the buffers, under the watchdog (a deregistration may wait on the device).
   ~RowRunner();
   RowRunner(const RowRunner&) = delete;
   RowRunner& operator=(const RowRunner&) = delete;

@@ -160,7 +160,7 @@ cudaError_t cudaRuntimeGetVersion(int* version) {
 
 cudaError_t cudaDeviceSynchronize(void) {
   standin::forbid_during_capture("cudaDeviceSynchronize");
-  stream_of(nullptr, "cudaDeviceSynchronize")->synchronize();
+  standin::synchronize_device(current_device());
   return cudaSuccess;
 }
 
@@ -180,6 +180,8 @@ const char* cudaGetErrorString(cudaError_t error) {
       return "device not ready";
     case cudaErrorInvalidResourceHandle:
       return "invalid resource handle";
+    case cudaErrorStreamCaptureUnjoined:
+      return "capturing stream has unjoined work";
     default:
       return "unknown error (collbench stand-in)";
   }
@@ -204,8 +206,7 @@ cudaError_t cudaMalloc(void** pointer, size_t bytes) {
 cudaError_t cudaFree(void* pointer) {
   if (!pointer) return cudaSuccess;
   standin::forbid_during_capture("cudaFree");
-  // A GPU frees only once the device is done with the memory.
-  stream_of(nullptr, "cudaFree")->synchronize();
+  standin::synchronize_device(current_device());
   standin::release(pointer, standin::Allocator::cuda_malloc, "cudaFree");
   return cudaSuccess;
 }
@@ -327,6 +328,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     std::lock_guard lock(event->mutex);
     event->stream = s;
     event->captured_in = s->capture;
+    event->captured_work = s->depends_on;
     // In a capture the record orders the streams that join it, nothing more: the graph's work
     // is replayed in one order that keeps it.
     if (s->capture) return cudaSuccess;
@@ -383,8 +385,12 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
         s->capture = graph;
         s->capture_mode = graph->joined.front()->capture_mode;
         s->capture_thread = graph->joined.front()->capture_thread;
+        s->captured = 0;
+        s->depends_on.clear();
         graph->joined.push_back(s);
       }
+      for (const auto& [stream, work] : event->captured_work)
+        s->depends_on[stream] = std::max(s->depends_on[stream], work);
       return cudaSuccess;
     }
     record = event->recorded;
@@ -404,6 +410,8 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
     standin::violation("cudaStreamBeginCapture", "stream {} is already being captured",
                        fmt::ptr(stream));
   s->capture = new CUgraph_st{s->device, {}, {s}};
+  s->captured = 0;
+  s->depends_on.clear();
   s->capture_mode = mode;
   s->capture_thread = std::this_thread::get_id();
   standin::capture_began(s);
@@ -424,9 +432,24 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
                        "only the origin ends it",
                        fmt::ptr(stream), fmt::ptr(s->capture->joined.front()));
   standin::capture_ended(s);
-  *graph = s->capture;
-  for (CUstream_st* joined : s->capture->joined) joined->capture = nullptr;
-  (*graph)->joined.clear();
+  CUgraph_st* captured = s->capture;
+  // Every stream that joined must have joined back: the origin's last work depends on all of
+  // theirs. Else the capture fails (CUDA Programming Guide, cross-stream dependencies: failing
+  // to rejoin "will result in failure of the overall capture operation"; driver_types.h,
+  // cudaErrorStreamCaptureUnjoined), every stream leaves it, and no graph is returned.
+  const bool unjoined = std::any_of(
+      captured->joined.begin() + 1, captured->joined.end(), [&](const CUstream_st* joined) {
+        const auto seen = s->depends_on.find(joined);
+        return joined->captured > (seen == s->depends_on.end() ? 0 : seen->second);
+      });
+  for (CUstream_st* joined : captured->joined) joined->capture = nullptr;
+  captured->joined.clear();
+  if (unjoined) {
+    delete captured;
+    *graph = nullptr;
+    return failed(cudaErrorStreamCaptureUnjoined);
+  }
+  *graph = captured;
   return cudaSuccess;
 }
 

@@ -124,6 +124,42 @@ TEST_F(StandIn, AStreamThatWaitsOnACapturedEventJoinsTheCapture) {
   cudaStreamDestroy(other);
 }
 
+// A fork not joined back fails the capture: cudaErrorStreamCaptureUnjoined, no graph, and every
+// stream out of capture (CUDA Programming Guide, cross-stream dependencies and events).
+TEST_F(StandIn, ACaptureWithAnUnjoinedForkFails) {
+  cudaStream_t other = nullptr;
+  cudaEvent_t fork = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), cudaSuccess);
+  cudaEventCreateWithFlags(&fork, cudaEventDisableTiming);
+  ASSERT_EQ(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  cudaEventRecord(fork, stream_);
+  cudaStreamWaitEvent(other, fork, 0);
+  ASSERT_EQ(cudaMemsetAsync(device_, 0, 16, other), cudaSuccess);
+  cudaGraph_t graph = reinterpret_cast<cudaGraph_t>(this);
+  EXPECT_EQ(cudaStreamEndCapture(stream_, &graph), cudaErrorStreamCaptureUnjoined);
+  EXPECT_EQ(graph, nullptr);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorStreamCaptureUnjoined);
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusActive;
+  ASSERT_EQ(cudaStreamIsCapturing(other, &status), cudaSuccess);
+  EXPECT_EQ(status, cudaStreamCaptureStatusNone);
+  cudaEventDestroy(fork);
+  cudaStreamDestroy(other);
+}
+
+// cudaFree waits for every stream of the device, not the legacy one only (CUDA Programming
+// Guide: it "causes the GPU to synchronize across all executing CUDA streams").
+TEST_F(StandIn, FreeingWaitsForEveryStreamOfTheDevice) {
+  constexpr std::size_t kLarge = std::size_t{256} << 20;  // milliseconds of host memset
+  void* large = nullptr;
+  void* freed = nullptr;
+  ASSERT_EQ(cudaMalloc(&large, kLarge), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&freed, 16), cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(large, 1, kLarge, stream_), cudaSuccess);  // a non-blocking stream
+  ASSERT_EQ(cudaFree(freed), cudaSuccess);
+  EXPECT_EQ(cudaStreamQuery(stream_), cudaSuccess);
+  cudaFree(large);
+}
+
 // A query's cudaErrorNotReady is no error of the thread's (CUDA Programming Guide, "Error
 // Checking"; driver_types.h: "This result is not actually an error"): the next launch's
 // cudaGetLastError does not see it.

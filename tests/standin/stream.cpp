@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "violation.h"
 
@@ -13,6 +14,10 @@ namespace {
 
 std::atomic<int> g_global_captures{0};
 thread_local int t_captures = 0;
+
+// Every stream alive, the legacy ones included, for synchronize_device.
+std::mutex g_streams_mutex;
+std::set<CUstream_st*> g_streams;
 
 }  // namespace
 
@@ -33,6 +38,12 @@ CUstream_st* stream_of(cudaStream_t stream, std::string_view call) {
     violation(call, "stream {} belongs to device {}, the current device is {}", fmt::ptr(stream),
               stream->device, current_device());
   return stream;
+}
+
+void synchronize_device(int device) {
+  std::lock_guard lock(g_streams_mutex);  // no stream is made or destroyed meanwhile
+  for (CUstream_st* stream : g_streams)
+    if (stream->device == device) stream->synchronize();
 }
 
 void forbid_during_capture(std::string_view call, CUstream_st* stream) {
@@ -60,9 +71,16 @@ void capture_ended(CUstream_st* stream) {
 }  // namespace standin
 
 CUstream_st::CUstream_st(int device_, bool blocking_)
-    : device(device_), blocking(blocking_), worker_([this] { run(); }) {}
+    : device(device_), blocking(blocking_), worker_([this] { run(); }) {
+  std::lock_guard lock(standin::g_streams_mutex);
+  standin::g_streams.insert(this);
+}
 
 CUstream_st::~CUstream_st() {
+  {
+    std::lock_guard lock(standin::g_streams_mutex);
+    standin::g_streams.erase(this);
+  }
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -74,6 +92,7 @@ CUstream_st::~CUstream_st() {
 void CUstream_st::enqueue(standin::Work work) {
   if (capture) {
     capture->work.push_back(std::move(work));
+    depends_on[this] = ++captured;
     return;
   }
   {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -53,6 +54,10 @@ struct CUstream_st {
   CUgraph_st* capture = nullptr;
   cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeGlobal;
   std::thread::id capture_thread;
+  // While capturing: the work captured on this stream so far, and how much of each joined
+  // stream's captured work this stream's has come to depend on (through events).
+  std::uint64_t captured = 0;
+  std::map<const CUstream_st*, std::uint64_t> depends_on;
 
  private:
   void run();
@@ -75,8 +80,10 @@ struct CUevent_st {
   std::uint64_t reached = 0;   // records their stream has reached
   double seconds = 0;          // the host instant of the last one reached
   CUstream_st* stream = nullptr;
-  // The capture its last record was made in: a stream that waits on it joins that capture.
+  // The capture its last record was made in: a stream that waits on it joins that capture, and
+  // depends on the captured work its stream had then.
   CUgraph_st* captured_in = nullptr;
+  std::map<const CUstream_st*, std::uint64_t> captured_work;
 };
 
 namespace standin {
@@ -85,6 +92,10 @@ namespace standin {
 // cudaStreamPerThread; a violation for a stream of another device than the current one.
 CUstream_st* stream_of(cudaStream_t stream, std::string_view call);
 double host_seconds();
+// Waits for every stream of `device`, the legacy one included: cudaDeviceSynchronize and
+// cudaFree (CUDA Programming Guide: cudaFree "causes the GPU to synchronize across all
+// executing CUDA streams").
+void synchronize_device(int device);
 
 // Synchronous calls a capture forbids: a violation when one would run while `stream` (or, with
 // null, any stream this thread or, in global mode, any thread) is capturing.
