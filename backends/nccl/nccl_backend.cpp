@@ -67,7 +67,9 @@ class NcclBackend final : public Backend {
     nccl::check(cudaGetDeviceProperties(&properties_, device_), "cudaGetDeviceProperties");
     mps_ = nccl::mps_enabled(device_);
     const std::string bus_id = bus_id_of(device_);
-    nccl::require_mps_when_shared(nccl::ranks_on_gpu(placement_, bus_id, devices), bus_id, mps_);
+    const nccl::GpuSharing sharing = nccl::gpu_sharing(placement_, bus_id, devices);
+    nccl::require_mps_when_shared(sharing.ranks, bus_id, mps_);
+    nccl::require_identities_when_shared(sharing, bus_id);
     // NCCL reports its choices to the built-in plugin, unless the user named a profiler of
     // their own, or none.
     setenv("NCCL_PROFILER_PLUGIN", nccl::kBuiltInProfiler, /*overwrite=*/0);

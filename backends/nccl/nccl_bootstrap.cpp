@@ -1,9 +1,11 @@
 #include "nccl_bootstrap.h"
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -106,20 +108,52 @@ int device_count() {
   return devices;
 }
 
-int ranks_on_gpu(const RankPlacement& placement, const std::string& bus_id, int devices) {
+std::string nccl_host_identity() {
+  if (const char* id = std::getenv("NCCL_HOSTID"); id && *id) return id;
+  char name[256] = {};
+  gethostname(name, sizeof(name) - 1);
+  std::string identity = name;
+  std::ifstream boot("/proc/sys/kernel/random/boot_id");
+  std::string boot_id;
+  if (boot >> boot_id) identity += boot_id;
+  return identity;
+}
+
+GpuSharing gpu_sharing(const RankPlacement& placement, const std::string& bus_id, int devices) {
   if (!placement.mpi) {
     const int device = placement.local_rank % devices;
-    return placement.local_size / devices + (device < placement.local_size % devices ? 1 : 0);
+    return {placement.local_size / devices + (device < placement.local_size % devices ? 1 : 0),
+            1};
   }
-  constexpr int kBusIdBytes = 32;
+  constexpr std::size_t kBusIdBytes = 32, kIdentityBytes = 256;
   std::string mine = bus_id;
   mine.resize(kBusIdBytes, '\0');
-  std::string all(std::size_t(placement.local_size) * kBusIdBytes, '\0');
-  MPI_Allgather(mine.data(), kBusIdBytes, MPI_CHAR, all.data(), kBusIdBytes, MPI_CHAR, g_host);
-  int sharing = 0;
-  for (int r = 0; r < placement.local_size; ++r)
-    sharing += all.compare(std::size_t(r) * kBusIdBytes, kBusIdBytes, mine) == 0;
+  std::string identity = nccl_host_identity();
+  identity.resize(kIdentityBytes, '\0');
+  mine += identity;
+  const std::size_t entry = mine.size();
+  std::string all(std::size_t(placement.local_size) * entry, '\0');
+  MPI_Allgather(mine.data(), static_cast<int>(entry), MPI_CHAR, all.data(),
+                static_cast<int>(entry), MPI_CHAR, g_host);
+  GpuSharing sharing{0, 0};
+  for (int r = 0; r < placement.local_size; ++r) {
+    const std::size_t at = std::size_t(r) * entry;
+    if (all.compare(at, kBusIdBytes, mine, 0, kBusIdBytes) != 0) continue;
+    ++sharing.ranks;
+    sharing.one_identity += all.compare(at, entry, mine) == 0;
+  }
   return sharing;
+}
+
+void require_identities_when_shared(const GpuSharing& sharing, const std::string& bus_id) {
+  if (sharing.one_identity <= 1) return;
+  throw BackendUnavailable(fmt::format(
+      "{} ranks of this host are on the GPU at {} with one NCCL host identity: NCCL refuses two "
+      "ranks of one communicator on one GPU (\"Duplicate GPU detected\"). Make each rank a node "
+      "of its own with an NCCL_HOSTID of its own, e.g. mpirun ... sh -c "
+      "'NCCL_HOSTID=node$OMPI_COMM_WORLD_RANK exec collbench run ...' (--virtual-nodes does it "
+      "under --np)",
+      sharing.one_identity, bus_id));
 }
 
 bool mps_enabled(int device) {

@@ -33,11 +33,25 @@ ncclUniqueId decode_unique_id(const std::string& hex);
 // The GPUs this process sees; throws BackendUnavailable when there is none.
 int device_count();
 
-// How many ranks of this host use the GPU with this PCI bus id, this one included: under MPI
-// from every local rank's bus id (each may see other GPUs: srun --gpus-per-task, a per-rank
-// CUDA_VISIBLE_DEVICES), under the local launcher, whose ranks all see the same GPUs, from the
-// local rank and `devices`.
-int ranks_on_gpu(const RankPlacement& placement, const std::string& bus_id, int devices);
+// The string NCCL hashes into its host identity: NCCL_HOSTID when set, else the host name and
+// the boot id (NCCL 2.28.9, src/misc/utils.cc, getHostHashOnce). Ranks with the same one are on
+// one node as NCCL sees it.
+std::string nccl_host_identity();
+
+struct GpuSharing {
+  int ranks = 1;          // of this host on this rank's GPU, this one included
+  int one_identity = 1;   // of those, with this rank's NCCL host identity: NCCL refuses two
+};
+
+// Who shares the GPU with this PCI bus id: under MPI from every local rank's bus id and NCCL
+// host identity (each may see other GPUs: srun --gpus-per-task, a per-rank
+// CUDA_VISIBLE_DEVICES), under the local launcher, whose ranks all see the same GPUs and whose
+// sharing ranks the launcher gave identities of their own, from the local rank and `devices`.
+GpuSharing gpu_sharing(const RankPlacement& placement, const std::string& bus_id, int devices);
+// Throws BackendUnavailable where ranks sharing this GPU have one NCCL host identity: NCCL would
+// fail them at init ("Duplicate GPU detected", src/init.cc, initTransportsRank), and the user
+// needs to know to give each its own NCCL_HOSTID.
+void require_identities_when_shared(const GpuSharing& sharing, const std::string& bus_id);
 
 // Whether contexts on `device` are shared through CUDA MPS, as the driver says (a control pipe
 // on disk may be stale).

@@ -14,6 +14,7 @@
 
 #include "choice_recorder.h"
 #include "gpu_load.h"
+#include "nccl_bootstrap.h"
 #include "nccl_check.h"
 #include "pattern_kernels.h"
 
@@ -36,26 +37,20 @@ void abort_live_communicators() noexcept {
 
 // Device memory whose every copy and fill runs on the communicator's stream: kernels and NCCL
 // run there, and a non-blocking stream is not ordered against the legacy one. From ncclMemAlloc
-// (cuMem, which a symmetric window needs) where the buffers are registered, else cudaMalloc.
+// (cuMem where the driver has it, else cudaMalloc), as nccl-tests 2.19.6 allocates with NCCL
+// 2.19 or newer (src/common.cu, AllocateBuffs), so that -R 0 measures the memory its -R 0 does;
+// a symmetric window (-R 2) needs it too.
 class DeviceBuffer final : public Buffer {
  public:
-  DeviceBuffer(std::size_t bytes, cudaStream_t stream, bool nccl_memory)
-      : bytes_(bytes), stream_(stream), nccl_memory_(nccl_memory) {
-    const std::size_t allocated = std::max<std::size_t>(bytes, 1);
-    const bool failed = nccl_memory ? ncclMemAlloc(&data_, allocated) != ncclSuccess
-                                    : cudaMalloc(&data_, allocated) != cudaSuccess;
-    if (failed) {
-      cudaGetLastError();  // clear the sticky-free allocation error
+  DeviceBuffer(std::size_t bytes, cudaStream_t stream) : bytes_(bytes), stream_(stream) {
+    if (ncclMemAlloc(&data_, std::max<std::size_t>(bytes, 1)) != ncclSuccess) {
+      cudaGetLastError();  // clear the allocation error the runtime may have recorded
       throw std::bad_alloc();
     }
     check(cudaMemsetAsync(data_, 0, bytes, stream_), "cudaMemsetAsync");
     check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
   }
   ~DeviceBuffer() override {
-    if (!nccl_memory_) {
-      cudaFree(data_);  // which waits for the device
-      return;
-    }
     cudaStreamSynchronize(stream_);
     ncclMemFree(data_);
   }
@@ -81,7 +76,6 @@ class DeviceBuffer final : public Buffer {
   void* data_ = nullptr;
   std::size_t bytes_;
   cudaStream_t stream_;
-  bool nccl_memory_;
 };
 
 // The run's buffers registered with one communicator, deregistered at the end unless an abort
@@ -189,13 +183,6 @@ class GraphBatch final : public Batch {
   cudaGraphExec_t exec_ = nullptr;
 };
 
-std::string host_identity() {
-  if (const char* id = std::getenv("NCCL_HOSTID"); id && *id) return id;
-  char name[256] = {};
-  gethostname(name, sizeof(name) - 1);
-  return name;
-}
-
 }  // namespace
 
 NcclCommunicator::NcclCommunicator(ncclComm_t comm, const BackendOptions& options)
@@ -231,8 +218,7 @@ NcclCommunicator::~NcclCommunicator() {
 }
 
 std::unique_ptr<Buffer> NcclCommunicator::allocate(std::size_t bytes) {
-  return std::make_unique<DeviceBuffer>(
-      bytes, stream_, options_.buffer_registration != BufferRegistration::none);
+  return std::make_unique<DeviceBuffer>(bytes, stream_);
 }
 
 std::unique_ptr<Registration> NcclCommunicator::register_buffers(Buffer& send, Buffer& recv) {
@@ -458,7 +444,7 @@ std::unique_ptr<Communicator> NcclCommunicator::split(int color, int key) {
 
 std::unique_ptr<Communicator> NcclCommunicator::split_node() {
   constexpr std::size_t kIdBytes = 256;
-  std::string mine = host_identity();
+  std::string mine = nccl_host_identity();
   mine.resize(kIdBytes, '\0');
   const std::size_t total = kIdBytes * std::size_t(size_);
   reserve_control(total + kIdBytes);

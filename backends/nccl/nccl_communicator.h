@@ -42,8 +42,8 @@ class NcclCommunicator final : public Communicator {
 
   void barrier() override;
   std::unique_ptr<Communicator> split(int color, int key) override;
-  // Ranks with the same NCCL host identity (NCCL_HOSTID, else the host name): with
-  // --virtual-nodes every rank is a node of its own, as NCCL sees it.
+  // Ranks with the same NCCL host identity (nccl_host_identity: NCCL_HOSTID, else the host name
+  // and boot id): with --virtual-nodes every rank is a node of its own, as NCCL sees it.
   std::unique_ptr<Communicator> split_node() override;
 
   // Waits for the stream, polling NCCL's asynchronous errors; throws CommunicationFault.

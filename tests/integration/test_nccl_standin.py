@@ -477,6 +477,28 @@ def test_a_gpu_per_rank_by_cuda_visible_devices_is_no_sharing(tmp_path, visible,
         assert not out.exists()
 
 
+def test_ranks_on_one_gpu_under_mpirun_need_an_nccl_hostid_each(tmp_path):
+    """Under mpirun nothing makes ranks on one GPU nodes of their own: with MPS they reached
+    NCCL, whose "Duplicate GPU detected" failed the init (exit 3). collbench now refuses them
+    first, saying what to set (exit 2, nothing written), and runs them with an NCCL_HOSTID each."""
+    out = tmp_path / "one-gpu.h5"
+    pipes = tmp_path / "mps"
+    pipes.mkdir()
+    (pipes / "control").touch()
+    mps = f"CUDA_MPS_PIPE_DIRECTORY={pipes} COLLBENCH_STANDIN_MPS=1 COLLBENCH_STANDIN_GPUS=1"
+    args = ["-e", "64", "--out", str(out), *QUICK]
+    same = run_mpirun(2, args, per_rank=mps, timeout=120)
+    assert same.returncode == 2, same.stderr
+    assert ("2 ranks of this host are on the GPU at 0000:01:00.0 with one NCCL host identity"
+            in same.stderr), same.stderr
+    assert "NCCL_HOSTID=node$OMPI_COMM_WORLD_RANK" in same.stderr
+    assert not out.exists()
+    own = run_mpirun(2, args, per_rank=f"{mps} NCCL_HOSTID=node$OMPI_COMM_WORLD_RANK",
+                     timeout=120)
+    assert own.returncode == 0, own.stderr
+    assert points_of(out)[1]["cuda_mps"] == "yes"
+
+
 def test_links_from_gpu_memory_get_past_the_gpu_check_to_ucxs_answer(tmp_path):
     """`links --memory cuda` over the stand-in's GPUs: collbench's own check finds GPUs, and
     Debian's UCX, built without CUDA, is what refuses (exit 2, nothing written). A UCX built

@@ -49,7 +49,7 @@ void read_pins(ncclComm& comm) {
   if (protocol && *protocol) comm.protocols = pinned(protocol, kProtocols);
 }
 
-Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, ncclRedOp_t op,
+Choice choose(const ncclComm& comm, CollectiveKind kind, ncclRedOp_t op,
               std::size_t bytes) {
   constexpr std::size_t kSimpleFrom = std::size_t{64} << 10;
   // Unpinned, the size's protocol: LL, else one the algorithm runs; Simple, which all run.

@@ -22,7 +22,7 @@ struct Choice {
 // NCCL_ALGO and NCCL_PROTO into `comm`, as NCCL reads them when a communicator is created.
 void read_pins(ncclComm& comm);
 
-Choice choose(const ncclComm& comm, CollectiveKind kind, ncclDataType_t type, ncclRedOp_t op,
+Choice choose(const ncclComm& comm, CollectiveKind kind, ncclRedOp_t op,
               std::size_t bytes);
 
 // Whether NCCL 2.28.9 has a symmetric kernel for this collective on `comm`, whose buffers lie in

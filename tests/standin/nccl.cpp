@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <mutex>
 #include <random>
 #include <set>
@@ -60,11 +61,16 @@ ncclComm* checked(ncclComm_t comm, const char* call) {
   return comm;
 }
 
+// NCCL_HOSTID, else the host name and the boot id: src/misc/utils.cc, getHostHashOnce.
 std::string host_identity() {
   if (const char* id = std::getenv("NCCL_HOSTID"); id && *id) return id;
   char name[128] = {};
   gethostname(name, sizeof(name) - 1);
-  return name;
+  std::string identity = name;
+  std::ifstream boot("/proc/sys/kernel/random/boot_id");
+  std::string boot_id;
+  if (boot >> boot_id) identity += boot_id;
+  return identity;
 }
 
 std::string environment(const char* variable) {
@@ -244,7 +250,7 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
     s->enqueue([comm, c] { comm->run(c, ""); });
     return ncclSuccess;
   }
-  const standin::Choice choice = standin::choose(*comm, kind, type, op, c.bytes);
+  const standin::Choice choice = standin::choose(*comm, kind, op, c.bytes);
   if (choice.algorithm.empty()) {
     // src/enqueue.cc, topoGetAlgoInfo: the variables as they are at the call, not at init.
     const std::string algorithm = environment("NCCL_ALGO"), protocol = environment("NCCL_PROTO");

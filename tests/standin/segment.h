@@ -12,7 +12,7 @@
 namespace standin {
 
 struct RankEntry {
-  char host[128];  // NCCL_HOSTID, else the host name: ranks of one node, as NCCL sees them
+  char host[128];  // NCCL's host identity (nccl.cpp, host_identity): ranks of one node
   char bus_id[32];
   int color;  // ncclCommSplit's arguments, in a split's rendezvous
   int key;

@@ -130,6 +130,15 @@ TEST_F(NcclBackend, RegisteredBuffersCarryEveryCollective) {
   EXPECT_EQ(comm().register_buffers(*comm().allocate(8), *comm().allocate(8)), nullptr);
 }
 
+// -R 0 allocates as nccl-tests 2.19.6 does, with ncclMemAlloc: its memory takes a symmetric
+// window, which cudaMalloc's does not (cuMemRetainAllocationHandle fails on it).
+TEST_F(NcclBackend, BuffersAreNcclMemAllocsAsNcclTestsAllocatesThem) {
+  auto send = comm().allocate(1 << 12);
+  auto recv = comm().allocate(1 << 12);
+  auto symmetric = one_rank_backend({.buffer_registration = BufferRegistration::symmetric});
+  EXPECT_NO_THROW(symmetric->world().register_buffers(*send, *recv));
+}
+
 TEST_F(NcclBackend, EventsTimeTheOperationOnTheGpu) {
   const Shape shape = shape_for(CollectiveKind::allreduce, 64 << 20, sizeof(float), 1);
   const CollectiveCall call{CollectiveKind::allreduce, DataType::float32, ReduceOp::sum, shape, false};
