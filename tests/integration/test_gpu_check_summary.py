@@ -60,3 +60,14 @@ def test_a_null_bandwidth_prints_unbounded(sweep, tmp_path):
     assert printed.returncode == 0, printed.stderr
     assert row(printed.stdout, "broadcast").split()[-1].rstrip("?") == "unbounded"
     assert "unbounded" not in row(printed.stdout, "allreduce")
+
+
+def test_the_gpu_run_is_planned_within_one_device_call():
+    """A lent GPU runs one command of at most 600 s: the plan's caps (each step's, the build's
+    included) add up to less, and the last line says the total."""
+    plan = subprocess.run([str(ROOT / "ci" / "gpu-check"), "--plan"], capture_output=True,
+                          text=True, check=True).stdout.splitlines()
+    caps = [int(line.split()[0]) for line in plan[1:-1]]
+    assert {line.split()[1] for line in plan[1:-1]} >= {"build", "smoke", "pytest", "sweeps"}
+    assert plan[-1] == f"plan: {sum(caps)} s"
+    assert sum(caps) <= 600
