@@ -246,11 +246,12 @@ cudaError_t cudaMemsetAsync(void* pointer, int value, size_t bytes, cudaStream_t
   return cudaSuccess;
 }
 
+// On the legacy stream, and asynchronous to the host for device memory (cuda_runtime_api.h, API
+// synchronisation behaviour: "The cudaMemset functions are asynchronous with respect to the host
+// except when the target memory is pinned host memory"): the caller must synchronise.
 cudaError_t cudaMemset(void* pointer, int value, size_t bytes) {
   standin::forbid_during_capture("cudaMemset");
-  cudaMemsetAsync(pointer, value, bytes, nullptr);
-  stream_of(nullptr, "cudaMemset")->synchronize();
-  return cudaSuccess;
+  return cudaMemsetAsync(pointer, value, bytes, nullptr);
 }
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {

@@ -160,6 +160,19 @@ TEST_F(StandIn, FreeingWaitsForEveryStreamOfTheDevice) {
   cudaFree(large);
 }
 
+// cudaMemset of device memory returns before it is done, on the legacy stream, which
+// cudaDeviceSynchronize waits for (cuda_runtime_api.h, API synchronisation behaviour).
+TEST_F(StandIn, AMemsetOfDeviceMemoryReturnsBeforeItIsDone) {
+  constexpr std::size_t kLarge = std::size_t{256} << 20;  // milliseconds of host memset
+  void* large = nullptr;
+  ASSERT_EQ(cudaMalloc(&large, kLarge), cudaSuccess);
+  ASSERT_EQ(cudaMemset(large, 1, kLarge), cudaSuccess);
+  EXPECT_EQ(cudaStreamQuery(nullptr), cudaErrorNotReady);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(cudaStreamQuery(nullptr), cudaSuccess);
+  cudaFree(large);
+}
+
 // A query's cudaErrorNotReady is no error of the thread's (CUDA Programming Guide, "Error
 // Checking"; driver_types.h: "This result is not actually an error"): the next launch's
 // cudaGetLastError does not see it.
