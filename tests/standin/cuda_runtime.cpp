@@ -329,10 +329,12 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
     std::lock_guard lock(event->mutex);
     event->stream = s;
     event->captured_in = s->capture;
-    event->captured_work = s->depends_on;
     // In a capture the record orders the streams that join it, nothing more: the graph's work
     // is replayed in one order that keeps it.
-    if (s->capture) return cudaSuccess;
+    if (s->capture) {
+      event->captured_work = s->depends_on;
+      return cudaSuccess;
+    }
     record = ++event->recorded;
   }
   s->enqueue([event, record] {
@@ -386,8 +388,6 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
         s->capture = graph;
         s->capture_mode = graph->joined.front()->capture_mode;
         s->capture_thread = graph->joined.front()->capture_thread;
-        s->captured = 0;
-        s->depends_on.clear();
         graph->joined.push_back(s);
       }
       for (const auto& [stream, work] : event->captured_work)
@@ -411,8 +411,6 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mo
     standin::violation("cudaStreamBeginCapture", "stream {} is already being captured",
                        fmt::ptr(stream));
   s->capture = new CUgraph_st{s->device, {}, {s}};
-  s->captured = 0;
-  s->depends_on.clear();
   s->capture_mode = mode;
   s->capture_thread = std::this_thread::get_id();
   standin::capture_began(s);
@@ -438,12 +436,17 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
   // theirs. Else the capture fails (CUDA Programming Guide, cross-stream dependencies: failing
   // to rejoin "will result in failure of the overall capture operation"; driver_types.h,
   // cudaErrorStreamCaptureUnjoined), every stream leaves it, and no graph is returned.
-  const bool unjoined = std::any_of(
-      captured->joined.begin() + 1, captured->joined.end(), [&](const CUstream_st* joined) {
-        const auto seen = s->depends_on.find(joined);
-        return joined->captured > (seen == s->depends_on.end() ? 0 : seen->second);
-      });
-  for (CUstream_st* joined : captured->joined) joined->capture = nullptr;
+  const auto work_of = [](const CUstream_st* on, const CUstream_st* of) {
+    const auto found = on->depends_on.find(of);
+    return found == on->depends_on.end() ? std::uint64_t{0} : found->second;
+  };
+  const bool unjoined =
+      std::any_of(captured->joined.begin() + 1, captured->joined.end(),
+                  [&](const CUstream_st* joined) { return work_of(joined, joined) > work_of(s, joined); });
+  for (CUstream_st* joined : captured->joined) {
+    joined->capture = nullptr;
+    joined->depends_on.clear();
+  }
   captured->joined.clear();
   if (unjoined) {
     delete captured;

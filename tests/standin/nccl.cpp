@@ -157,7 +157,7 @@ void report_registrations(const ncclComm& comm) {
              comm.symmetric_kernels);
 }
 
-// A collective call of window (de)registration: every rank of `comm` meets before any returns.
+// A collective window registration: every rank of `comm` meets before any returns.
 void meet(ncclComm& comm, const char* call) {
   standin::Segment* meeting = nullptr;
   const std::string name = fmt::format("{}.w{}", comm.name, ++comm.window_calls);

@@ -22,12 +22,24 @@ class StandIn : public ::testing::Test {
     ASSERT_EQ(cudaMalloc(&device_, kBytes), cudaSuccess);
   }
   void TearDown() override {
+    cudaFree(large_);
     cudaFree(device_);
     cudaStreamDestroy(stream_);
     ncclCommDestroy(comm_);
   }
 
+  // Device memory a memset of which takes milliseconds on the host: the stream it is queued on is
+  // still busy when the next call is made.
+  void* large() {
+    if (!large_) {
+      EXPECT_EQ(cudaMalloc(&large_, kLarge), cudaSuccess);
+    }
+    return large_;
+  }
+
   static constexpr std::size_t kBytes = 4096;
+  static constexpr std::size_t kLarge = std::size_t{256} << 20;
+  void* large_ = nullptr;
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
   void* device_ = nullptr;
@@ -149,43 +161,31 @@ TEST_F(StandIn, ACaptureWithAnUnjoinedForkFails) {
 // cudaFree waits for every stream of the device, not the legacy one only (CUDA Programming
 // Guide: it "causes the GPU to synchronize across all executing CUDA streams").
 TEST_F(StandIn, FreeingWaitsForEveryStreamOfTheDevice) {
-  constexpr std::size_t kLarge = std::size_t{256} << 20;  // milliseconds of host memset
-  void* large = nullptr;
   void* freed = nullptr;
-  ASSERT_EQ(cudaMalloc(&large, kLarge), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&freed, 16), cudaSuccess);
-  ASSERT_EQ(cudaMemsetAsync(large, 1, kLarge, stream_), cudaSuccess);  // a non-blocking stream
+  ASSERT_EQ(cudaMemsetAsync(large(), 1, kLarge, stream_), cudaSuccess);  // a non-blocking stream
   ASSERT_EQ(cudaFree(freed), cudaSuccess);
   EXPECT_EQ(cudaStreamQuery(stream_), cudaSuccess);
-  cudaFree(large);
 }
 
 // cudaMemset of device memory returns before it is done, on the legacy stream, which
 // cudaDeviceSynchronize waits for (cuda_runtime_api.h, API synchronisation behaviour).
 TEST_F(StandIn, AMemsetOfDeviceMemoryReturnsBeforeItIsDone) {
-  constexpr std::size_t kLarge = std::size_t{256} << 20;  // milliseconds of host memset
-  void* large = nullptr;
-  ASSERT_EQ(cudaMalloc(&large, kLarge), cudaSuccess);
-  ASSERT_EQ(cudaMemset(large, 1, kLarge), cudaSuccess);
+  ASSERT_EQ(cudaMemset(large(), 1, kLarge), cudaSuccess);
   EXPECT_EQ(cudaStreamQuery(nullptr), cudaErrorNotReady);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(cudaStreamQuery(nullptr), cudaSuccess);
-  cudaFree(large);
 }
 
 // A query's cudaErrorNotReady is no error of the thread's (CUDA Programming Guide, "Error
 // Checking"; driver_types.h: "This result is not actually an error"): the next launch's
 // cudaGetLastError does not see it.
 TEST_F(StandIn, ABusyStreamsQueryIsNoErrorOfTheThread) {
-  constexpr std::size_t kLarge = std::size_t{256} << 20;  // milliseconds of host memset
-  void* large = nullptr;
-  ASSERT_EQ(cudaMalloc(&large, kLarge), cudaSuccess);
-  ASSERT_EQ(cudaMemsetAsync(large, 1, kLarge, stream_), cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(large(), 1, kLarge, stream_), cudaSuccess);
   EXPECT_EQ(cudaStreamQuery(stream_), cudaErrorNotReady);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   ASSERT_EQ(cudaStreamSynchronize(stream_), cudaSuccess);
   EXPECT_EQ(cudaStreamQuery(stream_), cudaSuccess);
-  cudaFree(large);
 }
 
 TEST_F(StandIn, AnIntervalOverTwoStreamsIsNamed) {

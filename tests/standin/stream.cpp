@@ -92,7 +92,7 @@ CUstream_st::~CUstream_st() {
 void CUstream_st::enqueue(standin::Work work) {
   if (capture) {
     capture->work.push_back(std::move(work));
-    depends_on[this] = ++captured;
+    ++depends_on[this];
     return;
   }
   {

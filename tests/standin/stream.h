@@ -54,9 +54,8 @@ struct CUstream_st {
   CUgraph_st* capture = nullptr;
   cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeGlobal;
   std::thread::id capture_thread;
-  // While capturing: the work captured on this stream so far, and how much of each joined
-  // stream's captured work this stream's has come to depend on (through events).
-  std::uint64_t captured = 0;
+  // While capturing: how much of each joined stream's captured work this stream's depends on,
+  // its own included (its count of captured work), through events. Empty outside a capture.
   std::map<const CUstream_st*, std::uint64_t> depends_on;
 
  private:
