@@ -1,4 +1,4 @@
-"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-19)."""
+"""Reads a collbench HDF5 result file into plain Python and NumPy structures (SCHEMA.md v1-20)."""
 import dataclasses
 import pathlib
 
@@ -7,7 +7,7 @@ import numpy as np
 
 SCHEMA = "collbench-results"
 PREDICTIONS_SCHEMA = "collbench-predictions"
-SCHEMA_VERSION = 19
+SCHEMA_VERSION = 20
 # Schema 16 named the median's interval for what it covers, this launch's median.
 _RENAMED_IN_16 = {"time_ci_low_us": "time_median_ci_low_us",
                   "time_ci_high_us": "time_median_ci_high_us"}

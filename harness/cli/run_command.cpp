@@ -13,6 +13,7 @@
 #include "harness/errors.h"
 #include "harness/launch/local_launcher.h"
 #include "harness/measure/fault_guard.h"
+#include "harness/measure/host_probe.h"
 #include "harness/measure/plausibility_bound.h"
 #include "harness/measure/steady_allocator.h"
 #include "harness/measure/sweep_passes.h"
@@ -110,6 +111,8 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     return kExitUsage;
   }
   PlausibilityBound bound = measure_plausibility_bound(world, buffers);
+  HostProbe probe;
+  take_host_probe(world, buffers, ProbeMoment::start, probe);
   std::unique_ptr<ResultWriter> writer;
   if (root) writer = open_result_file(config, problem);
   if (any_rank_failed(world, !problem.empty())) {
@@ -133,6 +136,7 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
                              world.size(), topology.nodes, topology.hosts, start_utc,
                              shell_quoted(argv), bound};
     output->begin(provenance, topology, run);
+    output->record_host_probe(probe);
   }
 
   const auto elapsed = [&] {
@@ -145,9 +149,22 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
   const RowDone row_done = [&](const std::vector<PointResult>& points, const PlannedRow& row) {
     if (output) output->add_row(points, row);
   };
+  const auto probe_now = [&](ProbeMoment moment) {
+    take_host_probe(world, buffers, moment, probe);
+    if (output) output->record_host_probe(probe);
+  };
+  std::size_t rows = 0, rows_swept = 0;
+  for (const auto& pass : passes) rows += pass.rows.size();
+  const CurveDone curve_done = [&](std::size_t curve_rows) {
+    const bool halfway = rows_swept < (rows + 1) / 2;
+    rows_swept += curve_rows;
+    if (halfway && rows_swept >= (rows + 1) / 2 && rows_swept < rows)
+      probe_now(ProbeMoment::middle);
+  };
   const LoadSite load_site{topology.self.local_rank, topology.ranks_on_my_node};
   run_passes(backend, passes, config, load_site, timer_step_s, bound, buffers, time_left, row_done,
-             notes);
+             curve_done, notes);
+  probe_now(ProbeMoment::end);
   if (!root) return kExitOk;
   output->finish(notes, elapsed());
   return output->wrong() ? kExitWrongOrFailed : kExitOk;

@@ -104,6 +104,11 @@ void RunOutput::begin(const Provenance& provenance, const JobTopology& topology,
                                   : "");
 }
 
+void RunOutput::record_host_probe(const HostProbe& probe) {
+  FileWriteSection section;
+  writer_->write_host_probe(probe);
+}
+
 void RunOutput::add_row(const std::vector<PointResult>& points, const PlannedRow& row) {
   for (const auto& point : points) {
     FileWriteSection section;

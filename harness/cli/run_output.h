@@ -26,6 +26,8 @@ class RunOutput {
 
   void begin(const Provenance& provenance, const JobTopology& topology, const RunDescription& run);
   void add_row(const std::vector<PointResult>& points, const PlannedRow& row);
+  // The host-state probe's readings so far, replacing those written before.
+  void record_host_probe(const HostProbe& probe);
   // Fits the curves, names the stragglers, closes the file and prints the footer, the notes and
   // the file's name.
   void finish(const std::vector<std::string>& notes, double seconds);

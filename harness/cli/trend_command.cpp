@@ -63,7 +63,7 @@ int trend_command(const TrendCommandOptions& command) {
   else
     print_trend_table(std::cout, trend);
   std::cout.flush();
-  return trend.counts.slower > 0 ? kExitWrongOrFailed : kExitOk;
+  return trend.alerts.empty() ? kExitOk : kExitWrongOrFailed;
 }
 
 }  // namespace collbench

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/compare/confirm_command.h"
 #include "harness/compare/history_verdicts.h"
 #include "harness/compare/interleaved_verdicts.h"
 #include "harness/store/result_file.h"
@@ -25,6 +26,35 @@ std::vector<std::vector<PointResult>> points_of(const std::vector<std::string>& 
   std::vector<std::vector<PointResult>> points;
   for (const auto& file : files) points.push_back(read_result_file(file, false).points);
   return points;
+}
+
+// The history's launches and their host-state probes, oldest first.
+struct History {
+  std::vector<std::vector<PointResult>> points;
+  std::vector<HostProbe> probes;
+};
+
+History history_of(const std::vector<std::string>& files) {
+  History history;
+  for (const auto& file : files) {
+    ResultFile launch = read_result_file(file, false);
+    history.points.push_back(std::move(launch.points));
+    history.probes.push_back(std::move(launch.host_probe));
+  }
+  return history;
+}
+
+// What the host-state match means for the verdicts, as a note.
+std::string host_state_note(const HostStateMatch& state) {
+  if (const std::string changed = state.host_changed(); !changed.empty())
+    return changed + ": every point UNSURE; the night says what the machine did, not the build";
+  if (!state.probed)
+    return "no host-state probe in NEW or in the history (files before schema 20): the history "
+           "is taken as one host state, and a night in another can alert";
+  return fmt::format("host state: NEW's probe agrees with {} of the history's {} launches; the "
+                     "others lend nothing{}",
+                     state.matched(), state.in_state.size(),
+                     state.unprobed ? fmt::format(" ({} without a probe)", state.unprobed) : "");
 }
 
 // The match of BASE's points with NEW's, with a note when the backends differ (then matched
@@ -149,13 +179,19 @@ Comparison compare_files(const std::vector<std::string>& base_files, const std::
   note_unfinished(c, now, "NEW", c.new_file);
 
   const PointMatch match = matched(c, base.points, now.points);
-  if (c.replication == Replication::one_launch)
+  if (c.replication == Replication::one_launch) {
     c.points = compare_points(base.points, now.points, match, options);
-  else
-    take(c, compare_to_history(base.points, now.points, match, options,
-                               points_of(c.replication == Replication::history ? c.earlier_files
-                                                                               : history_files),
-                               c.replication == Replication::history));
+  } else {
+    const bool nightly = c.replication == Replication::history;
+    History history = history_of(nightly ? c.earlier_files : history_files);
+    if (nightly) history.probes.push_back(base.host_probe);
+    c.host_state = nightly ? match_host_state(history.probes, now.host_probe)
+                           : match_host_state(history.probes, now.host_probe, base.host_probe);
+    c.notes.push_back(host_state_note(c.host_state));
+    take(c, compare_to_history(base.points, now.points, match, options, history.points, nightly,
+                               c.host_state));
+    if (c.any_slower()) c.confirm = confirm_command(base.provenance, now.provenance);
+  }
   compare_models(c, base, now, match.ignore_backend);
   count(c);
   return c;

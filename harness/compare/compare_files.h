@@ -18,6 +18,7 @@
 
 #include "harness/compare/compare_fits.h"
 #include "harness/compare/compare_points.h"
+#include "harness/compare/host_states.h"
 #include "harness/report/verdict_files.h"
 
 namespace collbench {
@@ -45,11 +46,15 @@ struct Comparison {
   std::vector<std::string> history_files;  // pair: the launches lending their spread
   std::vector<std::string> a_files, b_files;  // interleaved: the launches, pair by pair
   CompareOptions options;
+  HostStateMatch host_state;  // history and pair: the launches in NEW's host state
   std::vector<std::string> notes;
   std::vector<PointComparison> points;
   // The groups of two or more sizes next to each other on one curve, SLOWER (the alerts, which
   // set the exit status) or FASTER, as indexes into `points` (launch_verdicts.h).
   std::vector<std::vector<std::size_t>> alerts, faster_groups;
+  // With an alert against a history or a BASE: the interleaved launches that would confirm it
+  // (confirm_command.h); else empty.
+  std::string confirm;
   FitComparisons fits;
   std::vector<PointKey> base_only, new_only;  // points
   ChangeCounts point_counts, fit_counts;

@@ -21,12 +21,6 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-std::string ratio_text(double ratio, const Interval& ci) {
-  const std::string value = std::isfinite(ratio) ? fmt::format("{:.3f}", ratio) : "n/a";
-  if (!std::isfinite(ci.low) || !std::isfinite(ci.high)) return value;
-  return fmt::format("{} [{:.3f}, {:.3f}]", value, ci.low, ci.high);
-}
-
 std::string us_text(double seconds) {
   return std::isfinite(seconds) ? fmt::format("{:.2f}", seconds * 1e6) : "n/a";
 }
@@ -88,18 +82,20 @@ std::string ratio_meaning(const Comparison& c) {
                      kTime, c.options.confidence * 100, c.options.replicates, c.options.seed);
 }
 
-// "allreduce float sum world 2 ranks latency: SLOWER at 3 sizes, 64 KiB-256 KiB, ratio 1.08-1.14"
-std::string alert_text(const Comparison& c, const std::vector<std::size_t>& alert) {
-  const auto& first = c.points[alert.front()];
-  const auto& last = c.points[alert.back()];
-  double low = INFINITY, high = 0;
-  for (std::size_t i : alert) {
-    low = std::min(low, c.points[i].result.ratio);
-    high = std::max(high, c.points[i].result.ratio);
+// The points' keys and ratios, as alert_text and alerts_json take them.
+std::pair<std::vector<PointKey>, std::vector<double>> keys_and_ratios(const Comparison& c) {
+  std::vector<PointKey> keys;
+  std::vector<double> ratios;
+  for (const auto& point : c.points) {
+    keys.push_back(point.key);
+    ratios.push_back(point.result.ratio);
   }
-  return fmt::format("{}: SLOWER at {} sizes, {}-{}, ratio {:.3f}-{:.3f}", curve_text(first.key),
-                     alert.size(), format_size(first.key.size_bytes),
-                     format_size(last.key.size_bytes), low, high);
+  return {keys, ratios};
+}
+
+// History and pair comparisons judge within NEW's host state; the others have none to match.
+bool judged_within_states(const Comparison& c) {
+  return c.replication == Replication::history || c.replication == Replication::pair;
 }
 
 std::string summary_line(const Comparison& c) {
@@ -157,7 +153,9 @@ void print_table(std::ostream& out, const Comparison& c) {
     out << fmt::format("# {}\n", ratio_meaning(c));
   else
     out << fmt::format("# {}; {}\n", launch_rule(c.options), ratio_meaning(c));
-  for (const auto& alert : c.alerts) out << "# alert: " << alert_text(c, alert) << '\n';
+  const auto [keys, ratios] = keys_and_ratios(c);
+  for (const auto& alert : c.alerts) out << "# alert: " << alert_text(keys, ratios, alert) << '\n';
+  if (!c.confirm.empty()) out << "# next: confirm it on one allocation: " << c.confirm << '\n';
   for (const auto& note : c.notes) out << fmt::format("# note: {}\n", note);
   const std::string ci_head = fmt::format("ratio [{:g}% CI]", c.options.confidence * 100);
   out << fmt::format("# {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>12} {:>12}  {:<25} {}\n",
@@ -209,6 +207,7 @@ Json comparison_json(const Comparison& c) {
   json["bootstrap_replicates"] = c.options.replicates;
   json["seed"] = c.options.seed;
   json["notes"] = c.notes;
+  if (judged_within_states(c)) json["host_state"] = host_state_json(c.host_state);
   Json points = Json::array();
   for (const auto& point : c.points) {
     const RatioResult& r = point.result;
@@ -219,6 +218,7 @@ Json comparison_json(const Comparison& c) {
     row["new_median_us"] = finite_or_null(r.new_median_s * 1e6);
     row["ratio"] = finite_or_null(r.ratio);
     row["ratio_ci"] = interval_json(r.ratio_ci);
+    row["observed_ratio"] = finite_or_null(r.new_median_s / r.base_median_s);
     row["run_noise"] = std::expm1(r.run_noise);
     row["baselines"] = r.baselines;
     row["launches"] = r.launches;
@@ -230,16 +230,9 @@ Json comparison_json(const Comparison& c) {
     points.push_back(std::move(row));
   }
   json["points"] = std::move(points);
-  Json alerts = Json::array();
-  for (const auto& alert : c.alerts) {
-    Json sizes = Json::array();
-    for (std::size_t i : alert) sizes.push_back(c.points[i].key.size_bytes);
-    Json row = key_json(c.points[alert.front()].key, false);
-    row["sizes_bytes"] = std::move(sizes);
-    row["text"] = alert_text(c, alert);
-    alerts.push_back(std::move(row));
-  }
-  json["alerts"] = std::move(alerts);
+  const auto [keys, ratios] = keys_and_ratios(c);
+  json["alerts"] = alerts_json(keys, ratios, c.alerts);
+  json["confirm_command"] = c.confirm;
   Json fits = Json::array();
   for (const auto& fit : c.fits.comparisons) {
     Json row = key_json(fit.key, false);
@@ -280,6 +273,66 @@ Json comparison_json(const Comparison& c) {
   return json;
 }
 
+std::string ratio_text(double ratio, const Interval& ci) {
+  const std::string value = std::isfinite(ratio) ? fmt::format("{:.3f}", ratio) : "n/a";
+  if (!std::isfinite(ci.low) || !std::isfinite(ci.high)) return value;
+  return fmt::format("{} [{:.3f}, {:.3f}]", value, ci.low, ci.high);
+}
+
+std::string alert_text(std::span<const PointKey> keys, std::span<const double> ratios,
+                       std::span<const std::size_t> group) {
+  double low = INFINITY, high = 0;
+  for (std::size_t i : group) {
+    low = std::min(low, ratios[i]);
+    high = std::max(high, ratios[i]);
+  }
+  return fmt::format("{}: SLOWER at {} sizes, {}-{}, ratio {:.3f}-{:.3f}",
+                     curve_text(keys[group.front()]), group.size(),
+                     format_size(keys[group.front()].size_bytes),
+                     format_size(keys[group.back()].size_bytes), low, high);
+}
+
+Json alerts_json(std::span<const PointKey> keys, std::span<const double> ratios,
+                 const std::vector<std::vector<std::size_t>>& alerts) {
+  Json json = Json::array();
+  for (const auto& alert : alerts) {
+    Json sizes = Json::array();
+    for (std::size_t i : alert) sizes.push_back(keys[i].size_bytes);
+    Json row = key_json(keys[alert.front()], false);
+    row["sizes_bytes"] = std::move(sizes);
+    row["text"] = alert_text(keys, ratios, alert);
+    json.push_back(std::move(row));
+  }
+  return json;
+}
+
+Json host_state_json(const HostStateMatch& state) {
+  return {{"status", host_state_status(state)},
+          {"launches_in_state", state.matched()},
+          {"launches", state.in_state.size()},
+          {"without_probe", state.unprobed},
+          {"reason", state.host_changed()}};
+}
+
+VerdictRecord host_state_record(const HostStateMatch& state) {
+  const std::string_view status = host_state_status(state);
+  VerdictRecord record;
+  record.name = "host state";
+  record.verdict = status == "host_changed" ? "HOST_CHANGED"
+                   : status == "matched"    ? "MATCHED"
+                                            : "NO_PROBE";
+  record.severity = status == "host_changed" ? severity(Change::unsure) : 0;
+  record.message = fmt::format("NEW's host state holds {} of the history's {} launches{}",
+                               state.matched(), state.in_state.size(),
+                               status == "matched" ? "" : fmt::format(" ({})", status));
+  // The share of the history in NEW's state, a ratio as the points' values are.
+  record.value = state.in_state.empty() ? kNoValue
+                                        : static_cast<double>(state.matched()) /
+                                              static_cast<double>(state.in_state.size());
+  record.labels = {{"kind", "host_state"}};
+  return record;
+}
+
 std::vector<VerdictRecord> verdict_records(const Comparison& c) {
   std::vector<VerdictRecord> records;
   const std::string against = fmt::format("threshold {:g}%, {:g}% interval", c.options.threshold * 100,
@@ -300,6 +353,7 @@ std::vector<VerdictRecord> verdict_records(const Comparison& c) {
     record.labels.emplace_back("size_bytes", std::to_string(point.key.size_bytes));
     records.push_back(std::move(record));
   }
+  if (judged_within_states(c)) records.push_back(host_state_record(c.host_state));
   for (const auto& fit : c.fits.comparisons) {
     VerdictRecord record;
     record.name = fmt::format("fit {} {}", curve_text(fit.key), name(fit.parameter));

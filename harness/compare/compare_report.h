@@ -1,7 +1,9 @@
 #pragma once
 // A Comparison (compare_files.h) for people and for machines: the table `collbench compare`
 // prints, its JSON, and one VerdictRecord per point and fit for the JUnit and Prometheus files.
+#include <cstddef>
 #include <ostream>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,5 +19,21 @@ namespace collbench {
 void print_table(std::ostream& out, const Comparison& comparison);
 nlohmann::ordered_json comparison_json(const Comparison& comparison);
 std::vector<VerdictRecord> verdict_records(const Comparison& comparison);
+
+// What compare and trend print alike.
+// "1.082 [1.041, 1.125]"; "n/a" without a ratio, the ratio alone without an interval.
+std::string ratio_text(double ratio, const Interval& ci);
+// "allreduce float sum world 2 ranks latency: SLOWER at 3 sizes, 64 KiB-256 KiB, ratio
+// 1.082-1.141": a group of points (indexes into `keys` and `ratios`, in size order).
+std::string alert_text(std::span<const PointKey> keys, std::span<const double> ratios,
+                       std::span<const std::size_t> group);
+// The alerts in the JSON: each group's curve, sizes and text.
+nlohmann::ordered_json alerts_json(std::span<const PointKey> keys, std::span<const double> ratios,
+                                   const std::vector<std::vector<std::size_t>>& alerts);
+// The host-state match (host_states.h) in the JSON, and as a record for JUnit and Prometheus:
+// MATCHED, HOST_CHANGED (an UNSURE's severity) or NO_PROBE, valued by the share of the
+// history's launches in NEW's state.
+nlohmann::ordered_json host_state_json(const HostStateMatch& state);
+VerdictRecord host_state_record(const HostStateMatch& state);
 
 }  // namespace collbench

@@ -45,7 +45,7 @@ std::vector<LaunchVerdict> judge_pairs(std::span<const LaunchPairs> points,
   std::vector<std::vector<double>> logs;
   std::map<PointKey, std::vector<std::size_t>> curves;  // the judged points
   for (std::size_t i = 0; i < points.size(); ++i) {
-    evidence.push_back({points[i].key, kNoValue, {}, {}, 0, {}});
+    evidence.emplace_back().key = points[i].key;
     logs.push_back(differences(points[i], evidence.back()));
     if (!logs.back().empty()) curves[curve_key(points[i].key)].push_back(i);
   }
@@ -58,7 +58,10 @@ std::vector<LaunchVerdict> judge_pairs(std::span<const LaunchPairs> points,
       std::vector<double> own;
       for (std::size_t k = 0; k < logs[i].size(); ++k) own.push_back(logs[i][k] - shifts[k]);
       LaunchEvidence& e = evidence[i];
-      e.launches = spread_of_logs(own);
+      const LogSpread spread = spread_of_logs(own);
+      e.launches = spread.count;
+      e.own_variance = spread.variance;
+      e.own_df = static_cast<double>(spread.count) - 1;
       e.log_change = spread_of_logs(logs[i]).mean;
       e.shared = shared;
       e.se_per_sd = 1 / std::sqrt(static_cast<double>(logs[i].size()));

@@ -21,10 +21,10 @@ constexpr double kNormalDf = 1e6;
 std::map<PointKey, VariancePrior> curve_priors(std::span<const LaunchEvidence> points) {
   std::map<PointKey, std::pair<std::vector<double>, std::vector<double>>> spreads;
   for (const auto& point : points)
-    if (point.unjudged.empty() && point.launches.count >= 2) {
+    if (point.unjudged.empty() && point.own_df > 0) {
       auto& [variances, df] = spreads[curve_key(point.key)];
-      variances.push_back(point.launches.variance);
-      df.push_back(static_cast<double>(point.launches.count - 1));
+      variances.push_back(point.own_variance);
+      df.push_back(point.own_df);
     }
   std::map<PointKey, VariancePrior> priors;
   for (const auto& [curve, spread] : spreads)
@@ -38,15 +38,59 @@ double median(std::vector<double> values) {
   return (values[(n - 1) / 2] + values[n / 2]) / 2;
 }
 
+// A judged point's change (log) and the variances of its error's two parts, on the change's
+// scale (se_per_sd² times the launches'): its own, moderated, and its curve's shared one.
+struct Estimate {
+  std::size_t index = 0;  // into the points
+  double change = 0;
+  double own = 0;
+  double own_df = 0;
+  SharedEffect shared;
+  double scale = 1;  // se_per_sd²
+};
+
 // The change's variance and degrees of freedom: the shared part's and the point's own, added
 // (Welch-Satterthwaite).
-std::pair<double, double> combined(const SharedEffect& shared, const ModeratedVariance& own) {
-  const double own_df = std::min(own.df, kNormalDf);
-  if (!(shared.df > 0 && shared.variance > 0)) return {own.variance, own_df};
-  const double total = shared.variance + own.variance;
-  const double parts = shared.variance * shared.variance / shared.df +
-                       (own.variance > 0 ? own.variance * own.variance / own_df : 0);
+std::pair<double, double> combined(const Estimate& e) {
+  const double own_df = std::min(e.own_df, kNormalDf);
+  const double shared = e.shared.variance * e.scale;
+  if (!(e.shared.df > 0 && shared > 0)) return {e.own, own_df};
+  const double total = shared + e.own;
+  const double parts = shared * shared / e.shared.df + (e.own > 0 ? e.own * e.own / own_df : 0);
   return {total, std::min(total * total / parts, kNormalDf)};
+}
+
+// Each point's change estimated with its curve's (empirical Bayes, a random effect per point,
+// Morris 1983): a point's true change is the curve's plus a deviation of its own with variance
+// σ_u², seen through the point's own error; σ_u² by DerSimonian and Laird's moments. Where the
+// curve changed alike at every size, σ_u² is about 0 and every point takes the curve's change,
+// whose own error is its points' together, far below one point's; where the points differ beyond
+// their errors (a change at some sizes only, a protocol's switch), σ_u² is large and each keeps
+// its own. The part of the error every point shares is not lent: it stays in each.
+void lend_curve(std::span<Estimate> curve) {
+  if (curve.size() < 3 || std::ranges::any_of(curve, [](const Estimate& e) { return !(e.own > 0); }))
+    return;
+  double weights = 0, squared_weights = 0, weighted = 0;
+  for (const Estimate& e : curve) {
+    weights += 1 / e.own;
+    squared_weights += 1 / (e.own * e.own);
+    weighted += e.change / e.own;
+  }
+  double q = 0;  // Cochran's Q about the fixed-effect mean
+  for (const Estimate& e : curve) q += std::pow(e.change - weighted / weights, 2) / e.own;
+  const double between = std::max(0.0, (q - static_cast<double>(curve.size() - 1)) /
+                                           (weights - squared_weights / weights));
+  double random_weights = 0, random_weighted = 0;
+  for (const Estimate& e : curve) {
+    random_weights += 1 / (e.own + between);
+    random_weighted += e.change / (e.own + between);
+  }
+  const double centre = random_weighted / random_weights;
+  for (Estimate& e : curve) {
+    const double pull = e.own / (e.own + between);  // toward the curve's change
+    e.change = centre + (1 - pull) * (e.change - centre);
+    e.own = (1 - pull) * e.own + pull * pull / random_weights;
+  }
 }
 
 }  // namespace
@@ -80,36 +124,17 @@ SharedEffect shared_effect(std::span<const double> shifts) {
   return {spread_of_logs(finite).variance, static_cast<double>(finite.size() - 1)};
 }
 
-SharedEffect successive_effect(std::span<const double> shifts) {
-  double squares = 0;
-  std::size_t differences = 0;
-  double previous = kNoValue;
-  for (double shift : shifts) {
-    if (!std::isfinite(shift)) continue;
-    if (std::isfinite(previous)) {
-      squares += (shift - previous) * (shift - previous);
-      ++differences;
-    }
-    previous = shift;
-  }
-  if (differences < 2) return {};
-  const double n = static_cast<double>(differences);
-  return {squares / (2 * n), 2 * n / 3};
-}
-
 std::vector<LaunchVerdict> judge_launches(std::span<const LaunchEvidence> points,
                                           const CompareOptions& options) {
   std::vector<LaunchVerdict> verdicts(points.size());
   const auto priors = curve_priors(points);
-  const double two_sided = 0.5 + options.confidence / 2;
-  std::vector<std::size_t> judged;
-  std::vector<double> p_values;
+  std::map<PointKey, std::vector<Estimate>> curves;  // the judged points, by curve
   for (std::size_t i = 0; i < points.size(); ++i) {
     const LaunchEvidence& point = points[i];
     LaunchVerdict& v = verdicts[i];
-    v.launches = point.launches.count;
+    v.launches = point.launches;
     v.ratio_ci = {kNoValue, kNoValue};
-    v.ratio = std::exp(point.log_change);
+    v.ratio = v.observed_ratio = std::exp(point.log_change);
     if (!point.unjudged.empty()) {
       v.reason = point.unjudged;
       continue;
@@ -118,29 +143,47 @@ std::vector<LaunchVerdict> judge_launches(std::span<const LaunchEvidence> points
       v.reason = "a median is zero or missing";
       continue;
     }
-    const ModeratedVariance own = moderate(priors.at(curve_key(point.key)), point.launches.variance,
-                                           static_cast<double>(point.launches.count - 1));
-    const auto [variance, df] = combined(point.shared, own);
-    const double se = std::sqrt(variance) * point.se_per_sd;
-    if (!(se > 0)) {
+    const auto prior = priors.find(curve_key(point.key));
+    if (prior == priors.end()) {
+      v.reason = "no point of its curve has a spread between launches";
+      continue;
+    }
+    const ModeratedVariance own = moderate(prior->second, point.own_variance, point.own_df);
+    const double scale = point.se_per_sd * point.se_per_sd;
+    if (!(own.variance + point.shared.variance > 0 && scale > 0)) {
       v.reason = "the launches agree exactly: no spread to judge against";
       continue;
     }
-    const double half_width = student_t_quantile(two_sided, df) * se;
-    v.ratio_ci = {v.ratio * std::exp(-half_width), v.ratio * std::exp(half_width)};
-    v.p_value = 2 * (1 - student_t_cdf(std::abs(point.log_change) / se, df));
-    judged.push_back(i);
-    p_values.push_back(v.p_value);
+    curves[curve_key(point.key)].push_back(
+        {i, point.log_change, own.variance * scale, own.df, point.shared, scale});
+  }
+
+  const double two_sided = 0.5 + options.confidence / 2;
+  std::vector<std::size_t> judged;
+  std::vector<double> p_values;
+  for (auto& [curve, estimates] : curves) {
+    lend_curve(estimates);
+    for (const Estimate& e : estimates) {
+      LaunchVerdict& v = verdicts[e.index];
+      const auto [variance, df] = combined(e);
+      const double se = std::sqrt(variance);
+      const double half_width = student_t_quantile(two_sided, df) * se;
+      v.ratio = std::exp(e.change);
+      v.ratio_ci = {v.ratio * std::exp(-half_width), v.ratio * std::exp(half_width)};
+      // Against |change| <= log(1 + t): at its edge only the near tail can reject, so one tail.
+      const double beyond = (std::abs(e.change) - std::log1p(options.threshold)) / se;
+      v.p_value = 1 - student_t_cdf(beyond, df);
+      judged.push_back(e.index);
+      p_values.push_back(v.p_value);
+    }
   }
 
   const std::vector<bool> changed = benjamini_hochberg(p_values, 1 - options.confidence);
   const double slower = 1 + options.threshold, faster = 1 / (1 + options.threshold);
   for (std::size_t j = 0; j < judged.size(); ++j) {
     LaunchVerdict& v = verdicts[judged[j]];
-    if (changed[j] && v.ratio >= slower)
-      v.verdict = Change::slower;
-    else if (changed[j] && v.ratio <= faster)
-      v.verdict = Change::faster;
+    if (changed[j])
+      v.verdict = v.ratio > 1 ? Change::slower : Change::faster;
     else if (v.ratio_ci.low >= faster && v.ratio_ci.high <= slower)
       v.verdict = Change::same;
     else if (v.ratio_ci.high / v.ratio > slower)  // wider than the band on either side

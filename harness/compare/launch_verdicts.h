@@ -7,17 +7,27 @@
 // BASE, or the mean difference of interleaved A/B pairs), the launches whose spread judges it,
 // and how that spread scales to the change's standard error. A launch effect has two parts. One
 // the curve's points share: the host's state (which cores the ranks share, where the pages lie)
-// moves them together, on this project's VM by 2.2x from one launch to the next; its variance
-// τ² comes from the curve's shift per launch (the median of its points' deviations) and has
-// launches − 1 degrees of freedom however many points share it. The other is each point's own,
-// what is left once the shift is taken out; its variance is moderated toward the curve's
-// (moderated_variance.h: a few launches cannot tell a quiet point from a lucky one), s̃² on d
-// degrees of freedom. The change's standard error is se = √(τ² + s̃²) · se_per_sd on
-// Satterthwaite's degrees of freedom, the interval r · exp(±t · se) around the printed ratio r,
-// and the p-value two-sided against no change. Benjamini-Hochberg at q = 1 − confidence over every
-// point decides which points changed; a changed point is SLOWER or FASTER when its ratio also
-// passes the threshold (1 + t, or 1/(1 + t)). The others: SAME inside the threshold's band, NOISY
-// where the interval is wider than the band (no launch could be told SAME), else UNSURE.
+// moves them together; its variance τ² comes from the curve's shift per launch (the median of
+// its points' deviations) and has about as many degrees of freedom as launches, however many
+// points share it. A history is judged within tonight's host state (host_states.h): between
+// states the shift is 2.2x on this project's VM, and one night's draw of it cannot be told from
+// a regression. The other part is each point's own, what is left once the shift is taken out;
+// its variance is moderated toward the curve's (moderated_variance.h: a few launches cannot tell
+// a quiet point from a lucky one), s̃². Each point's change is then estimated with its curve's
+// (launch_verdicts.cpp, lend_curve): where the curve moved alike at every size, every point takes
+// the curve's change and the far smaller own error of its points together; where they differ
+// beyond their errors, each keeps its own. The change's standard error is
+// se = √(τ² · se_per_sd² + own) on Satterthwaite's degrees of freedom, own the point's own part
+// after the curve lent its, the interval r · exp(±t · se) around the printed ratio r, the
+// estimate; the observed ratio (tonight's median over the level) is kept beside it.
+//
+// The threshold t is tested, not compared with the estimate: the p-value is against a change no
+// larger than the threshold, |log r| <= log(1 + t), so that a true 4.9% is not SLOWER half the
+// time at t = 5%; at the hypothesis' edge only the tail beyond it can reject, so it is the one
+// tail's. Benjamini-Hochberg at q = 1 − confidence over every point decides
+// which points lie beyond it: SLOWER or FASTER by the ratio's side. The others: SAME when the
+// whole interval lies inside the band [1/(1 + t), 1 + t], NOISY where the interval is wider than
+// the band (no launch could be told SAME), else UNSURE.
 //
 // Alerts group the SLOWER points of a curve: two or more at sizes next to each other. One point
 // alone, however far out, is not one: launch effects are heavy-tailed, and on simulated nights
@@ -46,24 +56,23 @@ struct SharedEffect {
 // none does).
 std::vector<double> launch_shifts(std::span<const std::vector<double>> logs);
 SharedEffect shared_effect(std::span<const double> shifts);  // the spread of the finite ones
-// Of a series of launches in time order: half the mean square of successive differences (von
-// Neumann), which a step of level adds to once, a host flipping between states at every flip;
-// its degrees of freedom are about two thirds of the differences' count.
-SharedEffect successive_effect(std::span<const double> shifts);
 
 struct LaunchEvidence {
   PointKey key;
   double log_change = kNoValue;  // NEW against its reference; above 0 is slower
-  LogSpread launches;            // the point's own spread: its launches' logs less the shifts
+  std::size_t launches = 0;      // that lend their spread
+  double own_variance = 0;       // the point's own spread: its launches' logs less the shifts
+  double own_df = 0;             // and its degrees of freedom
   SharedEffect shared;           // its curve's
   double se_per_sd = 0;          // the change's standard error per launch standard deviation
   std::string unjudged;          // why the point cannot be judged; empty when it can
 };
 
 struct LaunchVerdict {
-  double ratio = kNoValue;    // exp(log_change)
+  double ratio = kNoValue;    // the change estimated with its curve's, as a ratio
+  double observed_ratio = kNoValue;  // exp(log_change): the point's own, as measured
   Interval ratio_ci;          // at the comparison's confidence, around `ratio`
-  double p_value = kNoValue;  // two-sided, against no change; unjudged: none
+  double p_value = kNoValue;  // against a change within the threshold; unjudged: none
   std::size_t launches = 0;
   Change verdict = Change::unsure;
   std::string reason;  // why UNSURE, when it is not the interval's doing

@@ -4,38 +4,22 @@
 #include <array>
 #include <vector>
 
+#include "harness/measure/copy_rates.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/stats/summary.h"
 
 namespace collbench {
 namespace {
 
-// From sizes that fit the caches, where copies run fastest, up to the largest buffer, by 4.
-constexpr std::size_t kSmallestCopyBytes = std::size_t{4} << 10;
-constexpr std::size_t kBytesPerSample = std::size_t{4} << 20;  // each sample copies this, or one
-constexpr int kMaxCopiesPerSample = 1024;
-constexpr int kCopySamples = 5;
 constexpr int kEmptyCallsPerSample = 100;
 constexpr int kEmptyCallSamples = 15;
 
 // Each size's fastest copy on this rank.
 std::vector<CopyRate> fastest_copies(Communicator& world, Buffer& to, const Buffer& from,
                                      Timer& timer) {
-  const std::size_t largest = std::min(to.bytes(), from.bytes());
   std::vector<CopyRate> rates;
-  for (std::size_t bytes = std::min(kSmallestCopyBytes, largest); bytes > 0;
-       bytes = bytes == largest ? 0 : std::min(bytes * 4, largest)) {
-    const int copies =
-        static_cast<int>(std::clamp<std::size_t>(kBytesPerSample / bytes, 1, kMaxCopiesPerSample));
-    CopyRate& rate = rates.emplace_back(CopyRate{bytes, 0});
-    for (int sample = 0; sample < kCopySamples; ++sample) {
-      timer.start();
-      for (int i = 0; i < copies; ++i) world.copy(to, from, bytes);
-      const double seconds = timer.stop_seconds();
-      if (seconds > 0)
-        rate.gbps = std::max(rate.gbps, static_cast<double>(bytes) * copies / seconds / 1e9);
-    }
-  }
+  for (const CopySamples& size : time_copies(world, to, from, timer))
+    rates.push_back({size.bytes, size.gbps.empty() ? 0 : std::ranges::max(size.gbps)});
   return rates;
 }
 

@@ -130,7 +130,7 @@ std::vector<std::pair<std::size_t, std::size_t>> curve_blocks(const std::vector<
 // rows begun by then are done with the rounds they have.
 bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const RunConfig& config,
            std::uint64_t order_seed, const PlausibilityBound& bound, const TimeLeft& time_left,
-           const RowDone& row_done, std::vector<std::string>& notes) {
+           const RowDone& row_done, const CurveDone& curve_done, std::vector<std::string>& notes) {
   for (const auto& [begin, end] : curve_blocks(pass.rows)) {
     const std::uint64_t curve_seed = order_seed ^ (std::uint64_t{begin} << 32);
     std::vector<std::vector<PointResult>> measured(end - begin);
@@ -172,6 +172,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
         }
       }
     }
+    curve_done(end - begin);
   }
   return true;
 }
@@ -235,7 +236,7 @@ std::unique_ptr<HierarchicalCommunicator> compose_hierarchy(Communicator& world,
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
                 const LoadSite& site, double timer_step_s, const PlausibilityBound& bound,
                 RunBuffers& buffers,
-                const TimeLeft& time_left, const RowDone& row_done,
+                const TimeLeft& time_left, const RowDone& row_done, const CurveDone& curve_done,
                 std::vector<std::string>& notes) {
   // The control plane (barriers, sample times, decisions) always runs on the untuned world: a
   // pinned algorithm may lack what it needs (NCCL's Tree has no broadcast or allgather).
@@ -285,7 +286,8 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
     if (world.rank() == kRoot && !runner->load_placement().empty())
       add_note(notes, fmt::format("the {} overlap load of rank 0 runs as {}",
                                   name(*config.overlap_load), runner->load_placement()));
-    if (!sweep(*runner, world, pass, config, order_seed, bound, time_left, row_done, notes))
+    if (!sweep(*runner, world, pass, config, order_seed, bound, time_left, row_done, curve_done,
+               notes))
       return;
   }
 }

@@ -32,6 +32,8 @@ std::vector<SweepPass> plan_passes(const RunConfig& config, const Backend& backe
 
 // Called on every rank after each row, with the row's points (complete on rank 0 only).
 using RowDone = std::function<void(const std::vector<PointResult>&, const PlannedRow&)>;
+// Called on every rank after each curve of a pass, with how many rows it held.
+using CurveDone = std::function<void(std::size_t rows)>;
 // Seconds left of --time-limit, by rank 0's clock, or nullopt without a limit.
 using TimeLeft = std::function<std::optional<double>()>;
 
@@ -42,7 +44,7 @@ using TimeLeft = std::function<std::optional<double>()>;
 void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const RunConfig& config,
                 const LoadSite& site, double timer_step_s, const PlausibilityBound& bound,
                 RunBuffers& buffers,
-                const TimeLeft& time_left, const RowDone& row_done,
+                const TimeLeft& time_left, const RowDone& row_done, const CurveDone& curve_done,
                 std::vector<std::string>& notes);
 
 }  // namespace collbench

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 
 namespace collbench {
 namespace {
+
+constexpr double kNoStep = -1;  // outside every bracket: bisect
 
 // The continued fraction of the regularised incomplete beta function (modified Lentz), which
 // converges fast for x < (a + 1) / (a + b + 2).
@@ -54,17 +57,23 @@ double regularised_lower_gamma(double a, double x) {
   return std::min(1.0, sum * std::exp(a * std::log(x) - x - std::lgamma(a)));
 }
 
-// The x in [0, inf) with cdf(x) = p for a monotone cdf: bisection, after growing the bracket
-// until it holds p.
-template <typename Cdf>
-double inverse_of(const Cdf& cdf, double p) {
+// The x in [0, inf) with cdf(x) = p for a monotone cdf with density `pdf`: Newton's steps from
+// inside a bracket grown until it holds p, a bisection wherever a step would leave it.
+template <typename Cdf, typename Pdf>
+double inverse_of(const Cdf& cdf, const Pdf& pdf, double p) {
   double low = 0, high = 1;
   while (cdf(high) < p) high *= 2;
+  double x = (low + high) / 2;
   for (int i = 0; i < 200 && high - low > 1e-12 * high; ++i) {
-    const double middle = (low + high) / 2;
-    (cdf(middle) < p ? low : high) = middle;
+    const double error = cdf(x) - p;
+    if (error == 0) return x;
+    (error < 0 ? low : high) = x;
+    const double density = pdf(x);
+    const double step = density > 0 ? x - error / density : kNoStep;
+    if (std::abs(step - x) <= 1e-13 * std::max(x, 1e-300)) return step;
+    x = step > low && step < high ? step : (low + high) / 2;
   }
-  return (low + high) / 2;
+  return x;
 }
 
 }  // namespace
@@ -78,7 +87,12 @@ double student_t_cdf(double t, double df) {
 double student_t_quantile(double p, double df) {
   if (!(p > 0 && p < 1)) throw std::invalid_argument("student_t_quantile: p must lie in (0, 1)");
   if (p < 0.5) return -student_t_quantile(1 - p, df);
-  return inverse_of([df](double t) { return student_t_cdf(t, df); }, p);
+  const double log_scale = std::lgamma((df + 1) / 2) - std::lgamma(df / 2) -
+                          0.5 * std::log(df * std::numbers::pi);
+  const auto density = [df, log_scale](double t) {
+    return std::exp(log_scale - (df + 1) / 2 * std::log1p(t * t / df));
+  };
+  return inverse_of([df](double t) { return student_t_cdf(t, df); }, density, p);
 }
 
 double chi_squared_cdf(double x, double df) {
@@ -88,7 +102,12 @@ double chi_squared_cdf(double x, double df) {
 
 double chi_squared_quantile(double p, double df) {
   if (!(p > 0 && p < 1)) throw std::invalid_argument("chi_squared_quantile: p must lie in (0, 1)");
-  return inverse_of([df](double x) { return chi_squared_cdf(x, df); }, p);
+  const auto density = [df](double x) {
+    return x > 0 ? std::exp((df / 2 - 1) * std::log(x) - x / 2 - df / 2 * std::log(2.0) -
+                            std::lgamma(df / 2))
+                 : 0.0;
+  };
+  return inverse_of([df](double x) { return chi_squared_cdf(x, df); }, density, p);
 }
 
 double binomial_upper_tail(std::size_t k, std::size_t n, double p) {

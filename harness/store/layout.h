@@ -50,6 +50,9 @@ inline constexpr const char* kStragglerAlpha = "alpha";
 inline constexpr const char* kStragglerLagShare = "lag_share";
 inline constexpr const char* kStragglerLagFloor = "lag_floor_us";
 
+// The host-state probe's readings (schema 20).
+inline constexpr const char* kHostProbe = "host_probe";
+
 inline constexpr const char* kUnits = "units";
 inline constexpr const char* kDims = "dims";
 inline constexpr const char* kPointId = "point_id";

@@ -11,6 +11,7 @@
 #include "harness/fit/curve_fits.h"
 #include "harness/links/link_bounds.h"
 #include "harness/links/link_fits.h"
+#include "harness/plan/host_probe.h"
 #include "harness/plan/point.h"
 #include "harness/plan/sample_retention.h"
 #include "harness/stats/stragglers.h"
@@ -31,9 +32,9 @@ namespace collbench {
 // time_median_ci_low_us and time_median_ci_high_us; 17: alltoall, broadcast and reduce, and the
 // root column of /points and of the curve columns; 18: a units attribute on every table, derived
 // from its columns' names; 19: the wrong_after_timing and implausible columns of /points, the
-// plausibility_ attributes. Older versions read, their missing columns as empty strings and
+// plausibility_ attributes; 20: /host_probe. Older versions read, their missing columns as empty strings and
 // zeros (wrong_after_timing as -1, not checked).
-inline constexpr int kSchemaVersion = 19;
+inline constexpr int kSchemaVersion = 20;
 // Files from this schema on validate after timing too (PointRow::wrong_after_timing).
 inline constexpr int kFirstSchemaCheckingAfterTiming = 19;
 inline constexpr const char* kSchemaName = "collbench-results";
@@ -75,6 +76,8 @@ class ResultWriter {
   void write_models(const ModelReport& report);
   // Replaces /stragglers (harness/store/straggler_table.h); flushed before it returns.
   void write_stragglers(const StragglerRecord& record);
+  // Replaces /host_probe (harness/store/host_probe_table.h); flushed before it returns.
+  void write_host_probe(const HostProbe& probe);
   // Sets end_utc and complete = 1, then closes.
   void finish(const std::string& end_utc);
 
@@ -93,6 +96,7 @@ struct ResultFile {
   std::optional<LinkRecord> links;     // a file of `collbench links`
   std::optional<LinkBoundRecord> link_bounds;  // a run judged against links (fit --links)
   std::optional<StragglerRecord> stragglers;   // once the run ended, or was fitted
+  HostProbe host_probe;                        // no readings before schema 20
 };
 
 // Throws InvalidResultFile (a std::runtime_error) naming the problem when the file cannot be

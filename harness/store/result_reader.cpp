@@ -10,6 +10,7 @@
 
 #include "harness/errors.h"
 #include "harness/store/h5.h"
+#include "harness/store/host_probe_table.h"
 #include "harness/store/h5_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/link_bound_table.h"
@@ -231,6 +232,7 @@ ResultFile read_result_file(const std::filesystem::path& path, bool with_samples
     result.links = read_link_tables(root, with_samples);
     result.link_bounds = read_link_bounds(root);
     result.stragglers = read_straggler_table(root);
+    result.host_probe = read_host_probe_table(root);
     return result;
   } catch (const FileHeldOpen&) {
     throw;  // the file may be fine: a fault of the moment, not bad input

@@ -10,6 +10,7 @@
 #include "harness/store/column_units.h"
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
+#include "harness/store/host_probe_table.h"
 #include "harness/store/layout.h"
 #include "harness/store/link_tables.h"
 #include "harness/store/model_tables.h"
@@ -260,6 +261,11 @@ void ResultWriter::write_models(const ModelReport& report) {
 void ResultWriter::write_stragglers(const StragglerRecord& record) {
   if (!impl_) throw std::logic_error("ResultWriter::write_stragglers called after finish");
   write_straggler_table(impl_->file.get(), record);
+}
+
+void ResultWriter::write_host_probe(const HostProbe& probe) {
+  if (!impl_) throw std::logic_error("ResultWriter::write_host_probe called after finish");
+  write_host_probe_table(impl_->file.get(), probe);
 }
 
 void ResultWriter::finish(const std::string& end_utc) {

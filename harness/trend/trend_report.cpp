@@ -1,5 +1,6 @@
 #include "harness/trend/trend_report.h"
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -8,6 +9,7 @@
 
 #include "harness/compare/compare_report.h"
 #include "harness/plan/point_identity.h"
+#include "harness/report/json_number.h"
 
 namespace collbench {
 namespace {
@@ -27,15 +29,32 @@ std::string change_text(const Trend& trend, const TrendPoint& point, const Chang
 }
 
 std::string changes_text(const Trend& trend, const TrendPoint& point) {
-  if (point.verdict == Change::unsure)
-    return fmt::format("{} runs: too few for a change point (at least {})", point.runs.size(),
-                       2 * trend.options.min_segment);
+  if (point.changes.empty()) return "no change point";
   std::vector<std::string> parts;
   for (const auto& change : point.changes) parts.push_back(change_text(trend, point, change));
-  if (!point.changes.empty() && point.verdict == Change::same)
+  if (point.runs_at_level() > trend.recent)
     parts.push_back(fmt::format("its level has held {} runs: the normal now",
                                 point.runs_at_level()));
   return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+// What the verdict judged: "the newest 3 runs against 5 before them", or why nothing.
+std::string judged_text(const TrendPoint& point) {
+  if (!point.judged.reason.empty()) return point.judged.reason;
+  return fmt::format("the newest {} against {} before {}", point.judged_runs == 1 ? "run" : fmt::format("{} runs", point.judged_runs),
+                     point.judged.launches, point.judged_runs == 1 ? "it" : "them");
+}
+
+std::vector<PointKey> keys_of(const Trend& trend) {
+  std::vector<PointKey> keys;
+  for (const TrendPoint& point : trend.points) keys.push_back(point.key);
+  return keys;
+}
+
+std::vector<double> ratios_of(const Trend& trend) {
+  std::vector<double> ratios;
+  for (const TrendPoint& point : trend.points) ratios.push_back(point.judged.ratio);
+  return ratios;
 }
 
 std::string method_text(const ChangePointOptions& o) {
@@ -51,23 +70,38 @@ void print_trend_table(std::ostream& out, const Trend& trend) {
   out << fmt::format("# collbench trend: {} runs, oldest first\n", trend.files.size());
   for (std::size_t run = 0; run < trend.files.size(); ++run)
     out << fmt::format("# run {}: {}\n", run + 1, trend.files[run]);
-  out << fmt::format("# {}; the verdict is the latest change's direction while its level holds "
-                     "at most {} runs\n",
-                     method_text(trend.options), trend.recent);
-  out << fmt::format("# {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>5} {:>12} {:>12}  {:<8} {}\n",
+  out << fmt::format("# {}\n", method_text(trend.options));
+  out << fmt::format("# verdict: the newest level (the runs since the latest change while it holds "
+                     "at most {} runs, else the newest run) against the runs before it in the "
+                     "newest run's host state, as compare judges a night: threshold {:g}%, "
+                     "tested at q = {:g}%; an alert is two neighbouring sizes SLOWER\n",
+                     trend.recent, trend.options.min_magnitude * 100, trend.options.alpha * 100);
+  out << fmt::format("# host state: {} ({} of the {} earlier runs in the newest's state)\n",
+                     host_state_status(trend.host_state), trend.host_state.matched(),
+                     trend.host_state.in_state.size());
+  const auto keys = keys_of(trend);
+  const auto ratios = ratios_of(trend);
+  for (const auto& alert : trend.alerts)
+    out << "# alert: " << alert_text(keys, ratios, alert) << '\n';
+  if (!trend.confirm.empty())
+    out << "# next: confirm it on one allocation: " << trend.confirm << '\n';
+  out << fmt::format("# {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>5} {:>12} {:>12}  {:<25} {:<8} {}\n",
                      "collective", "placement", "ranks", "type", "redop", "mode", "inplace",
-                     "size(B)", "runs", "first(us)", "last(us)", "verdict", "changes");
+                     "size(B)", "runs", "first(us)", "last(us)", "ratio [CI]", "verdict", "changes");
   for (const TrendPoint& point : trend.points) {
     const PointKey& k = point.key;
     out << fmt::format(
-        "  {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>5} {:>12.2f} {:>12.2f}  {:<8} {}\n",
+        "  {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>5} {:>12.2f} {:>12.2f}  {:<25} {:<8} {} | {}\n",
         name(k.collective), name(k.placement), k.nranks, name(k.datatype), redop_label(k), name(k.mode),
         k.in_place ? "yes" : "no", k.size_bytes, point.runs.size(), point.medians_s.front() * 1e6,
-        point.medians_s.back() * 1e6, name(point.verdict), changes_text(trend, point));
+        point.medians_s.back() * 1e6, ratio_text(point.judged.ratio, point.judged.ratio_ci),
+        name(point.judged.verdict), judged_text(point), changes_text(trend, point));
   }
   const ChangeCounts& n = trend.counts;
-  out << fmt::format("# trend: {} points over {} runs: {} same, {} faster, {} slower, {} unsure\n",
-                     trend.points.size(), trend.files.size(), n.same, n.faster, n.slower, n.unsure);
+  out << fmt::format("# trend: {} points over {} runs: {} same, {} faster, {} slower, {} unsure, "
+                     "{} noisy; {} alerts\n",
+                     trend.points.size(), trend.files.size(), n.same, n.faster, n.slower, n.unsure,
+                     n.noisy, trend.alerts.size());
 }
 
 Json trend_json(const Trend& trend) {
@@ -93,30 +127,39 @@ Json trend_json(const Trend& trend) {
                          {"p_value", change.p_value}});
     row["changes"] = std::move(changes);
     row["runs_at_level"] = point.runs_at_level();
-    row["verdict"] = name(point.verdict);
+    row["judged_runs"] = point.judged_runs;
+    row["launches"] = point.judged.launches;
+    row["ratio"] = finite_or_null(point.judged.ratio);
+    row["ratio_ci"] = std::isfinite(point.judged.ratio_ci.low)
+                          ? Json::array({point.judged.ratio_ci.low, point.judged.ratio_ci.high})
+                          : Json(nullptr);
+    row["p_value"] = finite_or_null(point.judged.p_value);
+    row["verdict"] = name(point.judged.verdict);
+    row["reason"] = point.judged.reason;
     points.push_back(std::move(row));
   }
   json["points"] = std::move(points);
+  json["host_state"] = host_state_json(trend.host_state);
+  json["alerts"] = alerts_json(keys_of(trend), ratios_of(trend), trend.alerts);
+  json["confirm_command"] = trend.confirm;
   const ChangeCounts& n = trend.counts;
   json["summary"] = {{"points", trend.points.size()}, {"same", n.same},     {"faster", n.faster},
-                     {"slower", n.slower},            {"unsure", n.unsure}};
+                     {"slower", n.slower},            {"unsure", n.unsure}, {"noisy", n.noisy},
+                     {"alerts", trend.alerts.size()}};
   return json;
 }
 
 std::vector<VerdictRecord> trend_verdict_records(const Trend& trend) {
-  std::vector<VerdictRecord> records;
+  std::vector<VerdictRecord> records{host_state_record(trend.host_state)};
   for (const TrendPoint& point : trend.points) {
     VerdictRecord record;
     record.name = point_text(point.key);
-    record.verdict = name(point.verdict);
-    record.severity = severity(point.verdict);
-    record.message = fmt::format("median time over {} runs: {}", point.runs.size(),
-                                 point.changes.empty() && point.verdict == Change::same
-                                     ? "no change point"
-                                     : changes_text(trend, point));
-    record.value = point.changes.empty()
-                       ? 1.0
-                       : point.changes.back().after / point.changes.back().before;
+    record.verdict = name(point.judged.verdict);
+    record.severity = severity(point.judged.verdict);
+    record.message = fmt::format("median time over {} runs: {} {}; {}", point.runs.size(),
+                                 ratio_text(point.judged.ratio, point.judged.ratio_ci),
+                                 judged_text(point), changes_text(trend, point));
+    record.value = point.judged.ratio;
     record.labels = key_labels(point.key);
     record.labels.insert(record.labels.begin(), {"kind", "point"});
     record.labels.emplace_back("size_bytes", std::to_string(point.key.size_bytes));

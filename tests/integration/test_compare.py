@@ -85,7 +85,7 @@ HISTORY_SWEEP = ["--backend", "mpi", "-b", "8", "-e", "64K", "-f", "2", *QUICK]
 # launches' rank 1 returns from every data collective thirty times its own time late (the
 # test-only interposer delay_collectives), every size 10-30x slower, judged at the confidence
 # users use. What smaller changes the verdicts find here, and how often unchanged nights alarm,
-# ci/history-rates measures (docs/nightly.md, "Regressions").
+# ci/history-rates measures (docs/nightly.md, "How sure, measured").
 FRACTION = "30"
 LAUNCHES = ("A1", "C1", "B1", "B2", "C2", "A2", "A3", "C3", "B3", "B4", "C4", "A4")
 
@@ -167,6 +167,26 @@ def test_a_planted_slowdown_is_slower_against_the_history(history):
     assert report["earlier_baselines"] == [str(f) for f in unchanged[:-1]]
     assert all(p["baselines"] == 8 for p in report["points"])
     assert all(0 <= p["p_value"] <= 1 for p in report["points"] if p["verdict"] == "SLOWER")
+    assert report["host_state"]["status"] == "matched"  # the interposer slows no memory copy
+
+
+def test_an_alert_prints_the_interleaved_launches_that_confirm_it(history, tmp_path):
+    """The sheriff's next step, as printed, runs: A is the level's launch, B tonight's, each as
+    its file recorded it (the interposer that slowed B is not among what a file records, so
+    here both run alike); two pairs, to keep it short."""
+    unchanged, b = history["unchanged"], history["B"]
+    report = judged(*unchanged, b[-1], expect=1)
+    command = report["confirm_command"]
+    assert command.startswith("ci/interleave --out interleave/ --a 'mpirun -np 2 "), command
+    assert "--out " not in command.split("--a", 1)[1] and "collbench run" in command
+    table = compare(*unchanged, b[-1])
+    assert f"# next: confirm it on one allocation: {command}" in table.stdout
+    result = subprocess.run(["bash", "-c", f"{ROOT}/{command} --min-pairs 2 --max-pairs 2"],
+                            capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                            env=environment({"COLLBENCH": str(BINARY)}))
+    assert result.returncode in (0, 1), result.stdout + result.stderr
+    for side in "AB":
+        assert len(list((tmp_path / "interleave" / side).glob("*.h5"))) == 2
 
 
 def test_a_planted_slowdown_is_slower_against_one_base_with_a_history(history):
@@ -177,7 +197,8 @@ def test_a_planted_slowdown_is_slower_against_one_base_with_a_history(history):
     assert report["history"] == [str(f) for f in unchanged[:-1]]
     # NEW against BASE itself: the ratio is theirs
     for point in report["points"]:
-        assert point["ratio"] == pytest.approx(point["new_median_us"] / point["base_median_us"])
+        assert point["observed_ratio"] == pytest.approx(point["new_median_us"] /
+                                                        point["base_median_us"])
 
 
 def test_interleaved_pairs_find_the_planted_slowdown_and_its_reverse(history):

@@ -54,7 +54,7 @@ def test_compare_matches_a_schema_7_baseline_point_for_point(schema7, tmp_path):
     done = run_mpi(4, ["run", *SHAPE, "--quiet", "--out", str(today)])
     assert done.returncode == 0, done.stderr
     with h5py.File(today, "r") as f:
-        assert f.attrs["schema_version"] == 19
+        assert f.attrs["schema_version"] == 20
 
     compare = run_plain(["compare", str(schema7), str(today)])
     assert compare.returncode in (0, 1), compare.stderr  # a verdict either way, not an error

@@ -51,7 +51,7 @@ def test_predicts_a_thousand_ranks_and_states_the_extrapolation(ranks_234, tmp_p
     assert "size extrapolated: measured up to 1 MiB" in result.stdout
     with h5py.File(out, "r") as f:
         assert text(f.attrs["schema"]) == "collbench-predictions"
-        assert f.attrs["schema_version"] == 19
+        assert f.attrs["schema_version"] == 20
         assert [text(i) for i in f.attrs["inputs"]] == [str(ranks_234)]
         asked = f["predictions"][f["predictions"]["asked"] == 1]
     asked = rows_of(asked, placement="packed")

@@ -193,7 +193,7 @@ def test_provenance_and_topology(sweep):
     nranks, out, _ = sweep
     with h5py.File(out, "r") as f:
         assert f.attrs["schema"] == "collbench-results"
-        assert f.attrs["schema_version"] == 19
+        assert f.attrs["schema_version"] == 20
         assert f.attrs["backend"] == "mpi"
         assert "Open MPI" in f.attrs["backend_version"]
         assert "--out" in f.attrs["command_line"]
@@ -221,6 +221,14 @@ def test_provenance_and_topology(sweep):
         assert all(f.attrs[f"plausibility_copy_MBps_at_{b}"] > 0 for b in copies)
         assert f.attrs["plausibility_empty_call_ps"] > 0 and f.attrs["plausibility_margin"] == 4
         assert set(points["implausible"]) == {b""}
+        # The host-state probe: the same sizes, at the start, after half the sweep's curves
+        # and at the end.
+        probe = f["host_probe"][()]
+        assert [text(m) for m in dict.fromkeys(probe["moment"])] == ["start", "middle", "end"]
+        for moment in (b"start", b"middle", b"end"):
+            assert sorted(probe["size_bytes"][probe["moment"] == moment]) == copies
+        assert (probe["copy_GBps"] > 0).all()
+        assert f["host_probe"].attrs["units"] == "per field name: _GBps 10^9 bytes/s, _bytes bytes"
 
 
 def test_done_when_command():

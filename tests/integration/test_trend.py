@@ -2,10 +2,11 @@
 runs: six nights, the last three with rank 1's collectives returning nine times their own time
 late (the test-only interposer delay_collectives), 10x slower: beyond the host's own states,
 which move small sizes by 2.2x over minutes here, where a twofold slowdown was found at only 5 of
-10 points in one CI run. How small a step is found is change_points_test's business. The change
-is found where it was planted and is no verdict once its level is old, the verdict files parse
-back, the trend figure and the report's section are drawn from the JSON, and bad input exits
-2."""
+10 points in one CI run. How small a step is found is change_points_test's business, how often
+an unchanged history alerts nightly_rates_test's. The change is found where it was planted,
+judged as the newest level against the nights before it, and is no verdict once its level is
+old; the verdict files parse back, with the host-state record; the trend figure and the report's
+section are drawn from the JSON, and bad input exits 2."""
 import json
 import re
 
@@ -58,17 +59,22 @@ def test_the_planted_slowdown_is_a_change_point_where_it_was_planted(nights, tmp
         assert point["changes"][0]["change"] > 1.5  # 10x, less the host's 2.2x at worst
         assert point["runs_at_level"] == NIGHTS - SLOWED_FROM
         assert point["changes"][0]["p_value"] <= 0.05
+        # the verdict: the three slowed nights against the three before them
+        assert point["judged_runs"] == NIGHTS - SLOWED_FROM and point["ratio_ci"][0] > 1.05
     summary = report["summary"]
     assert summary["slower"] == sum(p["verdict"] == "SLOWER" for p in report["points"])
+    assert report["alerts"] and summary["alerts"] == len(report["alerts"])
+    assert report["host_state"]["status"] in ("matched", "host_changed")
 
     suite = junit_suite(junit)
-    assert int(suite.get("tests")) == len(report["points"])
+    assert int(suite.get("tests")) == len(report["points"]) + 1  # and the host state
     assert int(suite.get("failures")) == summary["slower"]
-    samples = prometheus_samples(prom)
-    severities = sorted(v for m, _, v in samples if m == "collbench_trend_severity")
-    assert severities == sorted({"SAME": 0, "FASTER": 0, "UNSURE": 1, "SLOWER": 2}[p["verdict"]]
-                                for p in report["points"])
-    ratios = [v for m, _, v in samples if m == "collbench_trend_ratio"]
+    samples = [(m, v) for m, labels, v in prometheus_samples(prom)
+               if labels.get("kind") == "point"]
+    severities = sorted(v for m, v in samples if m == "collbench_trend_severity")
+    assert severities == sorted({"SAME": 0, "FASTER": 0, "UNSURE": 1, "NOISY": 1,
+                                 "SLOWER": 2}[p["verdict"]] for p in report["points"])
+    ratios = [v for m, v in samples if m == "collbench_trend_ratio"]
     assert len(ratios) == len(report["points"]) and max(ratios) > 3  # 50 us on 1-4 us
 
 
@@ -81,7 +87,8 @@ def test_the_table_names_the_night_of_the_change(nights):
     assert len(slower) >= 9
     assert all(f"run {SLOWED_FROM + 1} (2026-12-{SLOWED_FROM + 1:02d}.h5)" in l for l in slower)
     assert re.search(r"^# trend: 20 points over 6 runs: \d+ same, \d+ faster, \d+ slower, "
-                     r"\d+ unsure$", result.stdout, re.M)
+                     r"\d+ unsure, \d+ noisy; [1-9]\d* alerts$", result.stdout, re.M)
+    assert re.search(r"^# alert: allreduce .*: SLOWER at \d+ sizes", result.stdout, re.M)
 
 
 def test_the_trend_figure_and_the_reports_section(nights, tmp_path):
@@ -100,15 +107,18 @@ def test_the_trend_figure_and_the_reports_section(nights, tmp_path):
 
 def test_an_old_change_is_the_normal_level_not_a_verdict(nights):
     """With --recent 2 the three slowed nights are a level that has held longer than a change is
-    news: listed, not SLOWER, and the exit status says nothing got slower."""
+    news: listed, the newest night judged alone against that level, not SLOWER, and the exit
+    status says nothing got slower."""
     result = trend(nights, "--recent", "2", "--format", "json")
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
-    assert report["recent"] == 2
+    assert report["recent"] == 2 and not report["alerts"]
     changed = [p for p in report["points"]
                if [c["run"] for c in p["changes"]] == [SLOWED_FROM]]
     assert len(changed) >= 0.9 * 20
-    assert all(p["verdict"] == "SAME" and p["runs_at_level"] == 3 for p in changed)
+    assert all(p["verdict"] != "SLOWER" and p["runs_at_level"] == 3 for p in changed)
+    judged = [p for p in changed if p["judged_runs"]]
+    assert all(p["judged_runs"] == 1 and 0.5 < p["ratio"] < 2 for p in judged)
     table = trend(nights, "--recent", "2")
     assert "its level has held 3 runs: the normal now" in table.stdout
 

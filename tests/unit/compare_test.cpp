@@ -422,7 +422,8 @@ TEST(ComparePoints, SeveralBaselinesAreAHistoryOfLaunches) {
                                                          {rounds_point(8, 10.4e-6, 1, 0, 4)}};
   for (auto& file : earlier) ASSERT_GT(file[0].summary.median, 0);
   const auto judged =
-      compare_to_history(base, now, match_points(base, now, false), options(), earlier, true);
+      compare_to_history(base, now, match_points(base, now, false), options(), earlier, true,
+                         HostStateMatch{});
   const RatioResult& r = judged.points[0].result;
   EXPECT_EQ(r.baselines, 3u);
   EXPECT_EQ(r.launches, 3u);

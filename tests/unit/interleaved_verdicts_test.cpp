@@ -130,8 +130,11 @@ TEST(InterleavedVerdicts, FourUnchangedPairsRaiseFewAlarms) {
   EXPECT_LE(r.alerted, 0.05);
 }
 
-TEST(InterleavedVerdicts, FourPairsFindTenPercent) {
-  const Rates r = rates(1.10, 200, four_pairs);
+// The threshold is tested (launch_verdicts.h): 10% against 5% needs its 5% margin to be
+// significant, which four pairs of this noise give in 72% of allocations (measured); 15% they
+// find, and 10% the sequential rule does, adding pairs while the answer is unsure.
+TEST(InterleavedVerdicts, FourPairsFindFifteenPercent) {
+  const Rates r = rates(1.15, 200, four_pairs);
   EXPECT_GE(r.points_slower, 0.5);
   EXPECT_GE(r.alerted, 0.95);
 }
@@ -164,13 +167,13 @@ TEST(InterleavedVerdicts, TheSequentialRuleFindsTenPercent) {
   EXPECT_GE(r.alerted, 0.95);
 }
 
-TEST(InterleavedVerdicts, TheRatioIsTheGeometricMeanOfThePairs) {
+TEST(InterleavedVerdicts, TheObservedRatioIsTheGeometricMeanOfThePairs) {
   const auto points = simulated_pairs(9, 1.0, 4);
   const auto verdicts = judge_pairs(points, CompareOptions{});
   for (std::size_t i = 0; i < points.size(); ++i) {
     double log_sum = 0;
     for (int k = 0; k < 4; ++k) log_sum += std::log(points[i].b_s[k] / points[i].a_s[k]);
-    EXPECT_NEAR(std::log(verdicts[i].ratio), log_sum / 4, 1e-12);
+    EXPECT_NEAR(std::log(verdicts[i].observed_ratio), log_sum / 4, 1e-12);
     EXPECT_EQ(verdicts[i].launches, 4u);
   }
 }

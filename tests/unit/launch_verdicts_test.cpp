@@ -19,7 +19,14 @@ PointKey key(int curve, int size_step) {
 }
 
 LaunchEvidence evidence(int curve, int step, double change, double sd, std::size_t launches) {
-  return {key(curve, step), change, {0, sd * sd, launches}, {}, 1, {}};
+  LaunchEvidence e;
+  e.key = key(curve, step);
+  e.log_change = change;
+  e.launches = launches;
+  e.own_variance = sd * sd;
+  e.own_df = static_cast<double>(launches) - 1;
+  e.se_per_sd = 1;
+  return e;
 }
 
 TEST(LaunchVerdicts, GroupsNeedTwoNeighbouringSizesOfOneCurve) {
@@ -56,9 +63,10 @@ TEST(LaunchVerdicts, TheIntervalIsCentredOnThePrintedRatio) {
 
 TEST(LaunchVerdicts, AQuietPointBorrowsItsCurvesSpread) {
   // Nine points with a 5% spread, one whose six launches happened to agree to 0.1%: moderated, its
-  // interval is several times wider than its own launches alone would give (t(5) · 0.1%).
+  // interval is several times wider than its own launches alone would give (t(5) · 0.1%). Their
+  // changes differ far beyond their errors, so the curve lends no change: the spreads show.
   std::vector<LaunchEvidence> points;
-  for (int s = 0; s < 9; ++s) points.push_back(evidence(0, s, 0, 0.05, 6));
+  for (int s = 0; s < 9; ++s) points.push_back(evidence(0, s, 0.3 * (s - 4), 0.05, 6));
   points.push_back(evidence(0, 9, 0, 0.001, 6));
   const auto verdicts = judge_launches(points, CompareOptions{});
   const double quiet = std::log(verdicts[9].ratio_ci.high / verdicts[9].ratio);
@@ -70,7 +78,7 @@ TEST(LaunchVerdicts, UnjudgedPointsSayWhyAndNeverGroup) {
   std::vector<LaunchEvidence> points{evidence(0, 0, 1.0, 0.02, 5), evidence(0, 1, 1.0, 0.02, 5)};
   points[0].unjudged = "1 pair of launches";
   points[1].key = key(1, 0);  // alone on its curve: nothing to borrow
-  points[1].launches.variance = 0;
+  points[1].own_variance = 0;
   points.push_back(evidence(0, 2, NAN, 0.02, 5));
   const auto verdicts = judge_launches(points, CompareOptions{});
   EXPECT_EQ(verdicts[0].reason, "1 pair of launches");
@@ -108,17 +116,68 @@ TEST(LaunchVerdicts, ASharedEffectHasTheLaunchesDegreesOfFreedom) {
   EXPECT_LT(half_width, 4.4 * 0.05);
 }
 
-TEST(LaunchVerdicts, AChangeIsSlowerOnlyPastTheThreshold) {
-  // Tight spreads (0.5%): 3% slower is a discovery, but inside a 5% threshold: not SLOWER.
+TEST(LaunchVerdicts, AChangeIsSlowerOnlyWhenItIsSignificantlyPastTheThreshold) {
+  // Tight spreads (0.5%): 3% slower lies inside a 5% threshold: not SLOWER, however sure.
   std::vector<LaunchEvidence> points;
   for (int s = 0; s < 10; ++s) points.push_back(evidence(0, s, std::log(1.03), 0.005, 8));
   for (const auto& v : judge_launches(points, CompareOptions{})) {
-    EXPECT_LT(v.p_value, 0.001);
-    EXPECT_NE(v.verdict, Change::slower);
+    EXPECT_GT(v.p_value, 0.99);  // a change within the threshold is the hypothesis tested
+    EXPECT_EQ(v.verdict, Change::same);
   }
   CompareOptions strict;
   strict.threshold = 0.01;
-  for (const auto& v : judge_launches(points, strict)) EXPECT_EQ(v.verdict, Change::slower);
+  for (const auto& v : judge_launches(points, strict)) {
+    EXPECT_LT(v.p_value, 0.001);
+    EXPECT_EQ(v.verdict, Change::slower);
+  }
+}
+
+// The threshold is tested, not compared with the estimate: a curve whose points lie just past it
+// (5.5% at 5%, each point's error 2%) is SLOWER on too little evidence under the old rule and is
+// not now; a curve 15% slower with the same errors is.
+TEST(LaunchVerdicts, AnEstimateJustPastTheThresholdIsNotSlower) {
+  std::vector<LaunchEvidence> points;
+  for (int s = 0; s < 10; ++s)
+    points.push_back(evidence(0, s, std::log(1.055) + 0.01 * (s % 3 - 1), 0.02, 30));
+  for (int s = 0; s < 10; ++s)
+    points.push_back(evidence(1, s, std::log(1.15) + 0.01 * (s % 3 - 1), 0.02, 30));
+  const auto verdicts = judge_launches(points, CompareOptions{});
+  for (int s = 0; s < 10; ++s) {
+    EXPECT_GT(verdicts[s].ratio, 1.05);
+    EXPECT_GT(verdicts[s].p_value, 0.05);
+    EXPECT_NE(verdicts[s].verdict, Change::slower);
+  }
+  for (int s = 10; s < 20; ++s) EXPECT_EQ(verdicts[s].verdict, Change::slower);
+}
+
+// A curve 10% slower at every size, each point's own error 3%: alone, a point's change is not
+// significantly past 5%; with its curve's, every point's is, and its interval is a fraction of
+// its own.
+TEST(LaunchVerdicts, ACurveThatMovedAlikeLendsItsPointsItsChange) {
+  std::vector<LaunchEvidence> points;
+  const double observed[] = {0.07, 0.12, 0.09, 0.11, 0.08, 0.10, 0.13, 0.06, 0.10, 0.09, 0.11, 0.08};
+  for (int s = 0; s < 12; ++s) points.push_back(evidence(0, s, observed[s], 0.03, 30));
+  const auto verdicts = judge_launches(points, CompareOptions{});
+  for (int s = 0; s < 12; ++s) {
+    EXPECT_NEAR(verdicts[s].observed_ratio, std::exp(observed[s]), 1e-12);
+    EXPECT_NEAR(std::log(verdicts[s].ratio), 0.095, 0.01);
+    EXPECT_LT(std::log(verdicts[s].ratio_ci.high / verdicts[s].ratio), 2.1 * 0.03 / 2);
+    EXPECT_EQ(verdicts[s].verdict, Change::slower);
+  }
+}
+
+// 30% slower at the four largest sizes only: they keep their own change, and the eight unchanged
+// sizes are not pulled past the threshold.
+TEST(LaunchVerdicts, AChangeAtSomeSizesStaysThere) {
+  std::vector<LaunchEvidence> points;
+  for (int s = 0; s < 12; ++s)
+    points.push_back(evidence(0, s, s < 8 ? 0.01 * (s % 3 - 1) : std::log(1.3), 0.02, 30));
+  const auto verdicts = judge_launches(points, CompareOptions{});
+  for (int s = 0; s < 8; ++s) EXPECT_NE(verdicts[s].verdict, Change::slower) << s;
+  for (int s = 8; s < 12; ++s) {
+    EXPECT_NEAR(verdicts[s].ratio, 1.3, 0.03) << s;
+    EXPECT_EQ(verdicts[s].verdict, Change::slower) << s;
+  }
 }
 
 }  // namespace

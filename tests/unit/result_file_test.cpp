@@ -1308,6 +1308,32 @@ TEST_F(ResultFileTest, LinkBoundsReadBackAndTheNextReplacesThem) {
   EXPECT_FALSE(read_result_file(plain, false).link_bounds.has_value());
 }
 
+// Each moment rewrites the table whole: a run killed after its start keeps the start's readings.
+TEST_F(ResultFileTest, TheHostProbeReadsBackAsEachMomentLeftIt) {
+  const fs::path path = file("probe.h5");
+  HostProbe probe;
+  probe.readings = {{ProbeMoment::start, 4096, 120.5}, {ProbeMoment::start, 16384, 140.25}};
+  {
+    ResultWriter writer(path, false);
+    writer.write_topology(example_topology());
+    writer.write_host_probe(probe);
+  }
+  EXPECT_EQ(read_result_file(path, false).host_probe.readings.size(), 2u);
+  {
+    ResultWriter writer(path, true);
+    writer.write_topology(example_topology());
+    writer.write_host_probe(probe);
+    probe.readings.push_back({ProbeMoment::end, 4096, 90.0});
+    writer.write_host_probe(probe);
+    writer.finish("2025-01-02T04:00:00Z");
+  }
+  const HostProbe read = read_result_file(path, false).host_probe;
+  ASSERT_EQ(read.readings.size(), 3u);
+  EXPECT_EQ(read.readings[2].moment, ProbeMoment::end);
+  EXPECT_EQ(read.readings[1].size_bytes, 16384u);
+  EXPECT_DOUBLE_EQ(read.readings[1].copy_GBps, 140.25);
+}
+
 TEST_F(ResultFileTest, StragglersReadBackWithTheirThresholdsAndFitReplacesThem) {
   const fs::path path = file("stragglers.h5");
   const Straggler rank{.rank = 2, .host = "node1", .kind = StragglerKind::starts_late,
