@@ -77,25 +77,46 @@ double mean_log(std::span<const double> medians) {
   return sum / static_cast<double>(medians.size());
 }
 
-// One curve's points, over the history's launches in tonight's state.
+// The state of each history launch, 0 for tonight's: `state`'s groups, or two (tonight's and
+// the rest) when it holds none, or one without a match.
+std::vector<std::size_t> states_of(const HostStateMatch& state, std::size_t launches) {
+  if (!state.state_of.empty()) return state.state_of;
+  std::vector<std::size_t> states(launches, 0);
+  for (std::size_t k = 0; k < launches && k < state.in_state.size(); ++k)
+    states[k] = state.in_state[k] ? 0 : 1;
+  return states;
+}
+
+// One curve's points: the level from the history's launches in tonight's state, the spreads
+// from every launch, pooled within its state and, in tonight's, within its levels.
 void judge_curve(std::span<const LaunchHistory> points, std::span<const std::size_t> members,
-                 const std::vector<bool>& in_state, const CompareOptions& options,
+                 const HostStateMatch& state, const CompareOptions& options,
                  std::vector<LaunchEvidence>& evidence) {
-  std::vector<std::vector<double>> logs;
+  std::vector<std::vector<double>> logs, tonights;  // every launch's, those of tonight's state
+  const std::size_t launches = points[members.front()].medians_s.size();
+  const std::vector<std::size_t> launch_state = states_of(state, launches);
   for (std::size_t i : members) {
-    std::vector<double> point;
-    for (std::size_t k = 0; k < points[i].medians_s.size(); ++k) {
+    std::vector<double> all, in_state;
+    for (std::size_t k = 0; k < launches; ++k) {
       const double median = points[i].medians_s[k];
-      point.push_back(usable(median) && (in_state.empty() || in_state[k]) ? std::log(median)
-                                                                          : kNoValue);
+      all.push_back(usable(median) ? std::log(median) : kNoValue);
+      in_state.push_back(launch_state[k] == 0 ? all.back() : kNoValue);
     }
-    logs.push_back(std::move(point));
+    logs.push_back(std::move(all));
+    tonights.push_back(std::move(in_state));
   }
   const std::vector<double> shifts = launch_shifts(logs);
   const auto exp_of = [](double log) { return std::exp(log); };
-  const std::vector<std::size_t> curve_starts = level_starts(shifts, options, exp_of);
-  const auto [shared_variance, shared_df] =
-      pooled_within(shifts, segments_of(shifts.size(), curve_starts));
+  const std::vector<std::size_t> curve_starts =
+      level_starts(launch_shifts(tonights), options, exp_of);
+  // A launch's segment: its level's in tonight's state, after them one per other state.
+  const auto segments = [&](const std::vector<std::size_t>& starts) {
+    std::vector<std::size_t> segment = segments_of(launches, starts);
+    for (std::size_t k = 0; k < launches; ++k)
+      if (launch_state[k] != 0) segment[k] = starts.size() + launch_state[k];
+    return segment;
+  };
+  const auto [shared_variance, shared_df] = pooled_within(shifts, segments(curve_starts));
   for (std::size_t m = 0; m < members.size(); ++m) {
     const LaunchHistory& point = points[members[m]];
     LaunchEvidence& e = evidence[members[m]];
@@ -109,21 +130,25 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
     // curve's level is in its shifts, not in the points' own spreads.
     std::vector<std::size_t> starts = curve_starts;
     if (!against_base) {
-      const auto own_starts = level_starts(logs[m], options, exp_of);
+      const auto own_starts = level_starts(tonights[m], options, exp_of);
       starts.insert(starts.end(), own_starts.begin(), own_starts.end());
     }
-    const std::vector<std::size_t> segment = segments_of(logs[m].size(), starts);
-    std::vector<double> own(logs[m].size(), kNoValue), level;
-    for (std::size_t k = 0; k < logs[m].size(); ++k) {
+    const std::vector<std::size_t> segment = segments(starts);
+    const std::size_t latest = segments_of(launches, starts).back();
+    std::vector<double> own(launches, kNoValue), level;
+    std::size_t in_state = 0;
+    for (std::size_t k = 0; k < launches; ++k) {
       if (!std::isfinite(logs[m][k])) continue;
       own[k] = logs[m][k] - shifts[k];
       e.launches++;
-      if (segment[k] == segment.back()) level.push_back(logs[m][k]);
+      if (launch_state[k] != 0) continue;
+      ++in_state;
+      if (segment[k] == latest) level.push_back(logs[m][k]);
     }
-    if (e.launches < 2) {
+    if (in_state < 2) {
       e.unjudged = fmt::format("{} launch{} of the history in tonight's host state: the spread "
                                "between launches is unknown",
-                               e.launches, e.launches == 1 ? "" : "es");
+                               in_state, in_state == 1 ? "" : "es");
       continue;
     }
     if (level.empty()) {
@@ -152,7 +177,7 @@ std::vector<LaunchEvidence> history_evidence(std::span<const LaunchHistory> poin
     curves[curve_key(points[i].key)].push_back(i);
   }
   for (const auto& [curve, members] : curves)
-    judge_curve(points, members, state.in_state, options, evidence);
+    judge_curve(points, members, state, options, evidence);
   return evidence;
 }
 

@@ -1,19 +1,19 @@
 #pragma once
 // `compare` against a history of launches (nightly files; launch_verdicts.h says why launches).
-// Only the history's launches in tonight's host state count (host_states.h): within one state,
-// per point, log median = level + change + launch effect. A level may have changed within the
-// history (an old regression, its fix): change points (trend's change_points.h) on the point's
-// medians and on its curve's shift per launch cut the history into segments; tonight's
-// reference is the level of the last one, and the spreads, the point's own and its curve's
-// shared one, are pooled within every segment, so that they come from all the launches and not
-// from those the change points chose for agreeing. A point missing from a launch is judged on
-// the others.
+// Tonight's level comes from the history's launches in tonight's host state (host_states.h):
+// within one state, per point, log median = level + change + launch effect. A level may have
+// changed within the history (an old regression, its fix): change points (trend's
+// change_points.h) on the point's medians and on its curve's shift per launch, over tonight's
+// state, cut it into segments; tonight's reference is the level of the last one. The spreads,
+// the point's own and its curve's shared one, are pooled within every segment and within every
+// other state: they come from all the launches, and not from those the change points chose for
+// agreeing. A point missing from a launch is judged on the others.
 //
 // Nightly: the change is the mean log of the j launches judged (tonight; `trend`'s newest level)
 // less the last segment's level over its n launches; its standard error per launch spread is
 // √(1/j + 1/n). A single pair judged with a history's spread (`compare --history DIR BASE NEW`):
-// NEW against BASE, two single launches, √2, the spread over all the history's launches in
-// NEW's state, which BASE must share.
+// NEW against BASE, two single launches, √2, the history lending its spread only; BASE must
+// share NEW's state.
 #include <span>
 #include <vector>
 

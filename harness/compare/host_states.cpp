@@ -93,9 +93,14 @@ HostStateMatch match_host_state(std::span<const HostProbe> history, const HostPr
   const auto tolerances = state_tolerances(compared);
   if (has_probe(base)) match.base_in_state = same_state(base, tonight, tolerances);
   if (!match.probed) return match;
+  std::vector<const HostProbe*> firsts{&tonight};  // each state's first launch
   for (std::size_t k = 0; k < history.size(); ++k) {
     if (!has_probe(history[k])) ++match.unprobed;
-    match.in_state[k] = same_state(history[k], tonight, tolerances);
+    std::size_t state = 0;
+    while (state < firsts.size() && !same_state(history[k], *firsts[state], tolerances)) ++state;
+    if (state == firsts.size()) firsts.push_back(&history[k]);
+    match.in_state[k] = state == 0;
+    match.state_of.push_back(state);
   }
   return match;
 }

@@ -44,6 +44,10 @@ inline constexpr double kHostStateReach = 2.5;
 struct HostStateMatch {
   bool probed = false;         // tonight and some history launch hold a probe
   std::vector<bool> in_state;  // per history launch; every one when not probed
+  // Per history launch, its state: 0 tonight's, the others numbered in the order first seen
+  // (launches agreeing with that state's first); empty when not probed. The other states lend
+  // their spread between launches, pooled within each, never their level.
+  std::vector<std::size_t> state_of;
   std::size_t unprobed = 0;    // history launches without a probe, left out when probed
   bool base_in_state = true;   // a BASE judged with the history's spread: in NEW's state
   std::size_t matched() const;

@@ -61,6 +61,8 @@ TEST(HostStates, TonightIsMatchedWithTheLaunchesInItsState) {
   const HostStateMatch match = match_host_state(history, probe({123, 39}, {1, 0.98, 1}));
   EXPECT_TRUE(match.probed);
   EXPECT_EQ(match.in_state, (std::vector<bool>{true, true, false, true, false, false}));
+  // the slower state's launches are one state; the unprobed launch one of its own
+  EXPECT_EQ(match.state_of, (std::vector<std::size_t>{0, 0, 1, 0, 1, 2}));
   EXPECT_EQ(match.unprobed, 1u);
   EXPECT_EQ(match.matched(), 3u);
   EXPECT_EQ(match.host_changed(), "");
