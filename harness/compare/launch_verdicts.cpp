@@ -68,28 +68,31 @@ std::pair<double, double> combined(const Estimate& e) {
 // their errors (a change at some sizes only, a protocol's switch), σ_u² is large and each keeps
 // its own. The part of the error every point shares is not lent: it stays in each.
 void lend_curve(std::span<Estimate> curve) {
-  if (curve.size() < 3 || std::ranges::any_of(curve, [](const Estimate& e) { return !(e.own > 0); }))
-    return;
+  if (curve.size() < 3) return;
+  // A point whose launches agree to the last bit (a variance of 1e-310) weighs much, not
+  // infinitely: no variance counts below a log spread of 1e-12, far under any timer's step.
+  const auto own = [](const Estimate& e) { return std::max(e.own, 1e-24); };
   double weights = 0, squared_weights = 0, weighted = 0;
   for (const Estimate& e : curve) {
-    weights += 1 / e.own;
-    squared_weights += 1 / (e.own * e.own);
-    weighted += e.change / e.own;
+    weights += 1 / own(e);
+    squared_weights += 1 / (own(e) * own(e));
+    weighted += e.change / own(e);
   }
   double q = 0;  // Cochran's Q about the fixed-effect mean
-  for (const Estimate& e : curve) q += std::pow(e.change - weighted / weights, 2) / e.own;
-  const double between = std::max(0.0, (q - static_cast<double>(curve.size() - 1)) /
-                                           (weights - squared_weights / weights));
+  for (const Estimate& e : curve) q += std::pow(e.change - weighted / weights, 2) / own(e);
+  const double spread = weights - squared_weights / weights;
+  const double between =
+      spread > 0 ? std::max(0.0, (q - static_cast<double>(curve.size() - 1)) / spread) : 0.0;
   double random_weights = 0, random_weighted = 0;
   for (const Estimate& e : curve) {
-    random_weights += 1 / (e.own + between);
-    random_weighted += e.change / (e.own + between);
+    random_weights += 1 / (own(e) + between);
+    random_weighted += e.change / (own(e) + between);
   }
   const double centre = random_weighted / random_weights;
   for (Estimate& e : curve) {
-    const double pull = e.own / (e.own + between);  // toward the curve's change
+    const double pull = own(e) / (own(e) + between);  // toward the curve's change
     e.change = centre + (1 - pull) * (e.change - centre);
-    e.own = (1 - pull) * e.own + pull * pull / random_weights;
+    e.own = (1 - pull) * own(e) + pull * pull / random_weights;
   }
 }
 

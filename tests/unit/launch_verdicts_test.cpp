@@ -180,5 +180,18 @@ TEST(LaunchVerdicts, AChangeAtSomeSizesStaysThere) {
   }
 }
 
+// Points whose launches agree to the last bit but for their shared shift (own variances of
+// 1e-310, as `trend --recent 2` met on nights the interposer slowed alike) are judged on the
+// shared spread, never NaN.
+TEST(LaunchVerdicts, PointsWhoseLaunchesAgreeExactlyAreJudgedOnTheSharedSpread) {
+  std::vector<LaunchEvidence> points;
+  for (int s = 0; s < 5; ++s) points.push_back(evidence(0, s, 0.01 * s, 1e-155, 6));
+  for (auto& point : points) point.shared = {0.02 * 0.02, 3};
+  for (const auto& v : judge_launches(points, CompareOptions{})) {
+    EXPECT_TRUE(std::isfinite(v.ratio) && std::isfinite(v.ratio_ci.low)) << v.reason;
+    EXPECT_TRUE(std::isfinite(v.p_value));
+  }
+}
+
 }  // namespace
 }  // namespace collbench
