@@ -110,9 +110,9 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     if (!problem.empty()) fmt::print(stderr, "collbench run: {}\n", problem);
     return kExitUsage;
   }
-  PlausibilityBound bound = measure_plausibility_bound(world, buffers);
   HostProbe probe;
-  take_host_probe(world, buffers, ProbeMoment::start, probe);
+  PlausibilityBound bound = measure_plausibility_bound(
+      world, buffers, take_host_probe(world, buffers, ProbeMoment::start, probe));
   std::unique_ptr<ResultWriter> writer;
   if (root) writer = open_result_file(config, problem);
   if (any_rank_failed(world, !problem.empty())) {

@@ -22,13 +22,7 @@ std::set<std::string> backends_of(const std::vector<PointResult>& points) {
   return backends;
 }
 
-std::vector<std::vector<PointResult>> points_of(const std::vector<std::string>& files) {
-  std::vector<std::vector<PointResult>> points;
-  for (const auto& file : files) points.push_back(read_result_file(file, false).points);
-  return points;
-}
-
-// The history's launches and their host-state probes, oldest first.
+// Launches and their host-state probes, oldest first.
 struct History {
   std::vector<std::vector<PointResult>> points;
   std::vector<HostProbe> probes;
@@ -53,7 +47,7 @@ std::string host_state_note(const HostStateMatch& state) {
            "is taken as one host state, and a night in another can alert";
   return fmt::format("host state: NEW's probe agrees with {} of the history's {} launches; the "
                      "others lend nothing{}",
-                     state.matched(), state.in_state.size(),
+                     state.matched(), state.launches(),
                      state.unprobed ? fmt::format(" ({} without a probe)", state.unprobed) : "");
 }
 
@@ -217,7 +211,8 @@ Comparison compare_interleaved_files(const std::string& a_name,
   note_unfinished(c, first_a, "A", a_files.front());
   note_unfinished(c, first_b, "B", b_files.front());
   const PointMatch match = matched(c, first_a.points, first_b.points);
-  take(c, compare_interleaved(points_of(a_files), points_of(b_files), match, options));
+  take(c, compare_interleaved(history_of(a_files).points, history_of(b_files).points, match,
+                              options));
   compare_models(c, first_a, first_b, match.ignore_backend);
   count(c);
   return c;

@@ -36,11 +36,6 @@ std::string fit_value_text(FitParameter parameter, const FitSide& side) {
                      side.ci.low > 0 ? 1e-9 / side.ci.low : NAN);
 }
 
-Json interval_json(const Interval& ci) {
-  if (!std::isfinite(ci.low) || !std::isfinite(ci.high)) return nullptr;
-  return Json::array({ci.low, ci.high});
-}
-
 std::string counts_text(const ChangeCounts& n) {
   return fmt::format("{} same, {} faster, {} slower, {} unsure, {} noisy", n.same, n.faster,
                      n.slower, n.unsure, n.noisy);
@@ -273,6 +268,11 @@ Json comparison_json(const Comparison& c) {
   return json;
 }
 
+Json interval_json(const Interval& ci) {
+  if (!std::isfinite(ci.low) || !std::isfinite(ci.high)) return nullptr;
+  return Json::array({ci.low, ci.high});
+}
+
 std::string ratio_text(double ratio, const Interval& ci) {
   const std::string value = std::isfinite(ratio) ? fmt::format("{:.3f}", ratio) : "n/a";
   if (!std::isfinite(ci.low) || !std::isfinite(ci.high)) return value;
@@ -309,7 +309,7 @@ Json alerts_json(std::span<const PointKey> keys, std::span<const double> ratios,
 Json host_state_json(const HostStateMatch& state) {
   return {{"status", host_state_status(state)},
           {"launches_in_state", state.matched()},
-          {"launches", state.in_state.size()},
+          {"launches", state.launches()},
           {"without_probe", state.unprobed},
           {"reason", state.host_changed()}};
 }
@@ -323,12 +323,12 @@ VerdictRecord host_state_record(const HostStateMatch& state) {
                                             : "NO_PROBE";
   record.severity = status == "host_changed" ? severity(Change::unsure) : 0;
   record.message = fmt::format("NEW's host state holds {} of the history's {} launches{}",
-                               state.matched(), state.in_state.size(),
+                               state.matched(), state.launches(),
                                status == "matched" ? "" : fmt::format(" ({})", status));
   // The share of the history in NEW's state, a ratio as the points' values are.
-  record.value = state.in_state.empty() ? kNoValue
-                                        : static_cast<double>(state.matched()) /
-                                              static_cast<double>(state.in_state.size());
+  record.value = state.launches() == 0 ? kNoValue
+                                       : static_cast<double>(state.matched()) /
+                                             static_cast<double>(state.launches());
   record.labels = {{"kind", "host_state"}};
   return record;
 }

@@ -23,6 +23,8 @@ std::vector<VerdictRecord> verdict_records(const Comparison& comparison);
 // What compare and trend print alike.
 // "1.082 [1.041, 1.125]"; "n/a" without a ratio, the ratio alone without an interval.
 std::string ratio_text(double ratio, const Interval& ci);
+// [low, high], or null where the interval was not computed.
+nlohmann::ordered_json interval_json(const Interval& ci);
 // "allreduce float sum world 2 ranks latency: SLOWER at 3 sizes, 64 KiB-256 KiB, ratio
 // 1.082-1.141": a group of points (indexes into `keys` and `ratios`, in size order).
 std::string alert_text(std::span<const PointKey> keys, std::span<const double> ratios,

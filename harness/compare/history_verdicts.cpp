@@ -71,22 +71,6 @@ std::pair<double, double> pooled_within(std::span<const double> values,
   return {df > 0 ? squares / df : 0, std::max(df, 0.0)};
 }
 
-double mean_log(std::span<const double> medians) {
-  double sum = 0;
-  for (double median : medians) sum += std::log(median);
-  return sum / static_cast<double>(medians.size());
-}
-
-// The state of each history launch, 0 for tonight's: `state`'s groups, or two (tonight's and
-// the rest) when it holds none, or one without a match.
-std::vector<std::size_t> states_of(const HostStateMatch& state, std::size_t launches) {
-  if (!state.state_of.empty()) return state.state_of;
-  std::vector<std::size_t> states(launches, 0);
-  for (std::size_t k = 0; k < launches && k < state.in_state.size(); ++k)
-    states[k] = state.in_state[k] ? 0 : 1;
-  return states;
-}
-
 // One curve's points: the level from the history's launches in tonight's state, the spreads
 // from every launch, pooled within its state and, in tonight's, within its levels.
 void judge_curve(std::span<const LaunchHistory> points, std::span<const std::size_t> members,
@@ -94,13 +78,12 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
                  std::vector<LaunchEvidence>& evidence) {
   std::vector<std::vector<double>> logs, tonights;  // every launch's, those of tonight's state
   const std::size_t launches = points[members.front()].medians_s.size();
-  const std::vector<std::size_t> launch_state = states_of(state, launches);
   for (std::size_t i : members) {
     std::vector<double> all, in_state;
     for (std::size_t k = 0; k < launches; ++k) {
       const double median = points[i].medians_s[k];
       all.push_back(usable(median) ? std::log(median) : kNoValue);
-      in_state.push_back(launch_state[k] == 0 ? all.back() : kNoValue);
+      in_state.push_back(state.in_state(k) ? all.back() : kNoValue);
     }
     logs.push_back(std::move(all));
     tonights.push_back(std::move(in_state));
@@ -113,7 +96,7 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
   const auto segments = [&](const std::vector<std::size_t>& starts) {
     std::vector<std::size_t> segment = segments_of(launches, starts);
     for (std::size_t k = 0; k < launches; ++k)
-      if (launch_state[k] != 0) segment[k] = starts.size() + launch_state[k];
+      if (!state.in_state(k)) segment[k] = starts.size() + state.state(k);
     return segment;
   };
   const auto [shared_variance, shared_df] = pooled_within(shifts, segments(curve_starts));
@@ -134,14 +117,14 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
       starts.insert(starts.end(), own_starts.begin(), own_starts.end());
     }
     const std::vector<std::size_t> segment = segments(starts);
-    const std::size_t latest = segments_of(launches, starts).back();
+    const std::size_t latest = starts.size();  // the segment of tonight's state's last level
     std::vector<double> own(launches, kNoValue), level;
     std::size_t in_state = 0;
     for (std::size_t k = 0; k < launches; ++k) {
       if (!std::isfinite(logs[m][k])) continue;
       own[k] = logs[m][k] - shifts[k];
       e.launches++;
-      if (launch_state[k] != 0) continue;
+      if (!state.in_state(k)) continue;
       ++in_state;
       if (segment[k] == latest) level.push_back(logs[m][k]);
     }
@@ -159,7 +142,7 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
     e.shared = {shared_variance, shared_df};
     const double j = static_cast<double>(point.judged_s.size());
     const double n = static_cast<double>(level.size());
-    e.log_change = mean_log(point.judged_s) -
+    e.log_change = log_spread(point.judged_s).mean -
                    (against_base ? std::log(point.base_s) : spread_of_logs(level).mean);
     e.se_per_sd = against_base ? std::sqrt(2.0) : std::sqrt(1 / j + 1 / n);
   }

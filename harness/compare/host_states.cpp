@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "harness/stats/summary.h"
+
 namespace collbench {
 namespace {
 
@@ -19,16 +21,10 @@ std::map<std::size_t, std::vector<double>> logs_by_size(const HostProbe& probe) 
   return by_size;
 }
 
-double median(std::vector<double> values) {
-  std::ranges::sort(values);
-  const std::size_t n = values.size();
-  return (values[(n - 1) / 2] + values[n / 2]) / 2;
-}
-
 // Per size, the median of the launch's moments, as a log copy rate.
 std::map<std::size_t, double> signature(const HostProbe& probe) {
   std::map<std::size_t, double> medians;
-  for (auto& [bytes, logs] : logs_by_size(probe)) medians[bytes] = median(std::move(logs));
+  for (const auto& [bytes, logs] : logs_by_size(probe)) medians[bytes] = summarize(logs).median;
   return medians;
 }
 
@@ -37,7 +33,7 @@ bool has_probe(const HostProbe& probe) { return !probe.readings.empty(); }
 }  // namespace
 
 std::size_t HostStateMatch::matched() const {
-  return static_cast<std::size_t>(std::ranges::count(in_state, true));
+  return static_cast<std::size_t>(std::ranges::count(state_of, 0u));
 }
 
 std::string HostStateMatch::host_changed() const {
@@ -45,7 +41,7 @@ std::string HostStateMatch::host_changed() const {
   if (!probed || matched() >= 2) return "";
   return fmt::format("host state not in the history: tonight's probe agrees with {} of its {} "
                      "probed launches, and a verdict needs 2",
-                     matched(), in_state.size() - unprobed);
+                     matched(), launches() - unprobed);
 }
 
 std::string_view host_state_status(const HostStateMatch& match) {
@@ -62,7 +58,7 @@ std::map<std::size_t, double> state_tolerances(std::span<const HostProbe> probes
                                expected_range(logs.size()));
   std::map<std::size_t, double> tolerances;
   for (auto& [bytes, sds] : noise)
-    tolerances[bytes] = std::max(kStateFloor, kStateSpreads * median(std::move(sds)));
+    tolerances[bytes] = std::max(kStateFloor, kStateSpreads * summarize(sds).median);
   return tolerances;
 }
 
@@ -84,7 +80,7 @@ bool same_state(const HostProbe& a, const HostProbe& b,
 HostStateMatch match_host_state(std::span<const HostProbe> history, const HostProbe& tonight,
                                 const HostProbe& base) {
   HostStateMatch match;
-  match.in_state.assign(history.size(), true);
+  match.state_of.assign(history.size(), 0);
   match.probed = has_probe(tonight) && std::ranges::any_of(history, has_probe);
   if (!has_probe(tonight)) return match;
   std::vector<HostProbe> compared(history.begin(), history.end());
@@ -99,8 +95,7 @@ HostStateMatch match_host_state(std::span<const HostProbe> history, const HostPr
     std::size_t state = 0;
     while (state < firsts.size() && !same_state(history[k], *firsts[state], tolerances)) ++state;
     if (state == firsts.size()) firsts.push_back(&history[k]);
-    match.in_state[k] = state == 0;
-    match.state_of.push_back(state);
+    match.state_of[k] = state;
   }
   return match;
 }

@@ -42,15 +42,20 @@ inline constexpr double kStateFloor = 0.10;
 inline constexpr double kHostStateReach = 2.5;
 
 struct HostStateMatch {
-  bool probed = false;         // tonight and some history launch hold a probe
-  std::vector<bool> in_state;  // per history launch; every one when not probed
+  bool probed = false;  // tonight and some history launch hold a probe
   // Per history launch, its state: 0 tonight's, the others numbered in the order first seen
-  // (launches agreeing with that state's first); empty when not probed. The other states lend
-  // their spread between launches, pooled within each, never their level.
+  // (launches agreeing with that state's first); every one 0 when not probed, and a launch past
+  // the end is in tonight's (a match of no history: one state). The other states lend their
+  // spread between launches, pooled within each, never their level.
   std::vector<std::size_t> state_of;
-  std::size_t unprobed = 0;    // history launches without a probe, left out when probed
-  bool base_in_state = true;   // a BASE judged with the history's spread: in NEW's state
-  std::size_t matched() const;
+  std::size_t unprobed = 0;   // history launches without a probe, left out when probed
+  bool base_in_state = true;  // a BASE judged with the history's spread: in NEW's state
+  std::size_t state(std::size_t launch) const {
+    return launch < state_of.size() ? state_of[launch] : 0;
+  }
+  bool in_state(std::size_t launch) const { return state(launch) == 0; }
+  std::size_t launches() const { return state_of.size(); }
+  std::size_t matched() const;  // the launches in tonight's state
   // Fewer than two launches of tonight's state: what cannot be judged, and why; else empty.
   std::string host_changed() const;
 };

@@ -2,7 +2,7 @@
 // How fast this rank copies memory, every rank copying at once, through the run's buffers with
 // the backend's own copy (a memcpy on a host, a device-to-device copy on a GPU): each size from
 // one that fits the caches up to the largest buffer, by 4, a few samples each. What the
-// plausibility bound and the host-state probe are made of.
+// host-state probe is made of, and from the start's samples the plausibility bound.
 #include <cstddef>
 #include <vector>
 

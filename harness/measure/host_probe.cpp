@@ -3,14 +3,13 @@
 #include <array>
 #include <vector>
 
-#include "harness/measure/copy_rates.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/stats/summary.h"
 
 namespace collbench {
 
-void take_host_probe(Communicator& world, RunBuffers& buffers, ProbeMoment moment,
-                     HostProbe& probe) {
+std::vector<CopySamples> take_host_probe(Communicator& world, RunBuffers& buffers,
+                                         ProbeMoment moment, HostProbe& probe) {
   CommunicationWait wait("probing the host's state (every rank copying memory)");
   const auto timer = world.make_timer();
   world.barrier();
@@ -21,6 +20,7 @@ void take_host_probe(Communicator& world, RunBuffers& buffers, ProbeMoment momen
     world.max_over_ranks(slowest);
     probe.readings.push_back({moment, size.bytes, -slowest[0]});
   }
+  return sizes;
 }
 
 }  // namespace collbench

@@ -4,7 +4,6 @@
 #include <array>
 #include <vector>
 
-#include "harness/measure/copy_rates.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/stats/summary.h"
 
@@ -13,15 +12,6 @@ namespace {
 
 constexpr int kEmptyCallsPerSample = 100;
 constexpr int kEmptyCallSamples = 15;
-
-// Each size's fastest copy on this rank.
-std::vector<CopyRate> fastest_copies(Communicator& world, Buffer& to, const Buffer& from,
-                                     Timer& timer) {
-  std::vector<CopyRate> rates;
-  for (const CopySamples& size : time_copies(world, to, from, timer))
-    rates.push_back({size.bytes, size.gbps.empty() ? 0 : std::ranges::max(size.gbps)});
-  return rates;
-}
 
 // A collective of count 0 returns before it communicates: Open MPI 4.1's MPI_Allreduce at once
 // (ompi/mpi/c/allreduce.c: "if (0 == count) return MPI_SUCCESS"), NCCL 2.28's once its arguments
@@ -40,12 +30,13 @@ double empty_call_seconds(Communicator& world, RunBuffers& buffers, Timer& timer
 
 }  // namespace
 
-PlausibilityBound measure_plausibility_bound(Communicator& world, RunBuffers& buffers) {
-  CommunicationWait wait("measuring what this host can copy, and an empty call");
+PlausibilityBound measure_plausibility_bound(Communicator& world, RunBuffers& buffers,
+                                             std::span<const CopySamples> copies) {
+  CommunicationWait wait("measuring an empty call");
   const auto timer = world.make_timer();
   PlausibilityBound bound;
-  world.barrier();
-  bound.copy = fastest_copies(world, *buffers.recv, *buffers.send, *timer);
+  for (const CopySamples& size : copies)  // each size's fastest copy on this rank
+    bound.copy.push_back({size.bytes, size.gbps.empty() ? 0 : std::ranges::max(size.gbps)});
   world.barrier();
   std::array<double, 1> fastest_empty{-empty_call_seconds(world, buffers, *timer)};
   world.max_over_ranks(fastest_empty);

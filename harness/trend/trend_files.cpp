@@ -21,7 +21,7 @@ LaunchHistory newest_level(const TrendPoint& point, const Trend& trend, std::siz
   std::vector<std::size_t> runs;
   for (std::size_t i = 0; i < point.runs.size(); ++i) {
     const std::size_t run = point.runs[i];
-    if (run == newest || trend.host_state.in_state[run]) {
+    if (run == newest || trend.host_state.in_state(run)) {
       series.push_back(point.medians_s[i]);
       runs.push_back(run);
     }

@@ -1,6 +1,5 @@
 #include "harness/trend/trend_report.h"
 
-#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -41,8 +40,10 @@ std::string changes_text(const Trend& trend, const TrendPoint& point) {
 // What the verdict judged: "the newest 3 runs against 5 before them", or why nothing.
 std::string judged_text(const TrendPoint& point) {
   if (!point.judged.reason.empty()) return point.judged.reason;
-  return fmt::format("the newest {} against {} before {}", point.judged_runs == 1 ? "run" : fmt::format("{} runs", point.judged_runs),
-                     point.judged.launches, point.judged_runs == 1 ? "it" : "them");
+  if (point.judged_runs == 1)
+    return fmt::format("the newest run against {} before it", point.judged.launches);
+  return fmt::format("the newest {} runs against {} before them", point.judged_runs,
+                     point.judged.launches);
 }
 
 std::vector<PointKey> keys_of(const Trend& trend) {
@@ -78,7 +79,7 @@ void print_trend_table(std::ostream& out, const Trend& trend) {
                      trend.recent, trend.options.min_magnitude * 100, trend.options.alpha * 100);
   out << fmt::format("# host state: {} ({} of the {} earlier runs in the newest's state)\n",
                      host_state_status(trend.host_state), trend.host_state.matched(),
-                     trend.host_state.in_state.size());
+                     trend.host_state.launches());
   const auto keys = keys_of(trend);
   const auto ratios = ratios_of(trend);
   for (const auto& alert : trend.alerts)
@@ -130,9 +131,7 @@ Json trend_json(const Trend& trend) {
     row["judged_runs"] = point.judged_runs;
     row["launches"] = point.judged.launches;
     row["ratio"] = finite_or_null(point.judged.ratio);
-    row["ratio_ci"] = std::isfinite(point.judged.ratio_ci.low)
-                          ? Json::array({point.judged.ratio_ci.low, point.judged.ratio_ci.high})
-                          : Json(nullptr);
+    row["ratio_ci"] = interval_json(point.judged.ratio_ci);
     row["p_value"] = finite_or_null(point.judged.p_value);
     row["verdict"] = name(point.judged.verdict);
     row["reason"] = point.judged.reason;

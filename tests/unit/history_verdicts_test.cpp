@@ -1,7 +1,9 @@
 // compare against a history of launches, on simulated nights: 3 curves of 24 sizes, each point
 // with its own launch-to-launch spread (1-9% on the log scale, median 3%) and heavy-tailed launch
-// effects (Student's t, 4 degrees of freedom). How the verdict is built: its centre, its window,
-// the host states it keeps to. The rates a nightly job sees are nightly_rates_test's.
+// effects (Student's t, 4 degrees of freedom). Rates are counted over many nights, both against
+// the history's level and for a single BASE that borrows the history's spread; how the verdict
+// is built (its centre, its levels, the host states it keeps to) is shown on single nights. The
+// rates per night across this VM's kinds of host states are nightly_rates_test's.
 #include "harness/compare/history_verdicts.h"
 
 #include <gtest/gtest.h>
@@ -18,11 +20,13 @@ constexpr int kCurves = 3, kSizes = 24, kHistory = 8;
 
 struct Night {
   std::vector<LaunchHistory> points;
+  HostStateMatch state;  // what each launch's probe told: its host state, tonight's 0
 };
 
 // `history` earlier launches and tonight's, tonight's times `tonight_factor` times the level;
 // with `with_base`, one more launch at the level as BASE. With `other_state`, each launch finds
-// the host in its other state with that chance: every point 2.2x faster (this VM's two states).
+// the host in its other state with that chance: every point 2.2x faster (this VM's two states),
+// which its probe shows (host_states.h).
 Night simulated_night(std::uint64_t seed, double tonight_factor, int history = kHistory,
                       bool with_base = false, double other_state = 0) {
   std::mt19937_64 engine(seed);
@@ -33,6 +37,9 @@ Night simulated_night(std::uint64_t seed, double tonight_factor, int history = k
   std::vector<double> host(history + 2);       // the history's launches, tonight's, BASE's
   for (double& h : host) h = state(engine) ? 1 / 2.2 : 1;
   Night night;
+  night.state.probed = true;
+  for (int k = 0; k < history; ++k) night.state.state_of.push_back(host[k] == host[history] ? 0 : 1);
+  night.state.base_in_state = !with_base || host[history + 1] == host[history];
   for (int curve = 0; curve < kCurves; ++curve)
     for (int s = 0; s < kSizes; ++s) {
       LaunchHistory point;
@@ -50,6 +57,78 @@ Night simulated_night(std::uint64_t seed, double tonight_factor, int history = k
       night.points.push_back(point);
     }
   return night;
+}
+
+struct Rates {
+  double points_slower_or_faster = 0;  // of all points, over the nights
+  double points_slower = 0;
+  double nights_alerted = 0;  // nights with a SLOWER alert
+};
+
+std::vector<PointKey> keys_of(const Night& night) {
+  std::vector<PointKey> keys;
+  for (const auto& point : night.points) keys.push_back(point.key);
+  return keys;
+}
+
+Rates rates(double tonight_factor, int nights, bool with_base = false, double other_state = 0) {
+  const CompareOptions options;  // 5%, 95%
+  std::size_t changed = 0, slower = 0, points = 0, alerted = 0;
+  for (int n = 0; n < nights; ++n) {
+    const Night night = simulated_night(1000 + n, tonight_factor, kHistory, with_base, other_state);
+    const auto verdicts = judge_against_history(night.points, options, night.state);
+    for (const auto& v : verdicts) {
+      changed += v.verdict == Change::slower || v.verdict == Change::faster;
+      slower += v.verdict == Change::slower;
+      ++points;
+    }
+    alerted += !grouped_sizes(keys_of(night), verdicts, Change::slower).empty();
+  }
+  const Rates r{static_cast<double>(changed) / points, static_cast<double>(slower) / points,
+                static_cast<double>(alerted) / nights};
+  std::printf(
+      "tonight %.2fx%s, host in its other state %.0f%% of launches, over %d nights: "
+      "%.2f%% of points SLOWER or FASTER, %.2f%% SLOWER, %.1f%% of nights alerted\n",
+      tonight_factor, with_base ? " against a single BASE" : "", 100 * other_state, nights,
+      100 * r.points_slower_or_faster, 100 * r.points_slower, 100 * r.nights_alerted);
+  return r;
+}
+
+TEST(HistoryVerdicts, AnUnchangedNightRaisesFewAlarmsOverManyNights) {
+  const Rates r = rates(1.0, 400);
+  EXPECT_LE(r.points_slower_or_faster, 0.05);
+  EXPECT_LE(r.nights_alerted, 0.05);
+}
+
+TEST(HistoryVerdicts, TenPercentSlowerIsFoundOnTheFirstNight) {
+  const Rates r = rates(1.10, 200);
+  EXPECT_GE(r.points_slower, 0.5);
+  EXPECT_GE(r.nights_alerted, 0.95);
+}
+
+// A host that changes state moves every point of a launch together. Tonight in the state that
+// the history holds least is a real change of the machine, not of the build: it is counted as a
+// false alarm here all the same, and stays rare because each launch's probe shows its state.
+// Without a probe (files before schema 20) the same nights flag 11.7% of their points, mostly
+// FASTER: docs/nightly.md says so.
+TEST(HistoryVerdicts, AHostThatChangesStateRaisesFewAlarms) {
+  const Rates r = rates(1.0, 400, false, 0.25);
+  EXPECT_LE(r.points_slower_or_faster, 0.05);
+  EXPECT_LE(r.nights_alerted, 0.05);
+}
+
+TEST(HistoryVerdicts, ASingleBaseWithTheHistorysSpreadRaisesFewAlarms) {
+  const Rates r = rates(1.0, 400, true);
+  EXPECT_LE(r.points_slower_or_faster, 0.05);
+  EXPECT_LE(r.nights_alerted, 0.05);
+}
+
+// Two single launches differ by √2 launch spreads, not √(1 + 1/8): less power than the history's
+// level gives (see the test above), stated here as measured.
+TEST(HistoryVerdicts, ASingleBaseWithTheHistorysSpreadFindsTenPercent) {
+  const Rates r = rates(1.10, 200, true);
+  EXPECT_GE(r.points_slower, 0.5);
+  EXPECT_GE(r.nights_alerted, 0.95);
 }
 
 TEST(HistoryVerdicts, ASingleBaseIsTheCentre) {
@@ -93,10 +172,7 @@ TEST(HistoryVerdicts, OtherStatesLendTheirSpreadNotTheirLevel) {
   Night night = simulated_night(11, 1.0);
   HostStateMatch state;
   state.probed = true;
-  for (int k = 0; k < kHistory; ++k) {
-    state.in_state.push_back(k % 2 == 0);
-    state.state_of.push_back(k % 2);
-  }
+  for (int k = 0; k < kHistory; ++k) state.state_of.push_back(k % 2);
   Night alone = night;
   for (auto& point : night.points)
     for (int k = 1; k < kHistory; k += 2) point.medians_s[k] /= 2.2;
@@ -117,8 +193,8 @@ TEST(HistoryVerdicts, OtherStatesLendTheirSpreadNotTheirLevel) {
 TEST(HistoryVerdicts, ANightInAStateTheHistoryLacksIsUnsureUnlessNoStateExplainsIt) {
   HostStateMatch state;
   state.probed = true;
-  state.in_state.assign(kHistory, false);
-  state.in_state[2] = true;
+  state.state_of.assign(kHistory, 1);
+  state.state_of[2] = 0;
   for (const auto& v : judge_against_history(simulated_night(13, 2.0).points, CompareOptions{},
                                              state)) {
     EXPECT_EQ(v.verdict, Change::unsure);

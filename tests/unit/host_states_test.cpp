@@ -60,7 +60,8 @@ TEST(HostStates, TonightIsMatchedWithTheLaunchesInItsState) {
   history.push_back({});
   const HostStateMatch match = match_host_state(history, probe({123, 39}, {1, 0.98, 1}));
   EXPECT_TRUE(match.probed);
-  EXPECT_EQ(match.in_state, (std::vector<bool>{true, true, false, true, false, false}));
+  const std::vector<bool> in_state{true, true, false, true, false, false};
+  for (std::size_t k = 0; k < in_state.size(); ++k) EXPECT_EQ(match.in_state(k), in_state[k]);
   // the slower state's launches are one state; the unprobed launch one of its own
   EXPECT_EQ(match.state_of, (std::vector<std::size_t>{0, 0, 1, 0, 1, 2}));
   EXPECT_EQ(match.unprobed, 1u);
