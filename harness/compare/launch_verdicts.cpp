@@ -78,11 +78,19 @@ void lend_curve(std::span<Estimate> curve) {
     squared_weights += 1 / (own(e) * own(e));
     weighted += e.change / own(e);
   }
-  double q = 0;  // Cochran's Q about the fixed-effect mean
-  for (const Estimate& e : curve) q += std::pow(e.change - weighted / weights, 2) / own(e);
+  // Cochran's Q about the fixed-effect mean, and what it would be were every point's true change
+  // the curve's. Each own variance is estimated, so each term is a squared Student t on its
+  // degrees of freedom, of mean df/(df - 2), not 1: DerSimonian and Laird's k - 1 would read
+  // that excess as differences between points and lend too little. A t of 2 df or fewer has no
+  // variance; its point counts 1, as with a known variance.
+  double q = 0, expected_q = 0;
+  for (const Estimate& e : curve) {
+    q += std::pow(e.change - weighted / weights, 2) / own(e);
+    const double df = std::min(e.own_df, kNormalDf);
+    expected_q += (1 - 1 / own(e) / weights) * (df > 2 ? df / (df - 2) : 1);
+  }
   const double spread = weights - squared_weights / weights;
-  const double between =
-      spread > 0 ? std::max(0.0, (q - static_cast<double>(curve.size() - 1)) / spread) : 0.0;
+  const double between = spread > 0 ? std::max(0.0, (q - expected_q) / spread) : 0.0;
   double random_weights = 0, random_weighted = 0;
   for (const Estimate& e : curve) {
     random_weights += 1 / (own(e) + between);

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <random>
 #include <vector>
 
 namespace collbench {
@@ -164,6 +166,41 @@ TEST(LaunchVerdicts, ACurveThatMovedAlikeLendsItsPointsItsChange) {
     EXPECT_LT(std::log(verdicts[s].ratio_ci.high / verdicts[s].ratio), 2.1 * 0.03 / 2);
     EXPECT_EQ(verdicts[s].verdict, Change::slower);
   }
+}
+
+// Over 2,000 curves of 12 points, each 10% slower, own errors of 1-4% (sd) estimated from 5
+// launches: how often every point takes the curve's change. Each point's spread about the curve
+// is then its own error seen through an estimated variance, a Student t on 4 df whose square
+// averages 2, not 1: read as differences between points, it would lend the curve's change on
+// few curves. The negative control adds true differences between the points twice their
+// errors; those curves are rarely pooled.
+double share_pooled(double true_spread, std::uint64_t seed) {
+  std::mt19937_64 engine(seed);
+  std::normal_distribution<double> normal;
+  std::chi_squared_distribution<double> chi_squared(4);
+  int pooled = 0;
+  constexpr int kCurves = 2000;
+  for (int c = 0; c < kCurves; ++c) {
+    std::vector<LaunchEvidence> points;
+    for (int s = 0; s < 12; ++s) {
+      const double sd = 0.01 + 0.03 * s / 11;
+      points.push_back(evidence(0, s, 0.1 + true_spread * sd * normal(engine) + sd * normal(engine),
+                                sd * std::sqrt(chi_squared(engine) / 4), 5));
+    }
+    const auto verdicts = judge_launches(points, CompareOptions{});
+    bool alike = true;
+    for (const auto& v : verdicts) alike &= std::abs(v.ratio / verdicts[0].ratio - 1) < 1e-9;
+    pooled += alike;
+  }
+  return static_cast<double>(pooled) / kCurves;
+}
+
+TEST(LaunchVerdicts, PointsThatAgreeWithinTheirEstimatedErrorsTakeTheCurvesChange) {
+  const double agreeing = share_pooled(0, 1), differing = share_pooled(2, 2);
+  std::printf("curves pooled: %.1f%% when the points agree, %.1f%% when they differ\n",
+              100 * agreeing, 100 * differing);
+  EXPECT_GE(agreeing, 0.40);
+  EXPECT_LE(differing, 0.10);
 }
 
 // 30% slower at the four largest sizes only: they keep their own change, and the eight unchanged
