@@ -63,7 +63,7 @@ int trend_command(const TrendCommandOptions& command) {
   else
     print_trend_table(std::cout, trend);
   std::cout.flush();
-  return trend.alerts.empty() ? kExitOk : kExitWrongOrFailed;
+  return trend.alert_count() == 0 ? kExitOk : kExitWrongOrFailed;
 }
 
 }  // namespace collbench

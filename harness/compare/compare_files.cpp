@@ -41,14 +41,18 @@ History history_of(const std::vector<std::string>& files) {
 // What the host-state match means for the verdicts, as a note.
 std::string host_state_note(const HostStateMatch& state) {
   if (const std::string changed = state.host_changed(); !changed.empty())
-    return changed + ": every point UNSURE; the night says what the machine did, not the build";
+    return fmt::format("{}: every point and the night UNSURE unless beyond {:g}x; the night says "
+                       "what the machine did, not the build",
+                       changed, kHostStateReach);
   if (!state.probed)
     return "no host-state probe in NEW or in the history (files before schema 20): the history "
            "is taken as one host state, and a night in another can alert";
   return fmt::format("host state: NEW's probe agrees with {} of the history's {} launches; the "
-                     "others lend nothing{}",
+                     "others lend their spread between launches, never their level{}",
                      state.matched(), state.launches(),
-                     state.unprobed ? fmt::format(" ({} without a probe)", state.unprobed) : "");
+                     state.unprobed ? fmt::format(" ({} without a probe lend nothing)",
+                                                  state.unprobed)
+                                    : "");
 }
 
 // The match of BASE's points with NEW's, with a note when the backends differ (then matched
@@ -77,7 +81,9 @@ std::string replication_note(const Comparison& c) {
   switch (c.replication) {
     case Replication::history:
       return fmt::format("a history of {} launches: each point against its medians since the "
-                         "history's last change, their spread moderated toward its curve's; {}",
+                         "history's last change, their spread moderated toward its curve's, and "
+                         "the night as a whole against the launches' levels, SLOWER an alert "
+                         "too; {}",
                          c.earlier_files.size() + 1, kAlerts);
     case Replication::pair:
       return fmt::format("NEW against BASE, each point's spread between launches from the {} "
@@ -122,6 +128,7 @@ void take(Comparison& c, LaunchComparison judged) {
   c.points = std::move(judged.points);
   c.alerts = std::move(judged.alerts);
   c.faster_groups = std::move(judged.faster_groups);
+  c.night = std::move(judged.night);
 }
 
 void compare_models(Comparison& c, const ResultFile& base, const ResultFile& now,
@@ -216,6 +223,10 @@ Comparison compare_interleaved_files(const std::string& a_name,
   compare_models(c, first_a, first_b, match.ignore_backend);
   count(c);
   return c;
+}
+
+std::size_t night_alerts(const std::optional<LaunchVerdict>& night) {
+  return night && night->verdict == Change::slower ? 1 : 0;
 }
 
 Change Comparison::overall() const {

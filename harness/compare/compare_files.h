@@ -12,6 +12,7 @@
 // makes the comparison weaker. Reads the files, so it lives in the harness, beside
 // `collbench compare`.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "harness/compare/compare_fits.h"
 #include "harness/compare/compare_points.h"
 #include "harness/compare/host_states.h"
+#include "harness/compare/launch_verdicts.h"
 #include "harness/report/verdict_files.h"
 
 namespace collbench {
@@ -38,6 +40,9 @@ struct ChangeCounts {
   }
 };
 
+// 1 when the night as a whole is SLOWER (an alert), else 0.
+std::size_t night_alerts(const std::optional<LaunchVerdict>& night);
+
 struct Comparison {
   Replication replication = Replication::one_launch;
   std::string base_file, new_file;  // the newest baseline and NEW; interleaved: A and B as given
@@ -52,13 +57,15 @@ struct Comparison {
   // The groups of two or more sizes next to each other on one curve, SLOWER (the alerts, which
   // set the exit status) or FASTER, as indexes into `points` (launch_verdicts.h).
   std::vector<std::vector<std::size_t>> alerts, faster_groups;
+  std::optional<LaunchVerdict> night;  // history: the night as a whole, SLOWER an alert too
   // With an alert against a history or a BASE: the interleaved launches that would confirm it
   // (confirm_command.h); else empty.
   std::string confirm;
   FitComparisons fits;
   std::vector<PointKey> base_only, new_only;  // points
   ChangeCounts point_counts, fit_counts;
-  bool any_slower() const { return !alerts.empty(); }
+  std::size_t alert_count() const { return alerts.size() + night_alerts(night); }
+  bool any_slower() const { return alert_count() > 0; }
   Change overall() const;  // overall_change of its points and groups
 };
 

@@ -150,8 +150,10 @@ void print_table(std::ostream& out, const Comparison& c) {
     out << fmt::format("# {}; {}\n", launch_rule(c.options), ratio_meaning(c));
   const auto [keys, ratios] = keys_and_ratios(c);
   for (const auto& alert : c.alerts) out << "# alert: " << alert_text(keys, ratios, alert) << '\n';
+  if (night_alerts(c.night) > 0) out << "# alert: " << night_alert_text(*c.night) << '\n';
   if (!c.confirm.empty()) out << "# next: confirm it on one allocation: " << c.confirm << '\n';
   for (const auto& note : c.notes) out << fmt::format("# note: {}\n", note);
+  if (c.night) out << "# " << night_text(*c.night) << '\n';
   const std::string ci_head = fmt::format("ratio [{:g}% CI]", c.options.confidence * 100);
   out << fmt::format("# {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>12} {:>12}  {:<25} {}\n",
                      "collective", "placement", "ranks", "type", "redop", "mode", "inplace",
@@ -226,7 +228,8 @@ Json comparison_json(const Comparison& c) {
   }
   json["points"] = std::move(points);
   const auto [keys, ratios] = keys_and_ratios(c);
-  json["alerts"] = alerts_json(keys, ratios, c.alerts);
+  json["night"] = night_json(c.night);
+  json["alerts"] = alerts_json(keys, ratios, c.alerts, c.night);
   json["confirm_command"] = c.confirm;
   Json fits = Json::array();
   for (const auto& fit : c.fits.comparisons) {
@@ -263,7 +266,7 @@ Json comparison_json(const Comparison& c) {
   summary["fits"] = c.fits.comparisons.size();
   summary["fit_verdicts"] = counts_json(c.fit_counts);
   summary["unmatched_fits"] = c.fits.base_only.size() + c.fits.new_only.size();
-  summary["alerts"] = c.alerts.size();
+  summary["alerts"] = c.alert_count();
   json["summary"] = std::move(summary);
   return json;
 }
@@ -293,17 +296,52 @@ std::string alert_text(std::span<const PointKey> keys, std::span<const double> r
 }
 
 Json alerts_json(std::span<const PointKey> keys, std::span<const double> ratios,
-                 const std::vector<std::vector<std::size_t>>& alerts) {
+                 const std::vector<std::vector<std::size_t>>& alerts,
+                 const std::optional<LaunchVerdict>& night) {
   Json json = Json::array();
   for (const auto& alert : alerts) {
     Json sizes = Json::array();
     for (std::size_t i : alert) sizes.push_back(keys[i].size_bytes);
-    Json row = key_json(keys[alert.front()], false);
+    Json row{{"scope", "curve"}};
+    row.update(key_json(keys[alert.front()], false));
     row["sizes_bytes"] = std::move(sizes);
     row["text"] = alert_text(keys, ratios, alert);
     json.push_back(std::move(row));
   }
+  if (night_alerts(night) > 0)
+    json.push_back({{"scope", "night"}, {"text", night_alert_text(*night)}});
   return json;
+}
+
+std::string night_text(const LaunchVerdict& night) {
+  return fmt::format("the night as a whole: {} {}{}", ratio_text(night.ratio, night.ratio_ci),
+                     name(night.verdict), night.reason.empty() ? "" : " | " + night.reason);
+}
+
+std::string night_alert_text(const LaunchVerdict& night) {
+  return fmt::format("the night as a whole: SLOWER, ratio {}",
+                     ratio_text(night.ratio, night.ratio_ci));
+}
+
+Json night_json(const std::optional<LaunchVerdict>& night) {
+  if (!night) return nullptr;
+  return {{"ratio", finite_or_null(night->ratio)},
+          {"ratio_ci", interval_json(night->ratio_ci)},
+          {"p_value", finite_or_null(night->p_value)},
+          {"launches", night->launches},
+          {"verdict", name(night->verdict)},
+          {"reason", night->reason}};
+}
+
+VerdictRecord night_record(const LaunchVerdict& night) {
+  VerdictRecord record;
+  record.name = "night";
+  record.verdict = name(night.verdict);
+  record.severity = severity(night.verdict);
+  record.message = night_text(night);
+  record.value = night.ratio;
+  record.labels = {{"kind", "night"}};
+  return record;
 }
 
 Json host_state_json(const HostStateMatch& state) {
@@ -354,6 +392,7 @@ std::vector<VerdictRecord> verdict_records(const Comparison& c) {
     records.push_back(std::move(record));
   }
   if (judged_within_states(c)) records.push_back(host_state_record(c.host_state));
+  if (c.night) records.push_back(night_record(*c.night));
   for (const auto& fit : c.fits.comparisons) {
     VerdictRecord record;
     record.name = fmt::format("fit {} {}", curve_text(fit.key), name(fit.parameter));

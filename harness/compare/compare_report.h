@@ -2,6 +2,7 @@
 // A Comparison (compare_files.h) for people and for machines: the table `collbench compare`
 // prints, its JSON, and one VerdictRecord per point and fit for the JUnit and Prometheus files.
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <span>
 #include <string>
@@ -29,9 +30,18 @@ nlohmann::ordered_json interval_json(const Interval& ci);
 // 1.082-1.141": a group of points (indexes into `keys` and `ratios`, in size order).
 std::string alert_text(std::span<const PointKey> keys, std::span<const double> ratios,
                        std::span<const std::size_t> group);
-// The alerts in the JSON: each group's curve, sizes and text.
+// The night as a whole (judge_night): "the night as a whole: ratio 1.081 [1.052, 1.111] SLOWER",
+// with its reason when it has one; its alert line; its JSON; its record for JUnit and
+// Prometheus.
+std::string night_text(const LaunchVerdict& night);
+std::string night_alert_text(const LaunchVerdict& night);
+nlohmann::ordered_json night_json(const std::optional<LaunchVerdict>& night);
+VerdictRecord night_record(const LaunchVerdict& night);
+// The alerts in the JSON: each group's scope ("curve"), curve, sizes and text, then the night's
+// (scope "night") when it is SLOWER.
 nlohmann::ordered_json alerts_json(std::span<const PointKey> keys, std::span<const double> ratios,
-                                   const std::vector<std::vector<std::size_t>>& alerts);
+                                   const std::vector<std::vector<std::size_t>>& alerts,
+                                   const std::optional<LaunchVerdict>& night);
 // The host-state match (host_states.h) in the JSON, and as a record for JUnit and Prometheus:
 // MATCHED, HOST_CHANGED (an UNSURE's severity) or NO_PROBE, valued by the share of the
 // history's launches in NEW's state.

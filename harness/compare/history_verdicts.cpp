@@ -148,6 +148,96 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
   }
 }
 
+// The night as a whole (judge_night), within `state`.
+LaunchVerdict night_within(std::span<const LaunchHistory> points, const CompareOptions& options,
+                           const HostStateMatch& state) {
+  LaunchVerdict v;
+  v.ratio_ci = {kNoValue, kNoValue};
+  const std::size_t launches = points.empty() ? 0 : points.front().medians_s.size();
+  // Each launch's level: the mean over the points it holds of their log's deviation from the
+  // point's mean over the history (so that a point missing from a launch does not move it);
+  // tonight's the same over its launches, from the points judged.
+  std::vector<double> sums(launches, 0.0), counts(launches, 0.0);
+  double tonight = 0, judged_points = 0;
+  std::size_t judged = 0;  // the launches judged, the fewest of any point
+  for (const LaunchHistory& point : points) {
+    if (!std::isnan(point.base_s)) {
+      v.reason = "against one BASE: the night is judged per point";
+      return v;
+    }
+    std::vector<double> logs;
+    for (double median : point.medians_s)
+      if (usable(median)) logs.push_back(std::log(median));
+    if (logs.empty() || point.judged_s.empty() || !std::ranges::all_of(point.judged_s, usable))
+      continue;
+    const double mean = spread_of_logs(logs).mean;
+    for (std::size_t k = 0; k < launches; ++k)
+      if (usable(point.medians_s[k])) {
+        sums[k] += std::log(point.medians_s[k]) - mean;
+        ++counts[k];
+      }
+    tonight += log_spread(point.judged_s).mean - mean;
+    judged = judged_points == 0 ? point.judged_s.size() : std::min(judged, point.judged_s.size());
+    ++judged_points;
+  }
+  if (judged_points == 0) {
+    v.reason = "no point is judged";
+    return v;
+  }
+  tonight /= judged_points;
+  std::vector<double> levels(launches, kNoValue), in_state(launches, kNoValue);
+  for (std::size_t k = 0; k < launches; ++k)
+    if (counts[k] > 0) {
+      levels[k] = sums[k] / counts[k];
+      if (state.in_state(k)) in_state[k] = levels[k];
+    }
+  const std::vector<std::size_t> starts =
+      level_starts(in_state, options, [](double log) { return std::exp(log); });
+  std::vector<std::size_t> segment = segments_of(launches, starts);
+  std::vector<double> latest;
+  for (std::size_t k = 0; k < launches; ++k) {
+    if (!state.in_state(k))
+      segment[k] = starts.size() + state.state(k);
+    else if (segment[k] == starts.size() && std::isfinite(levels[k]))
+      latest.push_back(levels[k]);
+  }
+  const auto [variance, df] = pooled_within(levels, segment);
+  v.launches = latest.size();
+  if (!(df > 0 && variance > 0) || latest.empty()) {
+    v.reason = "the history's levels have no spread to judge against";
+    return v;
+  }
+  const double se = std::sqrt(variance * (1 / static_cast<double>(judged) +
+                                          1 / static_cast<double>(latest.size())));
+  judge_change(v, tonight - spread_of_logs(latest).mean, se, df, options);
+  v.observed_ratio = v.ratio;
+  v.verdict = verdict_of(v.p_value <= 1 - options.confidence, v.ratio, v.ratio_ci,
+                         options.threshold);
+  return v;
+}
+
+// `judge(options, state)`'s verdicts within tonight's host state. Where it holds fewer than two
+// of the history's launches: every launch as one state, and a threshold no host state reaches,
+// so that a regression of many times is found whatever the host did, and what a state could
+// explain is UNSURE, saying why.
+template <typename Judge>
+std::vector<LaunchVerdict> within_host_state(const CompareOptions& options,
+                                             const HostStateMatch& state, Judge judge) {
+  const std::string host_changed = state.host_changed();
+  if (host_changed.empty()) return judge(options, state);
+  CompareOptions beyond_states = options;
+  beyond_states.threshold = std::max(options.threshold, kHostStateReach - 1);
+  std::vector<LaunchVerdict> verdicts = judge(beyond_states, HostStateMatch{});
+  for (LaunchVerdict& v : verdicts) {
+    if (v.verdict == Change::slower || v.verdict == Change::faster) continue;
+    v.verdict = Change::unsure;
+    v.reason = fmt::format("{}; against every launch of the history, a change only beyond {:g}x "
+                           "is one",
+                           host_changed, kHostStateReach);
+  }
+  return verdicts;
+}
+
 }  // namespace
 
 std::vector<LaunchEvidence> history_evidence(std::span<const LaunchHistory> points,
@@ -167,23 +257,17 @@ std::vector<LaunchEvidence> history_evidence(std::span<const LaunchHistory> poin
 std::vector<LaunchVerdict> judge_against_history(std::span<const LaunchHistory> points,
                                                  const CompareOptions& options,
                                                  const HostStateMatch& state) {
-  const std::string host_changed = state.host_changed();
-  if (host_changed.empty())
-    return judge_launches(history_evidence(points, options, state), options);
-  // Every launch as one state, and a threshold no host state reaches: a regression of many
-  // times is found whatever the host did, and what a state could explain is UNSURE.
-  CompareOptions beyond_states = options;
-  beyond_states.threshold = std::max(options.threshold, kHostStateReach - 1);
-  std::vector<LaunchVerdict> verdicts =
-      judge_launches(history_evidence(points, beyond_states), beyond_states);
-  for (LaunchVerdict& v : verdicts) {
-    if (v.verdict == Change::slower || v.verdict == Change::faster) continue;
-    v.verdict = Change::unsure;
-    v.reason = fmt::format("{}; against every launch of the history, a change only beyond {:g}x "
-                           "is one",
-                           host_changed, kHostStateReach);
-  }
-  return verdicts;
+  return within_host_state(options, state, [&](const CompareOptions& o, const HostStateMatch& s) {
+    return judge_launches(history_evidence(points, o, s), o);
+  });
+}
+
+LaunchVerdict judge_night(std::span<const LaunchHistory> points, const CompareOptions& options,
+                          const HostStateMatch& state) {
+  return within_host_state(options, state, [&](const CompareOptions& o, const HostStateMatch& s) {
+           return std::vector<LaunchVerdict>{night_within(points, o, s)};
+         })
+      .front();
 }
 
 LaunchComparison compare_to_history(std::span<const PointResult> base,
@@ -224,7 +308,9 @@ LaunchComparison compare_to_history(std::span<const PointResult> base,
     r.base_median_s =
         verdicts[i].observed_ratio > 0 ? r.new_median_s / verdicts[i].observed_ratio : kNoValue;
   }
-  return launch_comparison(std::move(results), verdicts);
+  LaunchComparison comparison = launch_comparison(std::move(results), verdicts);
+  if (base_in_history) comparison.night = judge_night(histories, options, state);
+  return comparison;
 }
 
 }  // namespace collbench

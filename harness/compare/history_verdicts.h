@@ -45,6 +45,16 @@ std::vector<LaunchVerdict> judge_against_history(std::span<const LaunchHistory> 
                                                  const CompareOptions& options,
                                                  const HostStateMatch& state = {});
 
+// The night as a whole: each launch's level the mean, over the points it holds, of a point's log
+// median less its mean over the history; tonight's against the history's latest level in
+// tonight's state, judged against how far the launches' levels spread (pooled within its levels
+// and other states), one test at the options' confidence. A regression at every point shows here with the points' own errors averaged
+// away, where each point, judged under one false discovery rate with the others, may not clear
+// it. Against a BASE (`base_s`) it is not judged; with the host changed, as
+// judge_against_history.
+LaunchVerdict judge_night(std::span<const LaunchHistory> points, const CompareOptions& options,
+                          const HostStateMatch& state = {});
+
 // `compare` with a history: each matched pair's point judged with its medians in `history` (older
 // files, oldest first, where the point is found by its key), NEW's median being tonight's. With
 // `base_in_history` BASE is the history's newest launch (the nightly case), else a launch of its

@@ -169,7 +169,6 @@ std::vector<LaunchVerdict> judge_launches(std::span<const LaunchEvidence> points
         {i, point.log_change, own.variance * scale, own.df, point.shared, scale});
   }
 
-  const double two_sided = 0.5 + options.confidence / 2;
   std::vector<std::size_t> judged;
   std::vector<double> p_values;
   for (auto& [curve, estimates] : curves) {
@@ -177,32 +176,36 @@ std::vector<LaunchVerdict> judge_launches(std::span<const LaunchEvidence> points
     for (const Estimate& e : estimates) {
       LaunchVerdict& v = verdicts[e.index];
       const auto [variance, df] = combined(e);
-      const double se = std::sqrt(variance);
-      const double half_width = student_t_quantile(two_sided, df) * se;
-      v.ratio = std::exp(e.change);
-      v.ratio_ci = {v.ratio * std::exp(-half_width), v.ratio * std::exp(half_width)};
-      // Against |change| <= log(1 + t): at its edge only the near tail can reject, so one tail.
-      const double beyond = (std::abs(e.change) - std::log1p(options.threshold)) / se;
-      v.p_value = 1 - student_t_cdf(beyond, df);
+      judge_change(v, e.change, std::sqrt(variance), df, options);
       judged.push_back(e.index);
       p_values.push_back(v.p_value);
     }
   }
 
   const std::vector<bool> changed = benjamini_hochberg(p_values, 1 - options.confidence);
-  const double slower = 1 + options.threshold, faster = 1 / (1 + options.threshold);
   for (std::size_t j = 0; j < judged.size(); ++j) {
     LaunchVerdict& v = verdicts[judged[j]];
-    if (changed[j])
-      v.verdict = v.ratio > 1 ? Change::slower : Change::faster;
-    else if (v.ratio_ci.low >= faster && v.ratio_ci.high <= slower)
-      v.verdict = Change::same;
-    else if (v.ratio_ci.high / v.ratio > slower)  // wider than the band on either side
-      v.verdict = Change::noisy;
-    else
-      v.verdict = Change::unsure;
+    v.verdict = verdict_of(changed[j], v.ratio, v.ratio_ci, options.threshold);
   }
   return verdicts;
+}
+
+Change verdict_of(bool beyond_threshold, double ratio, const Interval& ratio_ci,
+                  double threshold) {
+  const double slower = 1 + threshold, faster = 1 / (1 + threshold);
+  if (beyond_threshold) return ratio > 1 ? Change::slower : Change::faster;
+  if (ratio_ci.low >= faster && ratio_ci.high <= slower) return Change::same;
+  if (ratio_ci.high / ratio > slower) return Change::noisy;  // wider than the band either side
+  return Change::unsure;
+}
+
+void judge_change(LaunchVerdict& v, double change, double se, double df,
+                  const CompareOptions& options) {
+  const double half_width = student_t_quantile(0.5 + options.confidence / 2, df) * se;
+  v.ratio = std::exp(change);
+  v.ratio_ci = {v.ratio * std::exp(-half_width), v.ratio * std::exp(half_width)};
+  // Against |change| <= log(1 + t): at its edge only the near tail can reject, so one tail.
+  v.p_value = 1 - student_t_cdf((std::abs(change) - std::log1p(options.threshold)) / se, df);
 }
 
 std::vector<std::vector<std::size_t>> grouped_sizes(std::span<const PointKey> keys,
@@ -246,7 +249,7 @@ LaunchComparison launch_comparison(std::vector<PointComparison> results,
     keys.push_back(results[i].key);
   }
   return {std::move(results), grouped_sizes(keys, verdicts, Change::slower),
-          grouped_sizes(keys, verdicts, Change::faster)};
+          grouped_sizes(keys, verdicts, Change::faster), std::nullopt};
 }
 
 }  // namespace collbench

@@ -29,11 +29,13 @@
 // whole interval lies inside the band [1/(1 + t), 1 + t], NOISY where the interval is wider than
 // the band (no launch could be told SAME), else UNSURE.
 //
-// Alerts group the SLOWER points of a curve: two or more at sizes next to each other. One point
+// Alerts group the SLOWER points of a curve: two or more at sizes next to each other (against a
+// history the night as a whole alerts too: history_verdicts.h, judge_night). One point
 // alone, however far out, is not one: launch effects are heavy-tailed, and on simulated nights
 // with Student's t(4) effects a lone point beyond Bonferroni's bound (q/m) alerted 19% of
 // unchanged nights, against none for two neighbours.
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -82,6 +84,14 @@ struct LaunchVerdict {
 std::vector<LaunchVerdict> judge_launches(std::span<const LaunchEvidence> points,
                                           const CompareOptions& options);
 
+// A change (log) with its standard error on `df` degrees of freedom: its ratio, its interval at
+// the options' confidence and its p-value against the threshold, set in `v`.
+void judge_change(LaunchVerdict& v, double change, double se, double df,
+                  const CompareOptions& options);
+// The verdict of a judged change: SLOWER or FASTER by the ratio's side when it lies beyond the
+// threshold (a discovery), else SAME, NOISY or UNSURE by its interval.
+Change verdict_of(bool beyond_threshold, double ratio, const Interval& ratio_ci, double threshold);
+
 // The points of verdict `which` (SLOWER: the alerts) two or more of one curve at sizes next to
 // each other (among that curve's judged sizes). Indexes into the points, each group's in size
 // order.
@@ -93,6 +103,7 @@ std::vector<std::vector<std::size_t>> grouped_sizes(std::span<const PointKey> ke
 struct LaunchComparison {
   std::vector<PointComparison> points;
   std::vector<std::vector<std::size_t>> alerts, faster_groups;
+  std::optional<LaunchVerdict> night;  // against a history: the night as a whole (judge_night)
 };
 // `results[i]` holds point i's key, sample counts and the medians the verdict compared (set by
 // the caller); the verdict's numbers are filled in, and the groups found.

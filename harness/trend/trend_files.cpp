@@ -68,6 +68,7 @@ void judge_trend(Trend& trend, std::span<const HostProbe> probes) {
   }
   trend.alerts = grouped_sizes(keys, verdicts, Change::slower);
   trend.faster_groups = grouped_sizes(keys, verdicts, Change::faster);
+  trend.night = judge_night(levels, judging, trend.host_state);
 }
 
 Trend trend_of_files(const std::vector<std::string>& files, const ChangePointOptions& options,
@@ -101,6 +102,9 @@ Trend trend_of_files(const std::vector<std::string>& files, const ChangePointOpt
   std::size_t level_runs = 0;  // the most runs an alert's newest level holds
   for (const auto& alert : trend.alerts)
     for (std::size_t i : alert) level_runs = std::max(level_runs, trend.points[i].judged_runs);
+  if (night_alerts(trend.night) > 0)
+    for (const TrendPoint& point : trend.points)
+      level_runs = std::max(level_runs, point.judged_runs);
   if (level_runs > 0 && level_runs < files.size())
     trend.confirm = confirm_command(provenances[files.size() - 1 - level_runs], provenances.back());
   return trend;

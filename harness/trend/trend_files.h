@@ -5,10 +5,11 @@
 // runs before it, both in the newest run's host state (host_states.h). The newest level is the
 // runs since the point's latest change while it holds at most `recent` runs (a change is
 // confirmed by the runs of its level and reported until the new level is the normal one), else
-// the newest run alone. A run that holds two or more neighbouring sizes of a curve SLOWER is an
-// alert, the exit status; an old change stays listed but is no verdict: a level that has held
+// the newest run alone. A run that holds two or more neighbouring sizes of a curve SLOWER, or is
+// SLOWER as a whole, is an alert, the exit status; an old change stays listed but is no verdict: a level that has held
 // for a week is what tonight is compared with, not news.
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -41,10 +42,12 @@ struct Trend {
   std::vector<TrendPoint> points;  // in the order the files first show them
   // Two or more neighbouring sizes of a curve SLOWER (FASTER), as indexes into `points`.
   std::vector<std::vector<std::size_t>> alerts, faster_groups;
+  std::optional<LaunchVerdict> night;  // the newest level as a whole (judge_night)
   ChangeCounts counts;
   // With an alert: the interleaved launches of the last run before the newest level and the
   // newest that would confirm it (confirm_command.h); else empty.
   std::string confirm;
+  std::size_t alert_count() const { return alerts.size() + night_alerts(night); }
 };
 
 // The verdicts of `trend.points` (their keys, runs and medians set) over runs whose host-state

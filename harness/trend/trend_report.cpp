@@ -75,7 +75,8 @@ void print_trend_table(std::ostream& out, const Trend& trend) {
   out << fmt::format("# verdict: the newest level (the runs since the latest change while it holds "
                      "at most {} runs, else the newest run) against the runs before it in the "
                      "newest run's host state, as compare judges a night: threshold {:g}%, "
-                     "tested at q = {:g}%; an alert is two neighbouring sizes SLOWER\n",
+                     "tested at q = {:g}%; an alert is two neighbouring sizes SLOWER, or the "
+                     "newest level SLOWER as a whole\n",
                      trend.recent, trend.options.min_magnitude * 100, trend.options.alpha * 100);
   out << fmt::format("# host state: {} ({} of the {} earlier runs in the newest's state)\n",
                      host_state_status(trend.host_state), trend.host_state.matched(),
@@ -84,8 +85,10 @@ void print_trend_table(std::ostream& out, const Trend& trend) {
   const auto ratios = ratios_of(trend);
   for (const auto& alert : trend.alerts)
     out << "# alert: " << alert_text(keys, ratios, alert) << '\n';
+  if (night_alerts(trend.night) > 0) out << "# alert: " << night_alert_text(*trend.night) << '\n';
   if (!trend.confirm.empty())
     out << "# next: confirm it on one allocation: " << trend.confirm << '\n';
+  if (trend.night) out << "# " << night_text(*trend.night) << '\n';
   out << fmt::format("# {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>5} {:>12} {:>12}  {:<25} {:<8} {}\n",
                      "collective", "placement", "ranks", "type", "redop", "mode", "inplace",
                      "size(B)", "runs", "first(us)", "last(us)", "ratio [CI]", "verdict", "changes");
@@ -102,7 +105,7 @@ void print_trend_table(std::ostream& out, const Trend& trend) {
   out << fmt::format("# trend: {} points over {} runs: {} same, {} faster, {} slower, {} unsure, "
                      "{} noisy; {} alerts\n",
                      trend.points.size(), trend.files.size(), n.same, n.faster, n.slower, n.unsure,
-                     n.noisy, trend.alerts.size());
+                     n.noisy, trend.alert_count());
 }
 
 Json trend_json(const Trend& trend) {
@@ -139,17 +142,19 @@ Json trend_json(const Trend& trend) {
   }
   json["points"] = std::move(points);
   json["host_state"] = host_state_json(trend.host_state);
-  json["alerts"] = alerts_json(keys_of(trend), ratios_of(trend), trend.alerts);
+  json["night"] = night_json(trend.night);
+  json["alerts"] = alerts_json(keys_of(trend), ratios_of(trend), trend.alerts, trend.night);
   json["confirm_command"] = trend.confirm;
   const ChangeCounts& n = trend.counts;
   json["summary"] = {{"points", trend.points.size()}, {"same", n.same},     {"faster", n.faster},
                      {"slower", n.slower},            {"unsure", n.unsure}, {"noisy", n.noisy},
-                     {"alerts", trend.alerts.size()}};
+                     {"alerts", trend.alert_count()}};
   return json;
 }
 
 std::vector<VerdictRecord> trend_verdict_records(const Trend& trend) {
   std::vector<VerdictRecord> records{host_state_record(trend.host_state)};
+  if (trend.night) records.push_back(night_record(*trend.night));
   for (const TrendPoint& point : trend.points) {
     VerdictRecord record;
     record.name = point_text(point.key);

@@ -141,8 +141,14 @@ def assert_slower(report, replication):
     slower = sum(c["SLOWER"] for c in counts.values())
     assert slower >= 0.9 * len(report["points"])
     assert report["alerts"] and report["verdict"] == "SLOWER"
+    assert (report["night"] is None) == (replication != "history")
     for alert in report["alerts"]:
-        assert len(alert["sizes_bytes"]) >= 2 and alert["text"].startswith(alert["collective"])
+        if alert["scope"] == "curve":
+            assert len(alert["sizes_bytes"]) >= 2 and alert["text"].startswith(alert["collective"])
+        else:  # every point is slower: so is the night as a whole, against a history
+            assert alert["scope"] == "night" and replication == "history"
+            assert report["night"]["verdict"] == "SLOWER"
+            assert alert["text"].startswith("the night as a whole: SLOWER, ratio ")
 
 
 def test_interleaved_unchanged_launches_raise_few_false_alarms(history):
@@ -168,6 +174,7 @@ def test_a_planted_slowdown_is_slower_against_the_history(history):
     assert all(p["baselines"] == 8 for p in report["points"])
     assert all(0 <= p["p_value"] <= 1 for p in report["points"] if p["verdict"] == "SLOWER")
     assert report["host_state"]["status"] == "matched"  # the interposer slows no memory copy
+    assert report["night"]["verdict"] == "SLOWER" and report["night"]["launches"] >= 2
 
 
 def test_an_alert_prints_the_interleaved_launches_that_confirm_it(history, tmp_path):
@@ -419,12 +426,14 @@ def test_a_planted_bandwidth_cap_is_slower(tmp_path):
     for point in report["points"]:  # every size crosses the capped link
         assert point["verdict"] == "SLOWER", point
         assert point["ratio_ci"][0] > 1.05
-    assert len(report["alerts"]) == 1 and len(report["alerts"][0]["sizes_bytes"]) == 3
+    curves = [alert for alert in report["alerts"] if alert["scope"] == "curve"]
+    assert len(curves) == 1 and len(curves[0]["sizes_bytes"]) == 3
     # the bandwidth term got worse: never FASTER
     assert all(f["verdict"] != "FASTER" for f in report["fits"] if f["parameter"] == "beta")
     suite = junit_suite(junit)
     point_failures = [case for case in suite.findall("testcase")
-                      if case.find("failure") is not None and not case.get("name").startswith("fit ")]
+                      if case.find("failure") is not None and not case.get("name").startswith("fit ")
+                      and case.get("name") != "night"]
     assert len(point_failures) == 3
     assert sum(1 for m, labels, v in parse_prometheus(prom)
                if m == "collbench_compare_severity" and v == 2 and labels["kind"] == "point") == 3

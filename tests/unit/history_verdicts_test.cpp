@@ -62,7 +62,7 @@ Night simulated_night(std::uint64_t seed, double tonight_factor, int history = k
 struct Rates {
   double points_slower_or_faster = 0;  // of all points, over the nights
   double points_slower = 0;
-  double nights_alerted = 0;  // nights with a SLOWER alert
+  double nights_alerted = 0;  // nights with an alert: a SLOWER group, or the night as a whole
 };
 
 std::vector<PointKey> keys_of(const Night& night) {
@@ -82,7 +82,8 @@ Rates rates(double tonight_factor, int nights, bool with_base = false, double ot
       slower += v.verdict == Change::slower;
       ++points;
     }
-    alerted += !grouped_sizes(keys_of(night), verdicts, Change::slower).empty();
+    alerted += !grouped_sizes(keys_of(night), verdicts, Change::slower).empty() ||
+               judge_night(night.points, options, night.state).verdict == Change::slower;
   }
   const Rates r{static_cast<double>(changed) / points, static_cast<double>(slower) / points,
                 static_cast<double>(alerted) / nights};
@@ -208,14 +209,20 @@ TEST(HistoryVerdicts, ANightInAStateTheHistoryLacksIsUnsureUnlessNoStateExplains
     EXPECT_EQ(v.verdict, Change::slower);
 }
 
-// A level the history changed to (an old regression) is the reference, and the spread comes from
-// every segment: the point stepped 30% up halfway is judged on all 8 launches' spread.
-TEST(HistoryVerdicts, TheSpreadIsPooledOverTheHistorysLevels) {
+// An unchanged night whose history stepped 30% up halfway (an old regression), every point.
+Night stepped_night() {
   Night night = simulated_night(17, 1.0);
   for (auto& point : night.points) {
     for (int k = 4; k < kHistory; ++k) point.medians_s[k] *= 1.3;
     point.judged_s[0] *= 1.3;
   }
+  return night;
+}
+
+// A level the history changed to (an old regression) is the reference, and the spread comes from
+// every segment: the point stepped 30% up halfway is judged on all 8 launches' spread.
+TEST(HistoryVerdicts, TheSpreadIsPooledOverTheHistorysLevels) {
+  const Night night = stepped_night();
   const auto evidence = history_evidence(night.points, CompareOptions{});
   for (const auto& e : evidence) {
     ASSERT_TRUE(e.unjudged.empty()) << e.unjudged;
@@ -223,6 +230,42 @@ TEST(HistoryVerdicts, TheSpreadIsPooledOverTheHistorysLevels) {
     EXPECT_LT(std::abs(e.log_change), 0.25);  // against the new level, not the old
   }
   EXPECT_GE(evidence.front().shared.df, kHistory - 2.0);  // the curve's two levels
+}
+
+// The night as a whole: 10% slower at every point, its mean over the 72 points against the
+// launches' levels is SLOWER, its ratio the change; unchanged, it is SAME.
+TEST(HistoryVerdicts, ANightSlowerEverywhereIsSlowerAsAWhole) {
+  for (std::uint64_t seed = 19; seed < 29; ++seed) {
+    const LaunchVerdict slower = judge_night(simulated_night(seed, 1.10).points, CompareOptions{});
+    EXPECT_EQ(slower.verdict, Change::slower) << seed;
+    EXPECT_NEAR(slower.ratio, 1.10, 0.03) << seed;
+    EXPECT_LT(slower.ratio_ci.low, slower.ratio);
+    EXPECT_EQ(slower.launches, static_cast<std::size_t>(kHistory));
+    const LaunchVerdict same = judge_night(simulated_night(seed, 1.0).points, CompareOptions{});
+    EXPECT_EQ(same.verdict, Change::same) << seed;
+  }
+}
+
+// As each point's: against the history's latest level (all stepped 30% up halfway), tonight at
+// that level is unchanged; in a host state the history lacks, UNSURE saying why unless no state
+// explains it; against one BASE, not judged.
+TEST(HistoryVerdicts, TheNightIsJudgedAgainstTheLatestLevelInTonightsState) {
+  const LaunchVerdict level = judge_night(stepped_night().points, CompareOptions{});
+  EXPECT_NEAR(level.ratio, 1.0, 0.02);
+  EXPECT_EQ(level.launches, 4u);
+  HostStateMatch state;
+  state.probed = true;
+  state.state_of.assign(kHistory, 1);
+  state.state_of[2] = 0;
+  const LaunchVerdict unsure = judge_night(simulated_night(13, 2.0).points, CompareOptions{}, state);
+  EXPECT_EQ(unsure.verdict, Change::unsure);
+  EXPECT_NE(unsure.reason.find("host state not in the history"), std::string::npos);
+  EXPECT_EQ(judge_night(simulated_night(13, 10.0).points, CompareOptions{}, state).verdict,
+            Change::slower);
+  const LaunchVerdict against_base =
+      judge_night(simulated_night(13, 2.0, kHistory, true).points, CompareOptions{});
+  EXPECT_EQ(against_base.verdict, Change::unsure);
+  EXPECT_NE(against_base.reason.find("against one BASE"), std::string::npos);
 }
 
 }  // namespace

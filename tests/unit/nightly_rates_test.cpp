@@ -1,6 +1,6 @@
 // What a nightly job sees, per night, over simulated histories of a host that has states: how
-// often an unchanged night exits 1 (an alert), how often a night 10% slower at every point does,
-// and what share of points each flags. 4 curves of 24 sizes (8 B to 64 MiB), 8 launches of
+// often an unchanged night exits 1 (an alert: neighbouring sizes SLOWER, or the night as a whole),
+// how often a night 10% slower at every point does, and what share of points each flags. 4 curves of 24 sizes (8 B to 64 MiB), 8 launches of
 // history and tonight's, 1,000 histories per scenario, each scenario's rates with exact
 // (Clopper-Pearson) 95% bounds. Every launch carries a host-state probe that reads its state with
 // noise; the verdict judges tonight within it (host_states.h). Each scenario has a negative
@@ -179,19 +179,30 @@ Night night_of(Simulator& simulator, double slower) {
   return night;
 }
 
-// The verdicts, or with `shared_dropped` those of the negative control.
-std::vector<LaunchVerdict> verdicts_of(const Night& night, bool shared_dropped) {
+// A night's verdicts: its points' and the night's as a whole.
+struct Judged {
+  std::vector<LaunchVerdict> points;
+  LaunchVerdict night;
+};
+
+// The verdicts, or with `shared_dropped` those of the negative control: the points without their
+// shared term, the night without the host's states.
+Judged judged_of(const Night& night, bool shared_dropped) {
   const CompareOptions options;
-  if (!shared_dropped) return judge_against_history(night.points, options, night.state);
+  if (!shared_dropped)
+    return {judge_against_history(night.points, options, night.state),
+            judge_night(night.points, options, night.state)};
   std::vector<LaunchEvidence> evidence = history_evidence(night.points, options);
   for (LaunchEvidence& point : evidence) point.shared = {};
-  return judge_launches(evidence, options);
+  return {judge_launches(evidence, options), judge_night(night.points, options)};
 }
 
-bool alerted(const std::vector<LaunchVerdict>& verdicts) {
+// Exit 1: two neighbouring sizes of a curve SLOWER, or the night as a whole.
+bool alerted(const Judged& judged) {
   std::vector<PointKey> keys;
   for (int i = 0; i < kCurves * kSizes; ++i) keys.push_back(key_of(i));
-  return !grouped_sizes(keys, verdicts, Change::slower).empty();
+  return !grouped_sizes(keys, judged.points, Change::slower).empty() ||
+         judged.night.verdict == Change::slower;
 }
 
 double share_of(const std::vector<LaunchVerdict>& verdicts, auto is) {
@@ -235,15 +246,17 @@ Unchanged unchanged_nights(const Scenario& scenario, std::uint64_t seed, bool sh
   Unchanged u;
   for (int n = 0; n < kNights; ++n) {
     const Night night = night_of(simulator, 1.0);
-    const auto verdicts = verdicts_of(night, shared_dropped);
+    const Judged judged = judged_of(night, shared_dropped);
+    const auto& verdicts = judged.points;
     ++u.nights;
-    u.alerts += alerted(verdicts);
+    u.alerts += alerted(judged);
     const bool changed = !shared_dropped && !night.state.host_changed().empty();
     u.host_changed += changed;
     u.slower_when_changed +=
-        changed && std::ranges::any_of(verdicts, [](const LaunchVerdict& v) {
-          return v.verdict == Change::slower;
-        });
+        changed && (judged.night.verdict == Change::slower ||
+                    std::ranges::any_of(verdicts, [](const LaunchVerdict& v) {
+                      return v.verdict == Change::slower;
+                    }));
     u.flagged.push_back(share_of(verdicts, [](const LaunchVerdict& v) {
       return v.verdict == Change::slower || v.verdict == Change::faster;
     }));
@@ -254,33 +267,7 @@ Unchanged unchanged_nights(const Scenario& scenario, std::uint64_t seed, bool sh
 struct Slower {
   std::size_t judged = 0, alerts = 0;
   double mean_slower = 0;  // share of points SLOWER, over the judged nights
-  std::size_t best_alerts = 0;  // of one test of the night's level, on the judged nights
 };
-
-// What one test of the whole night finds, told that every point changed alike: the launches'
-// levels (each the mean log over every point, where the points' own errors average out),
-// tonight's against those of the history in tonight's state, one tailed against log(1 + t) at the
-// verdict's confidence, Student's t on their spread. Set beside the verdict's alert rate, it
-// shows what judging per point costs where one statistic would do (a quiet host), and what
-// pooling spreads across states gains where tonight's state has few launches.
-bool best_test_alerts(const Night& night) {
-  const CompareOptions options;
-  const auto level = [&](auto median_of) {
-    double sum = 0;
-    for (const LaunchHistory& point : night.points) sum += std::log(median_of(point));
-    return sum / static_cast<double>(night.points.size());
-  };
-  std::vector<double> history;
-  for (std::size_t k = 0; k < night.points.front().medians_s.size(); ++k)
-    if (night.state.in_state(k))
-      history.push_back(level([k](const LaunchHistory& p) { return p.medians_s[k]; }));
-  const LogSpread spread = spread_of_logs(history);
-  const double n = static_cast<double>(spread.count);
-  const double tonight = level([](const LaunchHistory& p) { return p.judged_s.front(); });
-  const double t = (tonight - spread.mean - std::log1p(options.threshold)) /
-                   std::sqrt(spread.variance * (1 + 1 / n));
-  return t > student_t_quantile(options.confidence, n - 1);
-}
 
 Slower slower_nights(const Scenario& scenario, std::uint64_t seed) {
   Simulator simulator(scenario, seed);
@@ -288,10 +275,10 @@ Slower slower_nights(const Scenario& scenario, std::uint64_t seed) {
   for (int n = 0; n < kNights; ++n) {
     const Night night = night_of(simulator, 1.10);
     if (!night.state.host_changed().empty()) continue;
-    const auto verdicts = verdicts_of(night, false);
+    const Judged judged = judged_of(night, false);
+    const auto& verdicts = judged.points;
     ++s.judged;
-    s.alerts += alerted(verdicts);
-    s.best_alerts += best_test_alerts(night);
+    s.alerts += alerted(judged);
     s.mean_slower +=
         share_of(verdicts, [](const LaunchVerdict& v) { return v.verdict == Change::slower; });
   }
@@ -308,10 +295,9 @@ double mean(const std::vector<double>& values) {
 // Unchanged nights: at most 5% exit 1 (the upper bound), a night in a state the history lacks is
 // never SLOWER, the points flagged are few; where the host has states, judging without them
 // (the negative control) fails that bound. A quiet host has no shared term large enough to drop:
-// its control passes, and it is shown, not asserted. A night 10% slower at every point: at least
-// 60% of its points SLOWER (75% on a quiet host); how often it alerts is printed, not asserted:
-// the target (90% of judged nights, 99% on a quiet host) is met in six scenarios of eight, not
-// on a quiet host nor with B's factor drawn per launch and size (docs/nightly.md).
+// its control passes, and it is shown, not asserted. A night 10% slower at every point alerts on
+// at least 90% of the judged nights (99% on a quiet host), with at least 60% of its points
+// SLOWER (75%).
 TEST(NightlyRates, UnchangedNightsRarelyAlertSlowerOnesAreSeenAndTheControlFails) {
   std::uint64_t seed = 48000;
   for (const Scenario& scenario : kScenarios) {
@@ -321,14 +307,13 @@ TEST(NightlyRates, UnchangedNightsRarelyAlertSlowerOnesAreSeenAndTheControlFails
     const bool quiet = scenario.other_state == 0 && !scenario.persistent &&
                        scenario.rare_slower == 0;
     std::printf("| %s | %zu of %zu (%.1f%%, at most %.1f%%) | %.1f%% | %.2f%%, p99 %.1f%% | %zu "
-                "of %zu (%.1f%%, at least %.1f%%), %.0f%% of points SLOWER | %.1f%% | %zu of %zu "
+                "of %zu (%.1f%%, at least %.1f%%), %.0f%% of points SLOWER | %zu of %zu "
                 "(%.1f%%, at least %.1f%%) |\n",
                 scenario.name, u.alerts, u.nights, 100.0 * u.alerts / u.nights,
                 100 * upper_bound(u.alerts, u.nights), 100.0 * u.host_changed / u.nights,
                 100 * mean(u.flagged), 100 * percentile(u.flagged, 0.99), s.alerts, s.judged,
                 100.0 * s.alerts / s.judged, 100 * lower_bound(s.alerts, s.judged),
-                100 * s.mean_slower, 100.0 * s.best_alerts / s.judged, control.alerts,
-                control.nights,
+                100 * s.mean_slower, control.alerts, control.nights,
                 100.0 * control.alerts / control.nights,
                 100 * lower_bound(control.alerts, control.nights));
     SCOPED_TRACE(scenario.name);
@@ -337,6 +322,7 @@ TEST(NightlyRates, UnchangedNightsRarelyAlertSlowerOnesAreSeenAndTheControlFails
     EXPECT_LE(mean(u.flagged), 0.01);
     EXPECT_LE(percentile(u.flagged, 0.99), 0.10);
     EXPECT_GE(s.mean_slower, quiet ? 0.75 : 0.60);
+    EXPECT_GE(static_cast<double>(s.alerts) / static_cast<double>(s.judged), quiet ? 0.99 : 0.90);
     if (!quiet) {
       EXPECT_GT(lower_bound(control.alerts, control.nights), 0.05);
     }
@@ -366,7 +352,7 @@ TEST(NightlyRates, TrendOverUnchangedHistoriesRarelyExitsOne) {
         trend.points.push_back(std::move(point));
       }
       judge_trend(trend, probes);
-      alerts += !trend.alerts.empty();
+      alerts += trend.alert_count() > 0;
     }
     std::printf("| trend, %d unchanged runs | %zu of %d (%.1f%%, at most %.1f%%) |\n", runs,
                 alerts, kNights, 100.0 * alerts / kNights, 100 * upper_bound(alerts, kNights));
