@@ -22,12 +22,16 @@
 #include "harness/provenance/launcher.h"
 #include "harness/provenance/version.h"
 #include "harness/report/reporter.h"
+#include "harness/store/result_file.h"
 
 int main(int argc, char** argv) {
   using namespace collbench;
   CLI::App app{"collbench: collective-communication microbenchmarks into HDF5", "collbench"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", fmt::format("collbench {} ({})", collbench_version(), git_revision()));
+  // The result files' schema too: what tests and other readers of the files check them against.
+  app.set_version_flag("--version", fmt::format("collbench {} ({}), result file schema {}",
+                                                collbench_version(), git_revision(),
+                                                kSchemaVersion));
 
   RunOptions run_options;
   auto* run = app.add_subcommand("run", "measure collectives; one process per rank (mpirun, srun)");

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/plan/point_identity.h"
 #include "harness/stats/no_value.h"
 #include "harness/stats/rounds.h"
 #include "harness/stats/sampling_distributions.h"
@@ -171,12 +172,9 @@ RatioResult compare_samples(std::span<const double> base, std::span<const double
 }
 
 std::string match_key(const PointKey& key, bool ignore_backend) {
-  // '\x1f' (unit separator) cannot occur in the stored strings' meaningful content.
-  return fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}\x1f{}",
-                     ignore_backend ? std::string() : key.backend, name(key.collective),
-                     name(key.datatype), redop_label(key), name(key.placement), key.algorithm,
-                     key.protocol, key.nranks, name(key.mode), key.in_place ? 1 : 0,
-                     key.size_bytes);
+  PointKey matched = key;
+  if (ignore_backend) matched.backend.clear();
+  return key_json(matched, true).dump();
 }
 
 PointMatch match_points(std::span<const PointResult> base, std::span<const PointResult> now,

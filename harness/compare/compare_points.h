@@ -78,8 +78,9 @@ struct RatioResult {
 RatioResult compare_samples(std::span<const double> base, std::span<const double> now,
                             const CompareOptions& options, std::uint64_t stream = 0);
 
-// The point's identity for matching: every PointKey field (size = the size actually run) but the
-// element count, which follows from them; without the backend when `ignore_backend`.
+// The point's identity for matching: its JSON key (key_json, with the size actually run), every
+// PointKey field but the element count, which follows from them; without the backend when
+// `ignore_backend`.
 std::string match_key(const PointKey& key, bool ignore_backend);
 
 struct PointMatch {

@@ -10,6 +10,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 INTERPOSE = ROOT / "tests" / "interpose"
 BINARY = pathlib.Path(os.environ.get("COLLBENCH", ROOT / "build" / "harness" / "collbench")).resolve()
 
+def schema_version():
+    """The result files' schema version, as the binary writes it (`collbench --version`)."""
+    version = subprocess.run([str(BINARY), "--version"], capture_output=True, text=True,
+                             check=True).stdout
+    return int(version.rsplit("result file schema ", 1)[1])
+
+
 # Fast stopping knobs: tests check behaviour, not the machine's numbers. Six samples are the
 # fewest with a 95% interval of the median, so quick points can still converge.
 QUICK = ["-w", "1", "--min-samples", "6", "--min-time", "0", "--max-time", "0.05"]

@@ -15,7 +15,7 @@ _spec = importlib.util.spec_from_file_location("integration_conftest",
 _integration = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_integration)
 BINARY, QUICK, run_mpi = _integration.BINARY, _integration.QUICK, _integration.run_mpi
-environment = _integration.environment
+environment, schema_version = _integration.environment, _integration.schema_version
 
 SWEEP = ["--ops", "allreduce,allgather", "-b", "8", "-e", "1M", "-f", "8", "--quiet", *QUICK]
 

@@ -12,7 +12,7 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import BINARY, QUICK, environment
+from conftest import BINARY, QUICK, environment, schema_version
 from plots import resultfile
 from plots.figures import FIGURES
 from plots.figures.common import Options
@@ -25,6 +25,10 @@ PYTHON = "/usr/bin/python3"
 def plot(*args):
     return subprocess.run([PYTHON, str(SCRIPT), *map(str, args)], capture_output=True,
                           text=True, timeout=120, env={**os.environ, "COLLBENCH": str(BINARY)})
+
+
+def test_the_plotter_knows_the_schema_the_binary_writes():
+    assert resultfile.SCHEMA_VERSION == schema_version()
 
 
 def test_every_figure_png_and_report(files, tmp_path):

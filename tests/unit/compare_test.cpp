@@ -288,6 +288,19 @@ TEST(MatchPoints, EveryKeyFieldCountsButTheElementCount) {
   }
 }
 
+// A broadcast rooted at rank 3 is not the one rooted at 0: compare pairs points as its fits do.
+TEST(MatchPoints, ARootedCollectiveMatchesOnlyItsRoot) {
+  PointResult a = point(64), b = point(64), c = point(64);
+  for (PointResult* p : {&a, &b, &c}) p->key.collective = CollectiveKind::broadcast;
+  a.key.root = b.key.root = 0;
+  c.key.root = 3;
+  EXPECT_EQ(match_points(std::vector{a}, std::vector{b}, false).matched.size(), 1u);
+  const PointMatch match = match_points(std::vector{a}, std::vector{c}, false);
+  EXPECT_TRUE(match.matched.empty());
+  EXPECT_EQ(match.base_only.size(), 1u);
+  EXPECT_EQ(match.new_only.size(), 1u);
+}
+
 TEST(MatchPoints, DuplicatesPairInOrderAndBackendsCanBeIgnored) {
   const std::vector<PointResult> base = {point(8), point(8)};
   const std::vector<PointResult> now = {point(8, "nccl"), point(8, "nccl"), point(8, "nccl")};
