@@ -114,6 +114,8 @@ int main(int argc, char** argv) {
     return app.exit(help);
   } catch (const CLI::CallForVersion& version) {
     return app.exit(version);
+  } catch (const CLI::Success& listed) {  // run --list-ops
+    return app.exit(listed);
   } catch (const CLI::ParseError& error) {
     if (may_print) {
       const CLI::App* failed = &app;

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "collectives/collective.h"
 #include "harness/cli/option_values.h"
 #include "harness/errors.h"
 
@@ -109,6 +110,16 @@ void add_run_options(CLI::App& run, RunOptions& o) {
                              "composed inside and across nodes)",
                              fmt::join(names_of(all_collectives()), ",")))
       ->capture_default_str();
+  run.add_flag_callback(
+      "--list-ops",
+      [] {
+        for (CollectiveKind kind : all_collectives())
+          fmt::print("{} {}\n", name(kind),
+                     describe(kind).composed_across_nodes ? "composed" : "library");
+        throw CLI::Success();
+      },
+      "print the collectives --ops takes, one a line with how it runs (library: called from the "
+      "backend's library; composed: by collbench from sub-communicators), and exit");
   run.add_option("-r,--root", o.root,
                  "the root rank of broadcast and reduce, in each communicator (nccl-tests' -r)")
       ->capture_default_str();

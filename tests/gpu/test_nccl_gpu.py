@@ -152,7 +152,10 @@ VALIDATION = {
     "np2-inplace": (2, ["--inplace"]),
     "np2-cudagraph": (2, ["-G", "1"]),
 }
-LIBRARY_COLLECTIVES = ["allreduce", "allgather", "reduce_scatter", "alltoall", "broadcast", "reduce"]
+# The collectives the library runs, as the binary lists them (`run --list-ops`).
+LIBRARY_COLLECTIVES = [name for name, runs in (line.split() for line in subprocess.run(
+    [str(BINARY), "run", "--list-ops"], capture_output=True, text=True, check=True).stdout
+    .splitlines()) if runs == "library"]
 VALIDATION_ARGS = ["--ops", ",".join(LIBRARY_COLLECTIVES), "-d", "all", "-o", "all", "-c", "1",
                    "-n", "2", "-w", "1", "-b", "8", "-e", "1M", "-f", "16", "--mode", "latency",
                    "--no-fit"]

@@ -10,6 +10,14 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 INTERPOSE = ROOT / "tests" / "interpose"
 BINARY = pathlib.Path(os.environ.get("COLLBENCH", ROOT / "build" / "harness" / "collbench")).resolve()
 
+def library_collectives():
+    """The collectives the backends' libraries run, as the binary lists them (`run --list-ops`)."""
+    listed = subprocess.run([str(BINARY), "run", "--list-ops"], capture_output=True, text=True,
+                            check=True).stdout
+    return [name for name, runs in (line.split() for line in listed.splitlines())
+            if runs == "library"]
+
+
 def schema_version():
     """The result files' schema version, as the binary writes it (`collbench --version`)."""
     version = subprocess.run([str(BINARY), "--version"], capture_output=True, text=True,

@@ -13,7 +13,7 @@ BAD_RUNS = [
     (["-f", "1"], "-f/--stepfactor"),
     (["-o", "mean"], "'mean'"),
     (["-d", "float17"], "'float17'"),
-    (["--ops", "gather"], "'gather'"),
+    (["--ops", "no_such_collective"], "'no_such_collective'"),
     (["-r", "-1"], "-r/--root"),
     (["--mode", "fast"], "--mode"),
     (["-n", "0"], "-n/--iters"),

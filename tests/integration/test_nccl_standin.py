@@ -14,13 +14,14 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import BINARY, FIXED_COUNT, QUICK, ROOT, environment, run_plain, table_rows, text
+from conftest import (BINARY, FIXED_COUNT, QUICK, ROOT, environment, library_collectives, run_plain,
+                      table_rows, text)
 
 STANDIN = BINARY.parents[1] / "tests" / "standin" / "lib"
 VIOLATION = "collbench stand-in (pid"
 SEGMENTS = Path("/dev/shm")
 TYPES = "int8,uint8,int32,uint32,int64,uint64,half,float,double,bfloat16,f8e4m3,f8e5m2"
-LIBRARY_COLLECTIVES = "allreduce,allgather,reduce_scatter,alltoall,broadcast,reduce"
+LIBRARY_COLLECTIVES = ",".join(library_collectives())
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -7,8 +7,8 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import (FIXED_COUNT, QUICK, run_mpi, run_plain, run_preloaded, schema_version,
-                      table_rows, text)
+from conftest import (FIXED_COUNT, QUICK, library_collectives, run_mpi, run_plain, run_preloaded,
+                      schema_version, table_rows, text)
 
 # nccl-tests' bus-bandwidth factors (its PERFORMANCE.md), written out here, not read from
 # collbench, so that a wrong descriptor fails.
@@ -18,7 +18,7 @@ BUS_FACTOR = {"allreduce": lambda p: 2 * (p - 1) / p,
               "alltoall": lambda p: (p - 1) / p,
               "broadcast": lambda p: 1.0,
               "reduce": lambda p: 1.0}
-LIBRARY_COLLECTIVES = "allreduce,allgather,reduce_scatter,alltoall,broadcast,reduce"
+LIBRARY_COLLECTIVES = ",".join(library_collectives())
 ROOTED = {"broadcast", "reduce"}
 ROOT = 1  # not rank 0, so that a backend that ignores the root shows
 

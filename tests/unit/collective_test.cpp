@@ -252,13 +252,12 @@ TEST(InPlaceOffsets, ReduceScatterWritesItsResultAtRankTimesShare) {
 
 TEST(CollectiveKindNames, RoundTripAndAliases) {
   for (auto kind : all_collectives()) EXPECT_EQ(parse_collective(name(kind)), kind);
-  EXPECT_EQ(all_collectives().size(), 7u);
   EXPECT_EQ(parse_collective("hier"), CollectiveKind::allreduce_hier);
   EXPECT_EQ(parse_collective("reduce-scatter"), CollectiveKind::reduce_scatter);
   EXPECT_EQ(parse_collective("reducescatter"), CollectiveKind::reduce_scatter);
   EXPECT_EQ(parse_collective("bcast"), CollectiveKind::broadcast);
   EXPECT_EQ(parse_collective("all-to-all"), CollectiveKind::alltoall);
-  EXPECT_FALSE(parse_collective("gather").has_value());
+  EXPECT_FALSE(parse_collective("no_such_collective").has_value());
   EXPECT_FALSE(parse_collective("").has_value());
 }
 

@@ -334,10 +334,10 @@ TEST(ResolveErrors, UnknownOp) {
 
 TEST(ResolveErrors, UnknownCollective) {
   RunOptions options;
-  options.collectives = "allreduce,gather";
+  options.collectives = "allreduce,no_such_collective";
   const std::string message = usage_error(options);
   EXPECT_CONTAINS(message, "--ops");
-  EXPECT_CONTAINS(message, "gather");
+  EXPECT_CONTAINS(message, "no_such_collective");
 }
 
 TEST(ResolveErrors, NegativeRoot) {
