@@ -5,11 +5,30 @@
 #include <exception>
 #include <string_view>
 
+#include <fmt/format.h>
+
+#include "backends/communicator.h"
 #include "harness/errors.h"
+#include "harness/measure/fault_guard.h"
 #include "harness/store/result_file.h"
+#include "topo/discovery.h"
 
 namespace collbench {
 namespace {
+
+enum class Ending { usage, corruption, fault, internal };
+
+template <typename... Errors>
+bool is_one_of(const std::exception& error) {
+  return ((dynamic_cast<const Errors*>(&error) != nullptr) || ...);
+}
+
+Ending ending_of(const std::exception& error) {
+  if (is_one_of<UsageError, InvalidResultFile, BackendUnavailable>(error)) return Ending::usage;
+  if (is_one_of<ControlCorruption>(error)) return Ending::corruption;
+  if (is_one_of<FaultError, CommunicationFault>(error)) return Ending::fault;
+  return Ending::internal;
+}
 
 // The command std::terminate names; set once before the command runs.
 std::string g_command;
@@ -51,22 +70,38 @@ int run_guarded(const std::string& command, bool may_print, const std::function<
   std::set_terminate(end_terminated);
   try {
     return body();
-  } catch (const UsageError& error) {
-    if (may_print) print_lines(command, "", error.what());
-    return kExitUsage;
-  } catch (const InvalidResultFile& error) {
-    if (may_print) print_lines(command, "", error.what());
-    return kExitUsage;
-  } catch (const FaultError& error) {
-    print_lines(command, "", error.what());
-    return kExitFault;
   } catch (const std::exception& error) {
-    print_lines(command, "internal error: ", error.what());
-    return kExitFault;
+    const Ending ending = ending_of(error);
+    if (ending != Ending::usage || may_print)
+      print_lines(command, ending == Ending::internal ? "internal error: " : "", error.what());
+    return exit_code_of(error);
   } catch (...) {
     print_lines(command, "internal error: ", "an exception that is not a std::exception");
     return kExitFault;
   }
+}
+
+int exit_code_of(const std::exception& error) {
+  switch (ending_of(error)) {
+    case Ending::usage: return kExitUsage;
+    case Ending::corruption: return kExitWrongOrFailed;
+    case Ending::fault:
+    case Ending::internal: break;
+  }
+  return kExitFault;
+}
+
+void abort_job(const std::string& command, Backend& backend, const std::exception& error,
+               const std::string& kept) {
+  const bool corrupted = ending_of(error) == Ending::corruption;
+  const std::string wait = failed_wait(), context = fault_context();
+  fmt::print(stderr, "collbench {}: rank {} on {}: {}{}{}: {}{}; {}\n", command,
+             backend.world().rank(), this_host(),
+             corrupted ? "corrupted control message" : "fault",
+             wait.empty() ? "" : " in " + wait, context.empty() ? "" : " at " + context,
+             error.what(),
+             corrupted ? "; the fabric or the communication library damages data" : "", kept);
+  backend.abort(exit_code_of(error));
 }
 
 int usage_error_within_job(const std::string& command, bool may_print, const UsageError& error) {

@@ -208,11 +208,8 @@ int links_command(const LinksOptions& options, const std::vector<std::string>& a
   } catch (const UsageError& error) {  // bad input, not a fault
     return usage_error_within_job("links", may_print, error);
   } catch (const std::exception& error) {
-    const std::string context = fault_context();
-    fmt::print(stderr, "collbench links: rank {} on {}: fault{}{}: {}; every finished link is in {}\n",
-               bootstrap->world().rank(), this_host(), context.empty() ? "" : " in ", context,
-               error.what(), config.out.string());
-    bootstrap->abort(kExitFault);
+    abort_job("links", *bootstrap, error,
+              fmt::format("every finished link is in {}", config.out.string()));
   }
 }
 

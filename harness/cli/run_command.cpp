@@ -261,18 +261,9 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
   }
   try {
     return measure(*backend, config, argv, std::move(support_notes));
-  } catch (const ControlCorruption& error) {
-    const std::string context = fault_context();
-    fmt::print(stderr,
-               "collbench run: rank {} on {}: corrupted control message in {}{}{}: {}; the fabric "
-               "or the communication library damages data; every finished point is in {}\n",
-               backend->world().rank(), this_host(), failed_wait(),
-               context.empty() ? "" : " at ", context, error.what(), config.out.string());
-    backend->abort(kExitWrongOrFailed);
   } catch (const std::exception& error) {
-    fmt::print(stderr, "collbench run: rank {} on {}: fault: {}; every finished point is in {}\n",
-               backend->world().rank(), this_host(), error.what(), config.out.string());
-    backend->abort(kExitFault);
+    abort_job("run", *backend, error,
+              fmt::format("every finished point is in {}", config.out.string()));
   }
 }
 

@@ -3,6 +3,7 @@
 import itertools
 import math
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -12,7 +13,7 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import BINARY, ROOT, environment, mpirun_command, run_mpi, text
+from conftest import BINARY, ROOT, environment, mpirun_command, run_mpi, run_preloaded, text
 from test_faults import finish, finish_frozen, rank_pids
 from test_vcluster import needs_root, vcluster_run
 
@@ -205,6 +206,16 @@ def test_a_hung_peer_times_out_with_exit_3(tmp_path):
     assert "timeout" in stderr and "(-T) in " in stderr
     finished, complete = finished_links(out)
     assert finished >= rows and complete == 0
+
+
+def test_a_corrupted_control_message_ends_the_matrix_with_exit_1(tmp_path, interposer):
+    """The fabric damages data: a wrong result, exit 1 as for run, naming the rank."""
+    out = tmp_path / "corrupted.h5"
+    result = run_preloaded(3, ["links", *QUICK_LINKS, "--out", str(out)],
+                           interposer("corrupt_collectives"), timeout=120)
+    assert result.returncode == 1, result.stderr
+    assert re.search(r"collbench links: rank 2 on \S+: corrupted control message", result.stderr)
+    assert "wrong checksum" in result.stderr and "every finished link is in" in result.stderr
 
 
 @pytest.mark.parametrize("args, named", [

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "backends/communicator.h"
 #include "harness/errors.h"
 #include "harness/store/result_file.h"
 
@@ -59,6 +60,22 @@ TEST(CommandGuardTest, AFaultExits3AndEveryRankPrintsIt) {
     EXPECT_EQ(held.code, kExitFault);
     EXPECT_EQ(held.printed, "collbench fit: x.h5 is open\n");
   }
+}
+
+// The backends' errors end every command as `run` ends them: a damaged control message is a wrong
+// result, a backend this host cannot run bad input, a library failure a fault.
+TEST(CommandGuardTest, TheBackendsErrorsExitByTheirType) {
+  const Ending corrupted =
+      ending_of([]() -> int { throw ControlCorruption("a broadcast with a wrong checksum"); });
+  EXPECT_EQ(corrupted.code, kExitWrongOrFailed);
+  EXPECT_EQ(corrupted.printed, "collbench fit: a broadcast with a wrong checksum\n");
+  const Ending unavailable =
+      ending_of([]() -> int { throw BackendUnavailable("no GPU"); }, false);
+  EXPECT_EQ(unavailable.code, kExitUsage);
+  EXPECT_EQ(unavailable.printed, "");  // bad input: one rank says it
+  const Ending fault = ending_of([]() -> int { throw CommunicationFault("NCCL error"); }, false);
+  EXPECT_EQ(fault.code, kExitFault);
+  EXPECT_EQ(fault.printed, "collbench fit: NCCL error\n");
 }
 
 TEST(CommandGuardTest, AnyOtherExceptionIsAnInternalErrorWithExit3) {
