@@ -2,11 +2,13 @@
 clean, the file read back with h5py agrees with itself, with numpy's statistics and with the
 printed table; a fabric that damages one element is caught at every point of each."""
 import json
+import subprocess
 
 import h5py
 import numpy as np
 import pytest
 
+from conftest import ROOT as CHECKOUT
 from conftest import (FIXED_COUNT, QUICK, library_collectives, run_mpi, run_plain, run_preloaded,
                       schema_version, table_rows, text)
 
@@ -190,6 +192,14 @@ def test_report_formats_carry_every_point(sweep, fmt):
         assert len([l for l in lines if l.startswith("| ") and "---" not in l]) == len(points) + 1
 
 
+def checkout_revision():
+    """This checkout's commit as the build records it: 12 digits, -dirty for a changed tree."""
+    git = lambda *args: subprocess.run(["git", *args], cwd=CHECKOUT, capture_output=True,  # noqa: E731
+                                       text=True)
+    dirty = git("diff", "--quiet", "HEAD", "--").returncode != 0
+    return git("rev-parse", "--short=12", "HEAD").stdout.strip() + ("-dirty" if dirty else "")
+
+
 def test_provenance_and_topology(sweep):
     nranks, out, _ = sweep
     with h5py.File(out, "r") as f:
@@ -198,6 +208,7 @@ def test_provenance_and_topology(sweep):
         assert f.attrs["backend"] == "mpi"
         assert "Open MPI" in f.attrs["backend_version"]
         assert "--out" in f.attrs["command_line"]
+        assert f.attrs["git_revision"] == checkout_revision()
         assert f.attrs["start_utc"] <= f.attrs["end_utc"]
         topology = f["topology"][()]
         assert list(topology["rank"]) == list(range(nranks))
