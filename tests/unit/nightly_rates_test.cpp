@@ -1,12 +1,13 @@
 // What a nightly job sees, per night, over simulated histories of a host that has states: how
 // often an unchanged night exits 1 (an alert: neighbouring sizes SLOWER, or the night as a whole),
-// how often a night 10% slower at every point does, and what share of points each flags. 4 curves of 24 sizes (8 B to 64 MiB), 8 launches of
-// history and tonight's, 1,000 histories per scenario, each scenario's rates with exact
-// (Clopper-Pearson) 95% bounds. Every launch carries a host-state probe that reads its state with
-// noise; the verdict judges tonight within it (host_states.h). Each scenario has a negative
-// control, the same histories judged with the shared terms dropped (no state matching, no shared
-// launch effect), which must fail the bound the verdict meets: so the scenario does test what
-// the verdict does about the host. docs/nightly.md quotes the printed rates.
+// how often a night 10% slower at every point does, and what share of points each flags. 4 curves
+// of 24 sizes (8 B to 64 MiB), 8 launches of history and tonight's, 1,000 histories per
+// scenario, each scenario's rates with exact (Clopper-Pearson) 95% bounds. Every launch carries a
+// host-state probe that reads its state with noise; the verdict judges tonight within it
+// (host_states.h). Each scenario has a negative control, the same histories judged with the
+// shared terms dropped (no state matching, no shared launch effect), which must fail the bound
+// the verdict meets: so the scenario does test what the verdict does about the host.
+// docs/nightly.md quotes the printed rates.
 //
 // Within a state, a launch moves every point together by 1% (sd) and each point on its own by
 // 0.5-3% (median 1.5%): what this project's VM shows inside one state. The probe reads copies
@@ -26,7 +27,6 @@
 #include <vector>
 
 #include "harness/compare/history_verdicts.h"
-#include "harness/stats/rounds.h"
 #include "harness/stats/sampling_distributions.h"
 #include "harness/trend/trend_files.h"
 
