@@ -2,12 +2,14 @@
 // `collbench trend`: result files of successive runs (nights), oldest first, read into one
 // series of median times per point, with its change points (change_points.h) listed, and a
 // verdict judged as `compare` judges a night (history_verdicts.h): the newest level against the
-// runs before it, both in the newest run's host state (host_states.h). The newest level is the
-// runs since the point's latest change while it holds at most `recent` runs (a change is
-// confirmed by the runs of its level and reported until the new level is the normal one), else
-// the newest run alone. A run that holds two or more neighbouring sizes of a curve SLOWER, or is
-// SLOWER as a whole, is an alert, the exit status; an old change stays listed but is no verdict: a level that has held
-// for a week is what tonight is compared with, not news.
+// runs before it, both in the newest run's host state (host_states.h), or over every run, with
+// only a change beyond any host state's reach a verdict, where that state holds fewer than two
+// runs before it. The newest level is the runs since the point's latest change while it holds at
+// most `recent` runs (a change is confirmed by the runs of its level and reported until the new
+// level is the normal one), else the newest run alone. A run that holds two or more neighbouring
+// sizes of a curve SLOWER, or is SLOWER as a whole, is an alert, the exit status; an old change
+// stays listed but is no verdict: a level that has held for a week is what tonight is compared
+// with, not news.
 #include <cstddef>
 #include <optional>
 #include <span>
