@@ -149,9 +149,7 @@ void print_table(std::ostream& out, const Comparison& c) {
   else
     out << fmt::format("# {}; {}\n", launch_rule(c.options), ratio_meaning(c));
   const auto [keys, ratios] = keys_and_ratios(c);
-  for (const auto& alert : c.alerts) out << "# alert: " << alert_text(keys, ratios, alert) << '\n';
-  if (night_alerts(c.night) > 0) out << "# alert: " << night_alert_text(*c.night) << '\n';
-  if (!c.confirm.empty()) out << "# next: confirm it on one allocation: " << c.confirm << '\n';
+  print_alerts(out, keys, ratios, c.alerts, c.night, c.confirm);
   for (const auto& note : c.notes) out << fmt::format("# note: {}\n", note);
   if (c.night) out << "# " << night_text(*c.night) << '\n';
   const std::string ci_head = fmt::format("ratio [{:g}% CI]", c.options.confidence * 100);
@@ -311,6 +309,15 @@ Json alerts_json(std::span<const PointKey> keys, std::span<const double> ratios,
   if (night_alerts(night) > 0)
     json.push_back({{"scope", "night"}, {"text", night_alert_text(*night)}});
   return json;
+}
+
+void print_alerts(std::ostream& out, std::span<const PointKey> keys,
+                  std::span<const double> ratios,
+                  const std::vector<std::vector<std::size_t>>& alerts,
+                  const std::optional<LaunchVerdict>& night, const std::string& confirm) {
+  for (const auto& alert : alerts) out << "# alert: " << alert_text(keys, ratios, alert) << '\n';
+  if (night_alerts(night) > 0) out << "# alert: " << night_alert_text(*night) << '\n';
+  if (!confirm.empty()) out << "# next: confirm it on one allocation: " << confirm << '\n';
 }
 
 std::string night_text(const LaunchVerdict& night) {

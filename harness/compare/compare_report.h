@@ -42,6 +42,12 @@ VerdictRecord night_record(const LaunchVerdict& night);
 nlohmann::ordered_json alerts_json(std::span<const PointKey> keys, std::span<const double> ratios,
                                    const std::vector<std::vector<std::size_t>>& alerts,
                                    const std::optional<LaunchVerdict>& night);
+// The table's "# alert: " lines (each group's, then the night's when it is SLOWER) and, with
+// alerts, the command that would confirm them.
+void print_alerts(std::ostream& out, std::span<const PointKey> keys,
+                  std::span<const double> ratios,
+                  const std::vector<std::vector<std::size_t>>& alerts,
+                  const std::optional<LaunchVerdict>& night, const std::string& confirm);
 // The host-state match (host_states.h) in the JSON, and as a record for JUnit and Prometheus:
 // MATCHED, HOST_CHANGED (an UNSURE's severity) or NO_PROBE, valued by the share of the
 // history's launches in NEW's state.

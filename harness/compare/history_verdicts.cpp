@@ -39,12 +39,16 @@ std::vector<std::size_t> level_starts(std::span<const double> series,
   return starts;
 }
 
-// The segment of each launch: how many of `starts` lie at or before it.
-std::vector<std::size_t> segments_of(std::size_t launches, std::vector<std::size_t> starts) {
+// The segment of each launch: in tonight's state, its level's (how many of `starts` lie at or
+// before it); after those, one per other state. Tonight's state's latest level is starts.size().
+std::vector<std::size_t> state_segments(std::size_t launches, std::vector<std::size_t> starts,
+                                        const HostStateMatch& state) {
   std::ranges::sort(starts);
   std::vector<std::size_t> segment(launches);
   for (std::size_t k = 0; k < launches; ++k)
-    segment[k] = static_cast<std::size_t>(std::ranges::upper_bound(starts, k) - starts.begin());
+    segment[k] = state.in_state(k)
+                     ? static_cast<std::size_t>(std::ranges::upper_bound(starts, k) - starts.begin())
+                     : starts.size() + state.state(k);
   return segment;
 }
 
@@ -92,14 +96,8 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
   const auto exp_of = [](double log) { return std::exp(log); };
   const std::vector<std::size_t> curve_starts =
       level_starts(launch_shifts(tonights), options, exp_of);
-  // A launch's segment: its level's in tonight's state, after them one per other state.
-  const auto segments = [&](const std::vector<std::size_t>& starts) {
-    std::vector<std::size_t> segment = segments_of(launches, starts);
-    for (std::size_t k = 0; k < launches; ++k)
-      if (!state.in_state(k)) segment[k] = starts.size() + state.state(k);
-    return segment;
-  };
-  const auto [shared_variance, shared_df] = pooled_within(shifts, segments(curve_starts));
+  const auto [shared_variance, shared_df] =
+      pooled_within(shifts, state_segments(launches, curve_starts, state));
   for (std::size_t m = 0; m < members.size(); ++m) {
     const LaunchHistory& point = points[members[m]];
     LaunchEvidence& e = evidence[members[m]];
@@ -116,7 +114,7 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
       const auto own_starts = level_starts(tonights[m], options, exp_of);
       starts.insert(starts.end(), own_starts.begin(), own_starts.end());
     }
-    const std::vector<std::size_t> segment = segments(starts);
+    const std::vector<std::size_t> segment = state_segments(launches, starts, state);
     const std::size_t latest = starts.size();  // the segment of tonight's state's last level
     std::vector<double> own(launches, kNoValue), level;
     std::size_t in_state = 0;
@@ -193,14 +191,10 @@ LaunchVerdict night_within(std::span<const LaunchHistory> points, const CompareO
     }
   const std::vector<std::size_t> starts =
       level_starts(in_state, options, [](double log) { return std::exp(log); });
-  std::vector<std::size_t> segment = segments_of(launches, starts);
+  const std::vector<std::size_t> segment = state_segments(launches, starts, state);
   std::vector<double> latest;
-  for (std::size_t k = 0; k < launches; ++k) {
-    if (!state.in_state(k))
-      segment[k] = starts.size() + state.state(k);
-    else if (segment[k] == starts.size() && std::isfinite(levels[k]))
-      latest.push_back(levels[k]);
-  }
+  for (std::size_t k = 0; k < launches; ++k)
+    if (segment[k] == starts.size() && std::isfinite(levels[k])) latest.push_back(levels[k]);
   const auto [variance, df] = pooled_within(levels, segment);
   v.launches = latest.size();
   if (!(df > 0 && variance > 0) || latest.empty()) {

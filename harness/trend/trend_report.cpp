@@ -81,13 +81,7 @@ void print_trend_table(std::ostream& out, const Trend& trend) {
   out << fmt::format("# host state: {} ({} of the {} earlier runs in the newest's state)\n",
                      host_state_status(trend.host_state), trend.host_state.matched(),
                      trend.host_state.launches());
-  const auto keys = keys_of(trend);
-  const auto ratios = ratios_of(trend);
-  for (const auto& alert : trend.alerts)
-    out << "# alert: " << alert_text(keys, ratios, alert) << '\n';
-  if (night_alerts(trend.night) > 0) out << "# alert: " << night_alert_text(*trend.night) << '\n';
-  if (!trend.confirm.empty())
-    out << "# next: confirm it on one allocation: " << trend.confirm << '\n';
+  print_alerts(out, keys_of(trend), ratios_of(trend), trend.alerts, trend.night, trend.confirm);
   if (trend.night) out << "# " << night_text(*trend.night) << '\n';
   out << fmt::format("# {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>5} {:>12} {:>12}  {:<25} {:<8} {}\n",
                      "collective", "placement", "ranks", "type", "redop", "mode", "inplace",
