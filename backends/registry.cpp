@@ -8,6 +8,7 @@
 #endif
 #ifdef COLLBENCH_WITH_UCX
 #include "backends/ucx/ucp_worker.h"
+#include "backends/ucx/ucs_signals.h"
 #endif
 
 namespace collbench {
@@ -48,6 +49,12 @@ std::unique_ptr<PointToPoint> start_point_to_point([[maybe_unused]] MessageMemor
 }
 
 void end_failed_start() { finalize_mpi_if_started(); }
+
+void give_back_library_crash_handlers() {
+#ifdef COLLBENCH_WITH_UCX
+  ucx::give_back_error_signals();
+#endif
+}
 
 bool starts_without_mpi(std::string_view name) { return name == "nccl"; }
 

@@ -29,6 +29,11 @@ std::unique_ptr<PointToPoint> start_point_to_point(MessageMemory memory);
 // the rank that prints the reason killed before it does.
 void end_failed_start();
 
+// For a command that never communicates: the error signals that the libraries took when they
+// loaded given back (UCX's: backends/ucx/ucs_signals.h), so that a crash is the process's own to
+// report and a handler it installs for one takes effect.
+void give_back_library_crash_handlers();
+
 // Whether the backend's ranks can start without mpirun or srun (`run --np N`).
 bool starts_without_mpi(std::string_view name);
 // What `run --np N` children need in their environment to find each other. Throws

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "backends/registry.h"
 #include "harness/cli/check_command.h"
 #include "harness/cli/command_guard.h"
 #include "harness/cli/compare_command.h"
@@ -128,18 +129,26 @@ int main(int argc, char** argv) {
   }
 
   const std::vector<std::string> arguments(argv, argv + argc);
-  const std::pair<CLI::App*, std::function<int()>> bodies[] = {
-      {run, [&] { return run_command(run_options, arguments); }},
-      {topo, [&] { return topo_command(topo_options); }},
-      {links, [&] { return links_command(links_options, arguments); }},
-      {plot, [&] { return plot_command(plot->remaining()); }},
-      {fit, [&] { return fit_command(fit_options); }},
-      {predict, [&] { return predict_command(predict_options, arguments); }},
-      {check, [&] { return check_command(check_options); }},
-      {compare, [&] { return compare_command(compare_options); }},
-      {trend, [&] { return trend_command(trend_options); }},
-      {report, [&] { return report_command(report_options); }}};
-  for (const auto& [command, body] : bodies)
-    if (command->parsed()) return run_guarded(command->get_name(), may_print, body);
+  struct Command {
+    CLI::App* app;
+    std::function<int()> body;
+    bool communicates;  // the others give the libraries' crash handlers back
+  };
+  const Command bodies[] = {
+      {run, [&] { return run_command(run_options, arguments); }, true},
+      {topo, [&] { return topo_command(topo_options); }, true},
+      {links, [&] { return links_command(links_options, arguments); }, true},
+      {plot, [&] { return plot_command(plot->remaining()); }, false},
+      {fit, [&] { return fit_command(fit_options); }, false},
+      {predict, [&] { return predict_command(predict_options, arguments); }, false},
+      {check, [&] { return check_command(check_options); }, false},
+      {compare, [&] { return compare_command(compare_options); }, false},
+      {trend, [&] { return trend_command(trend_options); }, false},
+      {report, [&] { return report_command(report_options); }, false}};
+  for (const Command& command : bodies) {
+    if (!command.app->parsed()) continue;
+    if (!command.communicates) give_back_library_crash_handlers();
+    return run_guarded(command.app->get_name(), may_print, command.body);
+  }
   return kExitUsage;
 }

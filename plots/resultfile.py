@@ -7,7 +7,7 @@ import numpy as np
 
 SCHEMA = "collbench-results"
 PREDICTIONS_SCHEMA = "collbench-predictions"
-SCHEMA_VERSION = 20
+SCHEMA_VERSION = 21
 # Schema 16 named the median's interval for what it covers, this launch's median.
 _RENAMED_IN_16 = {"time_ci_low_us": "time_median_ci_low_us",
                   "time_ci_high_us": "time_median_ci_high_us"}
@@ -90,7 +90,7 @@ class ResultFile:
 
 def _table(dataset, rows=None):
     """A compound dataset as column -> array, text as str. h5py returns a compound's text as
-    bytes, whether the file keeps it variable-length (schema 8) or fixed-length (before)."""
+    bytes, whether the file keeps it fixed-length or variable-length (schema 8 to 20)."""
     data = dataset[()] if rows is None else dataset[:rows]
     columns = {}
     for name in data.dtype.names:

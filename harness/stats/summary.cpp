@@ -5,6 +5,7 @@
 #include <limits>
 #include <numbers>
 #include <numeric>
+#include <unordered_map>
 
 namespace collbench {
 namespace {
@@ -75,12 +76,12 @@ double sample_stddev_of(std::span<const double> values, double mean) {
 
 std::size_t median_interval_rank(std::size_t n) {
   // A stopping rule asks after every sample, a sweep for the same counts point after point:
-  // each count's rank is computed once (the exact CDF costs O(sqrt(n)) and a few lgamma calls).
-  static constexpr std::size_t kUnknown = static_cast<std::size_t>(-1);
-  static std::vector<std::size_t> known;
-  if (n >= known.size()) known.resize(std::max(n + 1, 2 * known.size()), kUnknown);
-  if (known[n] == kUnknown) known[n] = exact_median_interval_rank(n);
-  return known[n];
+  // each count's rank is computed once per thread (the exact CDF costs O(sqrt(n)) and a few
+  // lgamma calls), kept by count, not indexed by it: a count read from a damaged file is huge.
+  thread_local std::unordered_map<std::size_t, std::size_t> known;
+  const auto [found, added] = known.try_emplace(n, 0);
+  if (added) found->second = exact_median_interval_rank(n);
+  return found->second;
 }
 
 double percentile_of_sorted(std::span<const double> sorted, double q) {

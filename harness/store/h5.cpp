@@ -134,10 +134,10 @@ void throw_error(std::string_view what) {
 }
 
 // Linux stops a write to the page cache between pages when the writer is killed, never inside
-// one. A global heap collection (4 KiB, where a table's text lives) is rewritten whole at each
-// flush that adds text to it; straddling two pages, a kill could keep the first half new and the
-// second old, and HDF5 1.10 loops forever reading such a collection (tests/integration/
-// test_faults.py). Aligned, each collection is one page and written whole or not at all.
+// one: an object of a page or more that starts on a page keeps its pages whole. The files of
+// schema 8 to 20 needed it for their global heap collections (4 KiB, where a table's text lived,
+// rewritten whole at each flush that added text): straddling two pages, a kill could keep the
+// first half new and the second old, and HDF5 1.10 loops forever reading such a collection.
 constexpr hsize_t kPageBytes = 4096;
 
 Handle create_file(const std::filesystem::path& path, bool truncate) {
@@ -259,10 +259,9 @@ std::string load_fixed_string(std::span<const char> field) {
 
 void write_string_attribute(hid_t object, const std::string& name, std::string_view value) {
   const std::string terminated(value);
-  const char* data = terminated.c_str();
-  Handle type = utf8_string_type();
+  Handle type = fixed_string_type(terminated.size() + 1);
   Handle space = own(H5Screate(H5S_SCALAR), "H5Screate");
-  replace_attribute(object, name, type.get(), type.get(), space.get(), &data);
+  replace_attribute(object, name, type.get(), type.get(), space.get(), terminated.c_str());
 }
 
 void write_int_attribute(hid_t object, const std::string& name, std::int64_t value) {
@@ -277,9 +276,12 @@ void write_double_attribute(hid_t object, const std::string& name, double value)
 
 void write_string_list_attribute(hid_t object, const std::string& name,
                                  std::span<const std::string> values) {
-  std::vector<const char*> data;
-  for (const auto& value : values) data.push_back(value.c_str());
-  Handle type = utf8_string_type();
+  std::size_t longest = 0;
+  for (const auto& value : values) longest = std::max(longest, value.size());
+  std::vector<char> data((longest + 1) * values.size(), '\0');
+  for (std::size_t i = 0; i < values.size(); ++i)
+    std::ranges::copy(values[i], data.begin() + static_cast<std::ptrdiff_t>(i * (longest + 1)));
+  Handle type = fixed_string_type(longest + 1);
   Handle space = list_space(values.size());
   replace_attribute(object, name, type.get(), type.get(), space.get(), data.data());
 }
@@ -347,15 +349,22 @@ double read_double_attribute(hid_t object, const std::string& name) {
 std::vector<std::string> read_string_list_attribute(hid_t object, const std::string& name) {
   Handle attribute = open_attribute_of_class(object, name, H5T_STRING, false);
   Handle type = own(H5Aget_type(attribute.get()), "H5Aget_type");
-  if (check(H5Tis_variable_str(type.get()), "H5Tis_variable_str") <= 0)
-    throw std::runtime_error("attribute " + name + " is not a list of variable-length strings");
-  Handle space = own(H5Aget_space(attribute.get()), "H5Aget_space");
-  std::vector<char*> data(element_count(attribute.get()));
-  if (data.empty()) return {};
-  check(H5Aread(attribute.get(), type.get(), data.data()), "reading attribute " + name);
+  const std::size_t count = element_count(attribute.get());
+  if (count == 0) return {};
   std::vector<std::string> values;
-  for (const char* value : data) values.emplace_back(value ? value : "");
-  H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, data.data());
+  if (check(H5Tis_variable_str(type.get()), "H5Tis_variable_str") > 0) {  // before schema 21
+    Handle space = own(H5Aget_space(attribute.get()), "H5Aget_space");
+    std::vector<char*> data(count);
+    check(H5Aread(attribute.get(), type.get(), data.data()), "reading attribute " + name);
+    for (const char* value : data) values.emplace_back(value ? value : "");
+    H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, data.data());
+    return values;
+  }
+  const std::size_t bytes = H5Tget_size(type.get());
+  std::vector<char> data(bytes * count);
+  check(H5Aread(attribute.get(), type.get(), data.data()), "reading attribute " + name);
+  for (std::size_t i = 0; i < count; ++i)
+    values.push_back(load_fixed_string(std::span(data).subspan(i * bytes, bytes)));
   return values;
 }
 

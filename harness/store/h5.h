@@ -74,9 +74,11 @@ Handle open_group(hid_t parent, const std::string& name);
 Handle open_dataset(hid_t parent, const std::string& name);
 bool link_exists(hid_t parent, const std::string& name);
 
-// Types. Strings in files are UTF-8 and variable-length (h5py returns str for attributes);
-// fixed-length ones describe text fields of rows in memory (h5_table.h).
-Handle utf8_string_type();
+// Types. Strings in files are UTF-8 and fixed-length, null-terminated (h5py returns them as
+// bytes): since schema 21 a file holds no variable-length data, whose global heap HDF5 1.10
+// reads without checking it, so that a damaged file crashed every reader. Files of schema 8 to
+// 20 keep text variable-length, and read alike.
+Handle utf8_string_type();  // variable-length: how older files are read
 Handle fixed_string_type(std::size_t bytes);
 
 // Copies text into a fixed-length field, keeping the final null; cuts at a UTF-8 character

@@ -70,8 +70,8 @@ struct TextColumn {
   std::size_t pointer_offset;  // its char* in the staged row
 };
 
-// Rows as HDF5 moves them: the row's bytes, then one char* per column the file keeps as
-// variable-length text, in place of that column's fixed-length field.
+// Rows as HDF5 reads them: the row's bytes, then one char* per column the file keeps as
+// variable-length text (schema 8 to 20), in place of that column's fixed-length field.
 struct Staging {
   Handle type;
   std::size_t row_bytes = 0;
@@ -133,46 +133,16 @@ Handle row_selection(hid_t table, hsize_t first, std::size_t count, Handle& memo
 }  // namespace
 
 Handle table_type(hid_t row_type) {
-  std::vector<std::pair<std::string, Handle>> columns;
-  std::size_t bytes = 0;
-  for (unsigned i = 0; i < member_count(row_type); ++i) {
-    Handle type = member_type(row_type, i);
-    if (is_text(type.get())) type = utf8_string_type();
-    bytes += H5Tget_size(type.get());
-    columns.emplace_back(member_name(row_type, i), std::move(type));
-  }
-  // Sizes in memory; creating the dataset gives variable-length text its size on disk.
-  Handle stored = own(H5Tcreate(H5T_COMPOUND, bytes), "H5Tcreate");
-  std::size_t offset = 0;
-  for (const auto& [name, type] : columns) {
-    check(H5Tinsert(stored.get(), name.c_str(), offset, type.get()), "H5Tinsert");
-    offset += H5Tget_size(type.get());
-  }
+  Handle stored = own(H5Tcopy(row_type), "H5Tcopy");
+  check(H5Tpack(stored.get()), "H5Tpack");
   return stored;
 }
 
 void write_rows(hid_t table, hid_t row_type, hsize_t first, std::size_t count, const void* rows) {
   if (count == 0) return;
-  const Staging staging = stage(row_type, H5Tget_size(row_type), [row_type](unsigned i) {
-    return is_text(member_type(row_type, i).get());
-  });
-  const auto* source = static_cast<const std::byte*>(rows);
-  std::vector<std::byte> buffer(count * staging.staged_bytes);
-  for (std::size_t index = 0; index < count; ++index) {
-    const std::byte* row = source + index * staging.row_bytes;
-    std::byte* staged = staging.row(buffer, index);
-    std::memcpy(staged, row, staging.row_bytes);
-    for (const TextColumn& column : staging.text) {
-      const char* text = reinterpret_cast<const char*>(row + column.field_offset);
-      if (!std::memchr(text, '\0', column.field_bytes))
-        throw std::logic_error("column " + column.name + " holds text without its final null");
-      std::memcpy(staged + column.pointer_offset, &text, sizeof text);
-    }
-  }
   Handle memory_space;
   const Handle file_space = row_selection(table, first, count, memory_space);
-  check(H5Dwrite(table, staging.type.get(), memory_space.get(), file_space.get(), row_transfer(),
-                 buffer.data()),
+  check(H5Dwrite(table, row_type, memory_space.get(), file_space.get(), row_transfer(), rows),
         "H5Dwrite");
 }
 

@@ -1,9 +1,8 @@
 #pragma once
-// Tables: one-dimensional compound datasets whose rows are plain structs. In memory a row keeps
-// its text in fixed-length, null-terminated fields; since schema 8 the file keeps text as
-// variable-length UTF-8, so readers see each string at its own length, neither padded nor cut
-// by the file. HDF5 1.10 converts neither way between fixed- and variable-length strings, so
-// rows travel through a staged copy that holds one char* per variable-length column.
+// Tables: one-dimensional compound datasets whose rows are plain structs, text in fixed-length,
+// null-terminated fields, in memory and in the file. Files of schema 8 to 20 keep text
+// variable-length; HDF5 1.10 converts neither way between fixed- and variable-length strings, so
+// their rows are read through a staged copy that holds one char* per variable-length column.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -16,8 +15,7 @@
 
 namespace collbench::h5 {
 
-// The stored type of a table of `row_type` rows: its members in order, packed, text as
-// variable-length UTF-8.
+// The stored type of a table of `row_type` rows: its members in order, packed.
 Handle table_type(hid_t row_type);
 
 // Writes `count` rows laid out as `row_type` into the table from row `first`; the table must
@@ -39,7 +37,7 @@ struct ColumnHistory {
 };
 
 // Reads `count` rows from row `first` into `rows`, laid out as `row_type`. Text reads alike
-// whether the file keeps it fixed-length (schema 7 and older) or variable-length. Only the
+// whether the file keeps it fixed-length or variable-length (schema 8 to 20). Only the
 // columns `history` names may be missing from the file. Throws std::runtime_error naming a
 // missing column or a text longer than its field.
 void read_rows(hid_t table, hid_t row_type, const ColumnHistory& history, hsize_t first,
@@ -50,10 +48,9 @@ std::size_t row_count(hid_t table);
 // The names of the table's columns, in the order it stores them.
 std::vector<std::string> column_names(hid_t table);
 
-// A table of `count` rows written whole under `name`, replacing any table there. A flush may
-// write a row before the text it refers to, and a row whose text is missing crashes HDF5 1.10's
-// reader; so the rows are written and flushed under a temporary name before they are linked as
-// `name`. A kill at any moment leaves the old table, the new one or none, never a torn one.
+// A table of `count` rows written whole under `name`, replacing any table there: written and
+// flushed under a temporary name before it is linked as `name`, so that a kill at any moment
+// leaves the old table, the new one or none, never a torn one.
 void write_table(hid_t file, const std::string& name, hid_t row_type, std::size_t count,
                  const void* rows);
 

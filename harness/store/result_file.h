@@ -32,9 +32,10 @@ namespace collbench {
 // time_median_ci_low_us and time_median_ci_high_us; 17: alltoall, broadcast and reduce, and the
 // root column of /points and of the curve columns; 18: a units attribute on every table, derived
 // from its columns' names; 19: the wrong_after_timing and implausible columns of /points, the
-// plausibility_ attributes; 20: /host_probe. Older versions read, their missing columns as empty strings and
-// zeros (wrong_after_timing as -1, not checked).
-inline constexpr int kSchemaVersion = 20;
+// plausibility_ attributes; 20: /host_probe; 21: text fixed-length again, in tables and
+// attributes: no variable-length data (h5.h). Older versions read, their missing columns as
+// empty strings and zeros (wrong_after_timing as -1, not checked).
+inline constexpr int kSchemaVersion = 21;
 // Files from this schema on validate after timing too (PointRow::wrong_after_timing).
 inline constexpr int kFirstSchemaCheckingAfterTiming = 19;
 inline constexpr const char* kSchemaName = "collbench-results";

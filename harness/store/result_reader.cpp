@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <limits>
+#include <new>
 #include <span>
 #include <string_view>
 #include <stdexcept>
 
 #include "harness/errors.h"
+#include "harness/store/damaged_file_guard.h"
 #include "harness/store/h5.h"
 #include "harness/store/host_probe_table.h"
 #include "harness/store/h5_table.h"
@@ -216,6 +218,7 @@ ResultFile read_result_file(const std::filesystem::path& path, bool with_samples
     throw InvalidResultFile(fmt::format("{}: no such file", path.string()));
   if (!h5::is_hdf5_file(path))
     throw InvalidResultFile(fmt::format("{}: not an HDF5 file", path.string()));
+  const DamagedFileGuard guard(path);
   try {
     const h5::Handle file = h5::open_file_read_only(path);
     const hid_t root = file.get();
@@ -238,6 +241,10 @@ ResultFile read_result_file(const std::filesystem::path& path, bool with_samples
     throw;  // the file may be fine: a fault of the moment, not bad input
   } catch (const std::runtime_error& error) {
     throw InvalidResultFile(fmt::format("{}: {}", path.string(), error.what()));
+  } catch (const std::bad_alloc&) {  // a damaged extent, seen in damaged copies
+    throw InvalidResultFile(fmt::format("{}: a dataset claims more than this machine's memory "
+                                        "holds: damaged, or too large to read here",
+                                        path.string()));
   }
 }
 

@@ -99,7 +99,7 @@ def test_default_backend_without_gpu_is_mpi(nccl_without_gpu, out):
     result = run_mpi(2, ["run", "-e", "64", "--ops", "allreduce", "--out", str(out), *QUICK])
     assert result.returncode == 0, result.stderr
     with h5py.File(out, "r") as f:
-        assert f.attrs["backend"] == "mpi"
+        assert text(f.attrs["backend"]) == "mpi"
         assert {text(b) for b in f["points"]["backend"]} == {"mpi"}
 
 

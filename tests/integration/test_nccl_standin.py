@@ -96,7 +96,7 @@ def registrations(stderr):
 
 def points_of(path):
     with h5py.File(path, "r") as f:
-        return f["points"][()], dict(f.attrs)
+        return f["points"][()], {key: text(value) for key, value in f.attrs.items()}
 
 
 @pytest.fixture(scope="module", params=[2, 4])

@@ -183,7 +183,7 @@ def test_a_binding_warning_is_on_the_per_rank_figures_and_the_report(files, tmp_
     warning, which the per-rank figures and the report's per-rank section repeat. Emptied or
     deleted (a bound run's file), nothing warns."""
     with h5py.File(files["ranks"], "r") as f:
-        warning = f.attrs["binding_warning"]
+        warning = f.attrs["binding_warning"].decode()
     assert "ranks are not bound to cores" in warning
 
     def change(f):

@@ -47,7 +47,7 @@ def bounds_of(run):
     of the run is judged."""
     with h5py.File(run, "r") as f:
         bounds, points = f["link_bounds"][()], f["points"][()]
-        attributes = {k: f["link_bounds"].attrs[k] for k in ("links_file", "links_start_utc")}
+        attributes = {k: f["link_bounds"].attrs[k].decode() for k in ("links_file", "links_start_utc")}
     assert sorted(bounds["point_id"]) == list(range(len(points)))
     modes = [points["mode"][b["point_id"]].decode() for b in bounds]
     sizes = [int(points["size_bytes"][b["point_id"]]) for b in bounds]

@@ -222,7 +222,7 @@ def test_frames_are_decoded_and_match_what_a_reader_types(files):
     with h5py.File(files["ranks"], "r") as f:
         stored = f["points"][()]
         text = h5py.check_string_dtype(f["points"].dtype["collective"])
-    assert (text.encoding, text.length) == ("utf-8", None)  # variable-length UTF-8 in the file
+    assert (text.encoding, text.length) == ("utf-8", 16)  # fixed-length UTF-8 in the file
     assert isinstance(stored["collective"][0], bytes)  # which h5py 3 returns as bytes
     assert list(points["collective"]) == [c.decode() for c in stored["collective"]]
     allreduce = (points["collective"] == "allreduce").sum()

@@ -58,7 +58,7 @@ def table(path, name):
     """/NAME as {column: array}, text decoded (h5py returns it as bytes)."""
     with h5py.File(path, "r") as f:
         rows = f[name][()]
-    return {c: np.array([v.decode() for v in rows[c]]) if rows.dtype[c].kind == "O" else rows[c]
+    return {c: np.array([v.decode() for v in rows[c]]) if rows.dtype[c].kind in "OS" else rows[c]
             for c in rows.dtype.names}
 
 
