@@ -7,14 +7,15 @@ import numpy as np
 
 SCHEMA = "collbench-results"
 PREDICTIONS_SCHEMA = "collbench-predictions"
-SCHEMA_VERSION = 21
+SCHEMA_VERSION = 22
 # Schema 16 named the median's interval for what it covers, this launch's median.
 _RENAMED_IN_16 = {"time_ci_low_us": "time_median_ci_low_us",
                   "time_ci_high_us": "time_median_ci_high_us"}
 
-# The columns that name a curve: every size of one of these is one line in a figure and one fit.
+# The columns that name a curve: every size of one of these is one line in a figure and one fit
+# (harness/store/curve_columns.h).
 CURVE_KEY = ("backend", "collective", "datatype", "redop", "placement", "algorithm", "protocol",
-             "nranks", "mode", "in_place")
+             "nranks", "root", "mode", "sync", "in_place")
 
 
 class ResultFileError(Exception):
@@ -103,6 +104,9 @@ def _table(dataset, rows=None):
     for name in ("algorithm", "protocol"):
         if name not in columns and "backend" in columns:
             columns[name] = np.array([""] * len(data), dtype=object)
+    # Before version 17 no collective had a root; a curve's sync is _take_points_sync's.
+    if "root" not in columns and "backend" in columns:
+        columns["root"] = np.full(len(data), -1)
     # Files before version 5 lack p*'s interval, before 7 the families' coefficients: NaN.
     for name in ("crossover_ranks_ci_low", "crossover_ranks_ci_high"):
         if name not in columns and "crossover_ranks" in columns:
@@ -200,21 +204,30 @@ def load(path):
             raise ResultFileError(f"{path}: holds no /points table")
         rows = _finished_rows(f)
         points = _measured_table(f["points"], rows)
+        if "sync" not in points:  # before version 4 every sample started at a barrier
+            points["sync"] = np.array(["barrier"] * len(points["mode"]), dtype=object)
         medians = f["rank_median_us"][:rows] if "rank_median_us" in f else np.empty((0, 0))
+        models = {name: _take_points_sync(_table(f[name]), points)
+                  if name in f and len(f[name]) else {}
+                  for name in ("fits", "headlines", "families", "crossovers")}
         return ResultFile(
             path=path, attrs=attrs, points=points,
             topology=_table(f["topology"]) if "topology" in f else {},
-            rank_median_us=medians,
-            fits=_table(f["fits"]) if "fits" in f and len(f["fits"]) else {},
-            headlines=(_table(f["headlines"])
-                       if "headlines" in f and len(f["headlines"]) else {}),
-            families=_table(f["families"]) if "families" in f and len(f["families"]) else {},
-            crossovers=(_table(f["crossovers"])
-                        if "crossovers" in f and len(f["crossovers"]) else {}),
+            rank_median_us=medians, **models,
             environment=({k: _attr(v) for k, v in f["environment"].attrs.items()}
                          if "environment" in f else {}),
             stragglers=_table(f["stragglers"]) if "stragglers" in f else None,
             is_links="links" in f, links=_links(f), link_bounds=_link_bounds(f))
+
+
+def _take_points_sync(table, points):
+    """Before version 22 a curve was named without its sync: one run's latency points share
+    one, and bandwidth loops start at a barrier (as the C++ reader takes it)."""
+    if "sync" not in table and "mode" in table:
+        latency = [s for m, s in zip(points["mode"], points["sync"]) if m == "latency"]
+        table["sync"] = np.array([(latency[0] if latency else "window") if m == "latency"
+                                  else "barrier" for m in table["mode"]], dtype=object)
+    return table
 
 
 def curves(columns, mode=None):

@@ -439,12 +439,11 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       point.key = PointKey{settings_.backend, row.collective, row.datatype, row.op,
                            settings_.placement, run_.group_size, mode, in_place,
                            row.shape.size_bytes, row.shape.count, settings_.tuning.algorithm,
-                           settings_.tuning.protocol, row.root};
+                           settings_.tuning.protocol, row.root, sampled.start};
       point.checks = checks;
       point.stop_reason = sampled.reason;
       point.ops_per_sample = sampled.ops_per_sample;
       point.sample_step_s = settings_.timer_step_s / sampled.ops_per_sample;
-      point.start = sampled.start;
       point.invalid_samples = sampled.invalid;
       point.window_margin_s = sampled.margin_s;
       point.clock_error_s = sampled.clock_error_s;

@@ -51,6 +51,9 @@ struct PointKey {
   std::string algorithm;
   std::string protocol;
   int root = kNoRoot;  // of broadcast and reduce, a rank of the communicator
+  // How its samples started: a latency started at a barrier is another quantity than one
+  // started in a window (docs/DESIGN.md, "Timing modes"), so it is another point.
+  SampleStart sync = SampleStart::barrier;
 
   bool operator==(const PointKey&) const = default;
   auto operator<=>(const PointKey&) const = default;  // so that keys index maps
@@ -120,7 +123,6 @@ struct PointResult {
   // How finely a sample is read: the timer's step (harness/measure/timer_step.h) over
   // ops_per_sample; 0 where the timer showed none. Medians are known to a step at best.
   double sample_step_s = 0;
-  SampleStart start = SampleStart::barrier;
   std::uint64_t invalid_samples = 0;  // window samples a rank reached late: left out, counted
   double window_margin_s = kNotApplicable;  // window: rank 0's lead on t0 at the last sample
   double clock_error_s = kNotApplicable;    // window: the clocks' residual error after the point

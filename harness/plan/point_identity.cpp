@@ -21,9 +21,12 @@ std::string tuning_text(const PointKey& key) {
 }
 
 std::string curve_text(const PointKey& key) {
-  return fmt::format("{} {} {} {} {} {}{}{}", name(key.collective), name(key.datatype),
+  // Latency samples start in a window unless --sync barrier; bandwidth loops at a barrier.
+  const bool other_sync = key.mode == Mode::latency && key.sync == SampleStart::barrier;
+  return fmt::format("{} {} {} {} {} {}{}{}{}", name(key.collective), name(key.datatype),
                      redop_label(key), name(key.placement), ranks_text(key), name(key.mode),
-                     key.in_place ? " in place" : "", tuning_text(key));
+                     other_sync ? " sync barrier" : "", key.in_place ? " in place" : "",
+                     tuning_text(key));
 }
 
 std::string point_text(const PointKey& key) {
@@ -52,6 +55,7 @@ nlohmann::ordered_json key_json(const PointKey& key, bool with_size) {
   if (key.nranks) json["nranks"] = key.nranks;
   if (key.root != kNoRoot) json["root"] = key.root;
   json["mode"] = name(key.mode);
+  json["sync"] = name(key.sync);
   json["in_place"] = key.in_place;
   if (with_size) json["size_bytes"] = key.size_bytes;
   return json;

@@ -11,8 +11,8 @@
 
 namespace collbench {
 
-// "allreduce float sum world 2 ranks latency", then " in place" and a pinned " Ring/LL" when
-// set; "across ranks" for a key of every rank count (nranks 0); "2 ranks root 1" for a broadcast
+// "allreduce float sum world 2 ranks latency", then " sync barrier" (a latency started at a
+// barrier), " in place" and a pinned " Ring/LL" when set; "across ranks" for a key of every rank count (nranks 0); "2 ranks root 1" for a broadcast
 // or a reduce.
 std::string curve_text(const PointKey& key);
 // A pinned tuning as " Ring/LL" ("auto" where the library chose); empty when none is pinned.
@@ -21,7 +21,8 @@ std::string tuning_text(const PointKey& key);
 std::string point_text(const PointKey& key);
 std::vector<std::pair<std::string, std::string>> key_labels(const PointKey& key);
 // backend, collective, datatype, redop, placement, algorithm, protocol, nranks (left out when
-// 0), root (left out where the collective has none), mode, in_place, and size_bytes when asked.
+// 0), root (left out where the collective has none), mode, sync, in_place, and size_bytes when
+// asked.
 nlohmann::ordered_json key_json(const PointKey& key, bool with_size);
 
 }  // namespace collbench

@@ -8,7 +8,7 @@ RunStragglers::RunStragglers(const std::vector<RankTopology>& topology) {
 
 void RunStragglers::add(const PointResult& point) {
   const RawSamples& samples = point.samples;
-  if (point.key.mode != Mode::latency || point.start != SampleStart::window ||
+  if (point.key.mode != Mode::latency || point.key.sync != SampleStart::window ||
       samples.nranks < 2 || samples.sample_count() == 0)
     return;
   std::vector<std::string> hosts;

@@ -34,7 +34,6 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
   fields["round_spread_rel"] = finite_or_null(round_spread(rounds));
   fields["rounds_agree"] =
       rounds.size() >= 2 ? nlohmann::ordered_json(rounds_agree(rounds)) : nullptr;
-  fields["sync"] = name(p.start);
   fields["invalid_samples"] = p.invalid_samples;
   fields["window_margin_us"] = us(p.window_margin_s);  // null outside window starts
   fields["clock_error_us"] = us(p.clock_error_s);

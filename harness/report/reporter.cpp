@@ -33,9 +33,10 @@ std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& o
 }
 
 bool same_row(const PointKey& a, const PointKey& b) {
-  // A row holds every mode and in-place variant of one key.
+  // A row holds every mode and in-place variant of one key, and so each mode's sync.
   const auto row_key = [](PointKey key) {
     key.mode = Mode::bandwidth;
+    key.sync = SampleStart::barrier;
     key.in_place = false;
     return key;
   };

@@ -7,7 +7,7 @@ namespace collbench {
 void add_member(h5::RowType& row, const char*, std::size_t offset,
                 std::type_identity<CurveColumns>) {
   COLLBENCH_ADD_MEMBERS(row, offset, CurveColumns, backend, collective, datatype, redop, placement,
-                        algorithm, protocol, mode, nranks, in_place, root);
+                        algorithm, protocol, mode, nranks, in_place, root, sync);
 }
 
 CurveColumns curve_columns(const PointKey& key) {
@@ -23,6 +23,7 @@ CurveColumns curve_columns(const PointKey& key) {
   columns.nranks = key.nranks;
   columns.in_place = key.in_place;
   columns.root = key.root;
+  h5::store_fixed_string(name(key.sync), columns.sync);
   return columns;
 }
 
@@ -40,6 +41,7 @@ PointKey curve_key_of(const CurveColumns& columns) {
   key.nranks = columns.nranks;
   key.in_place = columns.in_place != 0;
   key.root = root_of(key.collective, columns.root);
+  key.sync = parse_sample_start(text(columns.sync)).value_or(SampleStart::barrier);
   return key;
 }
 

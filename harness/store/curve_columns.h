@@ -22,6 +22,7 @@ struct CurveColumns {
   std::int32_t nranks;
   std::int8_t in_place;
   std::int32_t root;  // schema 17; kNoRoot for collectives without one (0 in older files)
+  char sync[16];      // schema 22; empty in older files, whose curves take their points' sync
 };
 
 // A CurveColumns member of a row adds its columns at `offset`.
@@ -29,6 +30,7 @@ void add_member(h5::RowType& row, const char* name, std::size_t offset,
                 std::type_identity<CurveColumns>);
 
 CurveColumns curve_columns(const PointKey& key);
+// An empty sync (files before schema 22) reads as SampleStart::barrier.
 PointKey curve_key_of(const CurveColumns& columns);
 
 }  // namespace collbench

@@ -236,7 +236,7 @@ constexpr std::string_view kColumnsAfterSchema2[] = {
     "algorithm",        "protocol",          "alpha_at_bound",
     "held_out_rel_error", "crossover_ranks_ci_low", "crossover_ranks_ci_high",
     "latency_per_peer", "latency_per_doubling", "bandwidth_per_share",
-    "bandwidth_whole",  "root"};
+    "bandwidth_whole",  "root",              "sync"};
 
 // Every row of a model table; none where the file was never fitted.
 template <typename Row>

@@ -40,7 +40,7 @@ PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   store_name(choice_name(point.chosen.protocol), row.chosen_protocol, "chosen_protocol");
   row.chosen_channels = point.chosen.channels;
   store_name(name(key.mode), row.mode, "mode");
-  store_name(name(point.start), row.sync, "sync");
+  store_name(name(point.key.sync), row.sync, "sync");
   store_name(name(point.stop_reason), row.stop_reason, "stop_reason");
   row.nranks = key.nranks;
   row.root = key.root;
@@ -98,9 +98,9 @@ PointResult from_point_row(const PointRow& row) {
   point.ops_per_sample = row.ops_per_sample;
   // Files before schema 4 have no sync column: their samples all started at a barrier.
   if (row.sync[0] != '\0')
-    point.start = h5::parse_member(parse_sample_start, row.sync, layout::kPoints, "sync");
+    point.key.sync = h5::parse_member(parse_sample_start, row.sync, layout::kPoints, "sync");
   point.invalid_samples = row.invalid_samples;
-  if (point.start == SampleStart::window) {
+  if (point.key.sync == SampleStart::window) {
     point.window_margin_s = row.window_margin_us / kMicrosecondsPerSecond;
     point.clock_error_s = row.clock_error_us / kMicrosecondsPerSecond;
   }

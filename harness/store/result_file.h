@@ -33,11 +33,14 @@ namespace collbench {
 // root column of /points and of the curve columns; 18: a units attribute on every table, derived
 // from its columns' names; 19: the wrong_after_timing and implausible columns of /points, the
 // plausibility_ attributes; 20: /host_probe; 21: text fixed-length again, in tables and
-// attributes: no variable-length data (h5.h). Older versions read, their missing columns as
+// attributes: no variable-length data (h5.h); 22: the sync column of the curve columns, a
+// point's sync part of its identity. Older versions read, their missing columns as
 // empty strings and zeros (wrong_after_timing as -1, not checked).
-inline constexpr int kSchemaVersion = 21;
+inline constexpr int kSchemaVersion = 22;
 // Files from this schema on validate after timing too (PointRow::wrong_after_timing).
 inline constexpr int kFirstSchemaCheckingAfterTiming = 19;
+// Files from this schema on name a curve with its sync (CurveColumns::sync).
+inline constexpr int kFirstSchemaWithCurveSync = 22;
 inline constexpr const char* kSchemaName = "collbench-results";
 // The `schema` of a file of `collbench predict` (harness/store/prediction_file.h).
 inline constexpr const char* kPredictionSchemaName = "collbench-predictions";

@@ -211,6 +211,20 @@ std::vector<PointResult> read_points(hid_t root, bool with_samples, bool complet
   return points;
 }
 
+// Files before schema 22 name a curve without its sync: one run's latency points share one
+// (--sync), and bandwidth points start at a barrier.
+void take_points_sync(ModelReport& models, std::span<const PointResult> points) {
+  const auto latency = std::ranges::find(points, Mode::latency,
+                                         [](const PointResult& p) { return p.key.mode; });
+  const SampleStart latency_sync = latency == points.end() ? SampleStart::window : latency->key.sync;
+  const auto take = [&](PointKey& key) {
+    key.sync = key.mode == Mode::latency ? latency_sync : SampleStart::barrier;
+  };
+  for (CurveFit& curve : models.curves) take(curve.key);
+  for (FamilyReport& family : models.families) take(family.key);
+  for (CrossoverReport& crossover : models.crossovers) take(crossover.key);
+}
+
 }  // namespace
 
 ResultFile read_result_file(const std::filesystem::path& path, bool with_samples) {
@@ -232,6 +246,8 @@ ResultFile read_result_file(const std::filesystem::path& path, bool with_samples
     if (result.schema_version < kFirstSchemaCheckingAfterTiming)  // whose column reads 0
       for (PointResult& point : result.points) point.checks.after_timing = kNotChecked;
     result.models = read_model_tables(root);
+    if (result.models && result.schema_version < kFirstSchemaWithCurveSync)
+      take_points_sync(*result.models, result.points);
     result.links = read_link_tables(root, with_samples);
     result.link_bounds = read_link_bounds(root);
     result.stragglers = read_straggler_table(root);

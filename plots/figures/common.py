@@ -80,16 +80,21 @@ def warn_of_binding(figure, result):
 
 
 def label(key, with_collective=True, with_mode=False):
-    """'allreduce · world · 3 ranks', plus datatype/op, pinned tuning and in-place when set."""
+    """'allreduce · world · 3 ranks', plus the root, pinned tuning, in-place and a latency
+    started at a barrier when set."""
     k = key_dict(key)
     parts = [k["collective"]] if with_collective else []
     parts += [k["placement"], f"{k['nranks']} ranks"]
+    if k["root"] >= 0:
+        parts.append(f"root {k['root']}")
     if k["algorithm"] or k["protocol"]:
         parts.append("/".join(p for p in (k["algorithm"], k["protocol"]) if p))
     if k["in_place"]:
         parts.append("in place")
     if with_mode:
         parts.append(k["mode"])
+    if k["mode"] == "latency" and k["sync"] == "barrier":
+        parts.append("sync barrier")
     return " · ".join(parts)
 
 

@@ -54,6 +54,26 @@ def point_lines(stdout):
     return [line.split() for line in stdout.splitlines() if line.strip() and not line.startswith("#")]
 
 
+def test_another_root_or_sync_is_another_point(tmp_path):
+    """A broadcast rooted at 0 against one rooted at 1, and latencies started in a window
+    against ones started at a barrier: other quantities, listed unmatched, never judged."""
+    files = {}
+    for name, args in [("root0", ["--ops", "bcast", "-r", "0"]), ("root1", ["--ops", "bcast", "-r", "1"]),
+                       ("window", ["--ops", "allreduce", "--sync", "window"]),
+                       ("barrier", ["--ops", "allreduce", "--sync", "barrier"])]:
+        files[name] = tmp_path / f"{name}.h5"
+        result = run_mpi(2, ["run", "--backend", "mpi", *args, "-b", "8", "-e", "64", "-f", "8",
+                             *QUICK, "--no-fit", "--out", str(files[name])])
+        assert result.returncode == 0, result.stdout + result.stderr
+    roots = json.loads(compare(files["root0"], files["root1"], "--format", "json").stdout)
+    assert roots["points"] == [] and len(roots["unmatched"]) == 8  # 2 sizes, 2 modes, each side
+    assert {u["root"] for u in roots["unmatched"]} == {0, 1}
+    syncs = json.loads(compare(files["window"], files["barrier"], "--format", "json").stdout)
+    assert {p["mode"] for p in syncs["points"]} == {"bandwidth"}  # both start at a barrier
+    assert {(u["mode"], u["sync"]) for u in syncs["unmatched"]} == {("latency", "window"),
+                                                                   ("latency", "barrier")}
+
+
 def test_sizes_in_one_file_only_are_listed_not_judged(runs):
     base, rerun = runs
     result = compare(base, rerun, "--threshold", "100%")

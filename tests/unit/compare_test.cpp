@@ -269,7 +269,7 @@ TEST(MatchPoints, EveryKeyFieldCountsButTheElementCount) {
   PointResult a = point(64), b = point(64);
   b.key.count = 99;  // follows from the others; never differs in practice
   EXPECT_EQ(match_points(std::vector{a}, std::vector{b}, false).matched.size(), 1u);
-  for (int field = 0; field < 8; ++field) {
+  for (int field = 0; field < 9; ++field) {
     PointResult c = point(64);
     switch (field) {
       case 0: c.key.placement = Placement::intra; break;
@@ -280,6 +280,7 @@ TEST(MatchPoints, EveryKeyFieldCountsButTheElementCount) {
       case 5: c.key.algorithm = "Ring"; break;
       case 6: c.key.protocol = "LL"; break;
       case 7: c.key.collective = CollectiveKind::allgather; break;
+      case 8: c.key.sync = SampleStart::window; break;
     }
     const PointMatch match = match_points(std::vector{a}, std::vector{c}, false);
     EXPECT_TRUE(match.matched.empty()) << field;
@@ -549,6 +550,7 @@ TEST(Comparison, TheTableOpensWithTheVerdictAndSummarisesUnmatchedPointsPerCurve
   key.backend = "mpi";
   key.nranks = 2;
   key.mode = Mode::latency;
+  key.sync = SampleStart::window;
   for (std::size_t size : {8, 16, 32}) {
     key.size_bytes = size;
     c.base_only.push_back(key);

@@ -12,6 +12,7 @@ PointResult measured_point(std::size_t size, double hidden, double low, double h
   point.key.backend = "nccl";
   point.key.nranks = 2;
   point.key.mode = Mode::latency;
+  point.key.sync = SampleStart::window;
   point.key.size_bytes = size;
   point.overlap.collective_slowdown = 1.5;
   point.overlap.load_slowdown = 1.02;

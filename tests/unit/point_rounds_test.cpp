@@ -102,15 +102,15 @@ TEST(PointRounds, OsuMeanAveragesEachRanksMeanOverItsRounds) {
 
   PointResult point;
   point.key.mode = Mode::latency;
-  point.start = SampleStart::barrier;
+  point.key.sync = SampleStart::barrier;
   const double osu = osu_mean(point, rank_means);
   EXPECT_NEAR(osu, 14.5e-6 / 15, 1e-15);
   EXPECT_LT(osu, slowest_sum * 1e-6 / 5);  // the slowest rank's mean is another figure
   EXPECT_TRUE(std::isnan(own_mean(PointResult{})));  // a rank that took no part
 
-  point.start = SampleStart::window;  // its own times are ends after t0
+  point.key.sync = SampleStart::window;  // its own times are ends after t0
   EXPECT_TRUE(std::isnan(osu_mean(point, rank_means)));
-  point.start = SampleStart::barrier;
+  point.key.sync = SampleStart::barrier;
   point.key.mode = Mode::bandwidth;
   EXPECT_TRUE(std::isnan(osu_mean(point, rank_means)));
 }

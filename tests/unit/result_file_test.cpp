@@ -567,9 +567,9 @@ TEST_F(ResultFileTest, EveryTextColumnIsFixedLengthUtf8) {
       EXPECT_EQ(H5Tget_cset(member.get()), H5T_CSET_UTF8) << table << "/" << member_name(stored.get(), i);
     }
   }
-  // points 13, topology 6, each model table 8 for its curve, the flags of fits and headlines,
+  // points 13, topology 6, each model table 9 for its curve, the flags of fits and headlines,
   // the family of families and crossovers, and the families' rank counts
-  EXPECT_EQ(text_columns, 13 + 6 + 4 * 8 + 2 + 2 + 1);
+  EXPECT_EQ(text_columns, 13 + 6 + 4 * 9 + 2 + 2 + 1);
   EXPECT_EQ(text_column(path, "topology", "gpu_name")[0], "NVIDIA H100 80GB HBM3");
 }
 
@@ -689,6 +689,44 @@ TEST_F(ResultFileTest, ReadsSchema20FileWithVariableLengthText) {
     expect_same_point(written.points[i], result.points[i], true);
   ASSERT_TRUE(result.models && written.models);
   expect_same_models(*written.models, *result.models);
+}
+
+// Before schema 22 a curve was named without its sync: it takes its points' (one run's latency
+// points share one), and a bandwidth curve a barrier's, so that its fits still meet its points.
+TEST_F(ResultFileTest, OlderFilesCurvesTakeTheirPointsSync) {
+  const fs::path path = file("v21.h5");
+  std::vector<PointResult> points = example_points();
+  ASSERT_EQ(points[0].key.mode, Mode::latency);
+  points[0].key.sync = SampleStart::window;
+  ModelReport models = example_models();
+  CurveFit latency = models.curves.front();
+  latency.key = curve_key(points[0].key);
+  models.curves.push_back(latency);
+  {
+    ResultWriter writer(path, false);
+    writer.write_provenance(example_provenance());
+    writer.write_topology(example_topology());
+    for (const PointResult& point : points) writer.append_point(point);
+    writer.write_models(models);
+    writer.finish("2025-01-02T04:00:00Z");
+  }
+  {
+    const h5::Handle file = h5::own(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "H5Fopen");
+    for (const char* table : {"fits", "headlines", "families", "crossovers"})
+      if (h5::link_exists(file.get(), table))
+        rewrite_as_older(file.get(), table, {"sync"}, OlderText::fixed);
+    h5::write_int_attribute(file.get(), "schema_version", 21);
+  }
+  const ResultFile result = read_result_file(path, false);
+  ASSERT_TRUE(result.models);
+  ASSERT_EQ(result.models->curves.size(), models.curves.size());
+  for (const CurveFit& curve : result.models->curves)
+    EXPECT_EQ(curve.key.sync, curve.key.mode == Mode::latency ? SampleStart::window
+                                                              : SampleStart::barrier)
+        << name(curve.key.mode);
+  EXPECT_EQ(result.models->curves.back().key, curve_key(points[0].key));
+  for (const FamilyReport& family : result.models->families)
+    EXPECT_EQ(family.key.sync, SampleStart::barrier);
 }
 
 // The statistics and the per-rank medians come from every sample whatever the file keeps.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/fit/curve_fits.h"
+#include "harness/report/reporter.h"
 #include "harness/plan/point.h"
 #include "harness/report/convergence_mark.h"
 #include "harness/report/link_bound_report.h"
@@ -96,6 +97,7 @@ PointResult point(CollectiveKind collective, std::size_t size, std::size_t count
   p.checks.before_timing = wrong;
   p.stop_reason = mode == Mode::latency ? StopReason::converged : StopReason::fixed_count;
   p.ops_per_sample = mode == Mode::latency ? 1 : 20;
+  p.key.sync = mode == Mode::latency ? SampleStart::window : SampleStart::barrier;  // as run does
   return p;
 }
 
@@ -305,6 +307,18 @@ TEST(TableReporter, InPlaceAddsASecondGroupOfFourColumns) {
   const auto oob = lines_starting(text, "# Out of bounds values");
   ASSERT_EQ(oob.size(), 1u);
   EXPECT_EQ(split_ws(oob[0]).back(), "OK");
+}
+
+// `report` prints a stored run a row per key: a window-started latency beside its bandwidth loop,
+// in place or not, as run printed them.
+TEST(SameRow, HoldsEveryModeAndItsSyncOfOneSize) {
+  const auto AR = CollectiveKind::allreduce;
+  const PointKey latency = point(AR, 4096, 1024, Mode::latency, false, 20e-6, 30e-6, 0.2, 0.3, 0).key;
+  PointKey bandwidth = point(AR, 4096, 1024, Mode::bandwidth, true, 20e-6, 30e-6, 0.2, 0.3, 0).key;
+  ASSERT_NE(latency.sync, bandwidth.sync);
+  EXPECT_TRUE(same_row(latency, bandwidth));
+  bandwidth.size_bytes *= 2;
+  EXPECT_FALSE(same_row(latency, bandwidth));
 }
 
 TEST(TableReporter, BandwidthOnlyLeavesLatencyColumnsEmpty) {
@@ -632,10 +646,11 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
   const std::vector<std::string> expected_header{
       "backend",        "collective",     "datatype",       "redop",           "placement",
       "algorithm",      "protocol",       "chosen_algorithm", "chosen_protocol", "chosen_channels",
-      "nranks",         "mode",           "in_place",       "size_bytes",      "count",  "root",
+      "nranks",         "mode",           "sync",           "in_place",        "size_bytes",
+      "count",          "root",
       "samples",        "ops_per_sample", "stop_reason",    "converged",       "ci_rel_halfwidth",
       "ci_mark",        "round_spread_rel", "rounds_agree",
-      "sync",           "invalid_samples", "window_margin_us", "clock_error_us", "time_median_us",
+      "invalid_samples", "window_margin_us", "clock_error_us", "time_median_us",
       "time_min_us",    "time_p5_us",     "time_p95_us",    "time_p99_us",     "time_max_us",
       "time_mean_us",   "time_stddev_us", "time_median_ci_low_us", "time_median_ci_high_us",
       "osu_mean_us",    "algbw_GBps",
@@ -672,8 +687,8 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
     EXPECT_NEAR(std::stod(cells[column("ci_rel_halfwidth")]), 0.01, 1e-12);
     EXPECT_EQ(cells[column("ci_mark")], "1.0%");
     EXPECT_EQ(cells[column("round_spread_rel")], "null");
-    EXPECT_EQ(cells[column("sync")], "barrier");
-    EXPECT_EQ(cells[column("window_margin_us")], "null");  // not a window start
+    EXPECT_EQ(cells[column("sync")], std::string(name(p.key.sync)));
+    EXPECT_EQ(cells[column("window_margin_us")], "null");  // no margin recorded
     EXPECT_NEAR(std::stod(cells[column("time_median_us")]), p.summary.median * 1e6,
                 1e-9 * p.summary.median * 1e6);
     EXPECT_NEAR(std::stod(cells[column("time_p99_us")]), p.summary.p99 * 1e6,
