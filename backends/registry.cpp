@@ -56,7 +56,14 @@ void give_back_library_crash_handlers() {
 #endif
 }
 
-bool starts_without_mpi(std::string_view name) { return name == "nccl"; }
+BackendCapabilities capabilities_of(std::string_view name) {
+  if (name == "nccl")
+    return {.cuda_graphs = true,
+            .pinned_tuning = true,
+            .buffer_registration = true,
+            .starts_without_mpi = true};
+  return {};
+}
 
 std::map<std::string, std::string> local_launch_environment(
     std::string_view name, [[maybe_unused]] int nranks, [[maybe_unused]] bool virtual_nodes) {

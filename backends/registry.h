@@ -34,8 +34,16 @@ void end_failed_start();
 // report and a handler it installs for one takes effect.
 void give_back_library_crash_handlers();
 
-// Whether the backend's ranks can start without mpirun or srun (`run --np N`).
-bool starts_without_mpi(std::string_view name);
+// What a backend can do beyond the collectives every backend runs, asked before it starts.
+struct BackendCapabilities {
+  bool cuda_graphs = false;          // a sample's operations captured as one graph (-G)
+  bool pinned_tuning = false;        // the library's algorithm and protocol pinned (--nccl-algo)
+  bool buffer_registration = false;  // buffers registered with the library (-R)
+  bool starts_without_mpi = false;   // ranks started without mpirun or srun (--np N)
+};
+// A backend's, whether this build has it or not (start_backend says that); none for a name that
+// is no backend.
+BackendCapabilities capabilities_of(std::string_view name);
 // What `run --np N` children need in their environment to find each other. Throws
 // BackendUnavailable when this host cannot run them.
 std::map<std::string, std::string> local_launch_environment(std::string_view name, int nranks,

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/registry.h"
 #include "collectives/collective.h"
 #include "harness/cli/option_values.h"
 #include "harness/errors.h"
@@ -202,16 +203,17 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
           "-G/--cudagraph takes 0 or 1: each sample's operations are one graph, launched once a "
           "sample (nccl-tests' count of launches is not taken; -n and the stopping rule set the "
           "samples)");
-  require(o.cuda_graph_launches == 0 || config.backend == "nccl",
+  const BackendCapabilities can = capabilities_of(config.backend);
+  require(o.cuda_graph_launches == 0 || can.cuda_graphs,
           "-G/--cudagraph needs the nccl backend");
   config.cuda_graphs = o.cuda_graph_launches > 0;
   config.tunings = tunings_of(o);
-  require(config.tunings.size() == 1 || config.backend == "nccl",
+  require(config.tunings.size() == 1 || can.pinned_tuning,
           "--nccl-algo/--nccl-proto need the nccl backend");
   require(o.local_register >= 0 && o.local_register <= 2,
           fmt::format("-R/--local_register: {} is none of 0 (none), 1 (local) or 2 (symmetric)",
                       o.local_register));
-  require(o.local_register == 0 || config.backend == "nccl",
+  require(o.local_register == 0 || can.buffer_registration,
           "-R/--local_register needs the nccl backend");
   config.buffer_registration = static_cast<BufferRegistration>(o.local_register);
   // NCCL 2.28 hands a collective whose buffers lie in symmetric windows to its symmetric kernels
@@ -222,7 +224,7 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
           "symmetric kernels whatever NCCL_ALGO and NCCL_PROTO say, so the pins would not hold; "
           "pin with -R 0 or 1");
   require(o.local_ranks >= 0, "--np must not be negative");
-  require(o.local_ranks == 0 || config.backend == "nccl",
+  require(o.local_ranks == 0 || can.starts_without_mpi,
           fmt::format("--np: the {} backend starts its ranks through mpirun or srun; --np starts "
                       "ranks without them, for the nccl backend",
                       config.backend));

@@ -420,6 +420,21 @@ TEST(ResolveErrors, CudaGraphWithMpi) {
   EXPECT_CONTAINS(usage_error(options, "nccl"), "-G/--cudagraph");
 }
 
+// Pins and --np are what the nccl backend can do (capabilities_of), not the mpi one.
+TEST(ResolveErrors, PinsAndLocalRanksNeedTheNcclBackend) {
+  RunOptions pinned;
+  pinned.backend = "mpi";
+  pinned.nccl_algorithms = "Ring,Tree";
+  EXPECT_CONTAINS(usage_error(pinned, "nccl"), "--nccl-algo/--nccl-proto need the nccl backend");
+  pinned.backend = "nccl";
+  EXPECT_EQ(resolve(pinned, "nccl").tunings.size(), 3u);  // the library's choice and each pin
+  RunOptions local;
+  local.backend = "mpi";
+  local.local_ranks = 2;
+  EXPECT_CONTAINS(usage_error(local, "nccl"),
+                  "--np: the mpi backend starts its ranks through mpirun or srun");
+}
+
 TEST(Resolve, PlacementsAndRankCounts) {
   RunOptions options;
   options.placement = "all";
