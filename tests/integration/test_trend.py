@@ -6,10 +6,16 @@ which move small sizes by 2.2x over minutes here, where a twofold slowdown was f
 an unchanged history alerts nightly_rates_test's. The change is found where it was planted,
 judged as the newest level against the nights before it, and is no verdict once its level is
 old; the verdict files parse back, with the host-state record; the trend figure and the report's
-section are drawn from the JSON, and bad input exits 2."""
+section are drawn from the JSON, and bad input exits 2.
+
+Every night's host-state probe is the first night's: which launches the host's moves put in one
+state is chance (in two CI runs the newest night shared its state with none of the five before
+it, then with only some of the slowed ones), and what trend does with the states is tested where
+they are drawn over many seeds (host_states_test, nightly_rates_test, trend_files_test)."""
 import json
 import re
 
+import h5py
 import pytest
 
 from conftest import (BOUND, QUICK, junit_suite, prometheus_samples, run_mpi, run_plain,
@@ -32,6 +38,12 @@ def nights(tmp_path_factory, interposer):
         else:
             result = run_mpi(2, args, env=BOUND)
         assert result.returncode == 0, result.stdout + result.stderr
+    first, *others = sorted(folder.iterdir())
+    with h5py.File(first, "r") as source:
+        for night in others:
+            with h5py.File(night, "r+") as f:
+                del f["host_probe"]
+                source.copy(source["host_probe"], f)
     return folder
 
 
@@ -64,7 +76,8 @@ def test_the_planted_slowdown_is_a_change_point_where_it_was_planted(nights, tmp
     summary = report["summary"]
     assert summary["slower"] == sum(p["verdict"] == "SLOWER" for p in report["points"])
     assert report["alerts"] and summary["alerts"] == len(report["alerts"])
-    assert report["host_state"]["status"] in ("matched", "host_changed")
+    assert report["host_state"]["status"] == "matched"  # one probe, copied to every night
+    assert report["host_state"]["launches_in_state"] == NIGHTS - 1
 
     suite = junit_suite(junit)
     assert int(suite.get("tests")) == len(report["points"]) + 2  # the host state, the night
