@@ -139,3 +139,17 @@ def out(tmp_path):
 def binary_exists():
     if not BINARY.exists():
         pytest.fail(f"{BINARY} is missing: build first (ci/setup)")
+
+
+def one_host_state(files):
+    """Gives every file the first one's host-state probe (/host_probe). Which real launches the
+    host's moves put in one state is chance; a test of what the verdicts do with a change, not
+    with the states, makes them one. What compare and trend do with states is tested where the
+    states are drawn over many seeds (host_states_test, nightly_rates_test, trend_files_test)."""
+    first, *others = files
+    with h5py.File(first, "r") as source:
+        for path in others:
+            with h5py.File(path, "r+") as f:
+                del f["host_probe"]
+                source.copy(source["host_probe"], f)
+

@@ -8,18 +8,16 @@ judged as the newest level against the nights before it, and is no verdict once 
 old; the verdict files parse back, with the host-state record; the trend figure and the report's
 section are drawn from the JSON, and bad input exits 2.
 
-Every night's host-state probe is the first night's: which launches the host's moves put in one
-state is chance (in two CI runs the newest night shared its state with none of the five before
-it, then with only some of the slowed ones), and what trend does with the states is tested where
-they are drawn over many seeds (host_states_test, nightly_rates_test, trend_files_test)."""
+Every night's host-state probe is the first night's (conftest.one_host_state): in two CI runs
+the newest night shared its state with none of the five before it, then with only some of the
+slowed ones."""
 import json
 import re
 
-import h5py
 import pytest
 
-from conftest import (BOUND, QUICK, junit_suite, prometheus_samples, run_mpi, run_plain,
-                      run_preloaded)
+from conftest import (BOUND, QUICK, junit_suite, one_host_state, prometheus_samples, run_mpi,
+                      run_plain, run_preloaded)
 
 NIGHTS = 6
 SLOWED_FROM = 3  # nights 4, 5 and 6 (run indexes 3..5)
@@ -38,12 +36,7 @@ def nights(tmp_path_factory, interposer):
         else:
             result = run_mpi(2, args, env=BOUND)
         assert result.returncode == 0, result.stdout + result.stderr
-    first, *others = sorted(folder.iterdir())
-    with h5py.File(first, "r") as source:
-        for night in others:
-            with h5py.File(night, "r+") as f:
-                del f["host_probe"]
-                source.copy(source["host_probe"], f)
+    one_host_state(sorted(folder.iterdir()))
     return folder
 
 
