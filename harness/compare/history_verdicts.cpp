@@ -45,10 +45,11 @@ std::vector<std::size_t> state_segments(std::size_t launches, std::vector<std::s
                                         const HostStateMatch& state) {
   std::ranges::sort(starts);
   std::vector<std::size_t> segment(launches);
-  for (std::size_t k = 0; k < launches; ++k)
-    segment[k] = state.in_state(k)
-                     ? static_cast<std::size_t>(std::ranges::upper_bound(starts, k) - starts.begin())
-                     : starts.size() + state.state(k);
+  for (std::size_t k = 0; k < launches; ++k) {
+    const auto level = std::ranges::upper_bound(starts, k) - starts.begin();
+    segment[k] =
+        state.in_state(k) ? static_cast<std::size_t>(level) : starts.size() + state.state(k);
+  }
   return segment;
 }
 
@@ -217,8 +218,8 @@ LaunchVerdict night_within(std::span<const LaunchHistory> points, const CompareO
 template <typename Judge>
 std::vector<LaunchVerdict> within_host_state(const CompareOptions& options,
                                              const HostStateMatch& state, Judge judge) {
+  if (!state.changed()) return judge(options, state);
   const std::string host_changed = state.host_changed();
-  if (host_changed.empty()) return judge(options, state);
   CompareOptions beyond_states = options;
   beyond_states.threshold = std::max(options.threshold, kHostStateReach - 1);
   std::vector<LaunchVerdict> verdicts = judge(beyond_states, HostStateMatch{});

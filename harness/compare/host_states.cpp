@@ -38,14 +38,14 @@ std::size_t HostStateMatch::matched() const {
 
 std::string HostStateMatch::host_changed() const {
   if (!base_in_state) return "host state changed: BASE's probe does not agree with NEW's";
-  if (!probed || matched() >= 2) return "";
+  if (!changed()) return "";
   return fmt::format("host state not in the history: tonight's probe agrees with {} of its {} "
                      "probed launches, and a verdict needs 2",
                      matched(), launches() - unprobed);
 }
 
 std::string_view host_state_status(const HostStateMatch& match) {
-  if (!match.host_changed().empty()) return "host_changed";
+  if (match.changed()) return "host_changed";
   return match.probed ? "matched" : "no probe";
 }
 

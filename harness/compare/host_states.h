@@ -56,7 +56,10 @@ struct HostStateMatch {
   bool in_state(std::size_t launch) const { return state(launch) == 0; }
   std::size_t launches() const { return state_of.size(); }
   std::size_t matched() const;  // the launches in tonight's state
-  // Fewer than two launches of tonight's state: what cannot be judged, and why; else empty.
+  // Fewer than two launches of tonight's state (or a BASE in another): the verdict then takes
+  // every launch as one state, and only a change beyond kHostStateReach is one.
+  bool changed() const { return !base_in_state || (probed && matched() < 2); }
+  // Why, when changed(); else empty.
   std::string host_changed() const;
 };
 

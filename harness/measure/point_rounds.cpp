@@ -71,7 +71,8 @@ double own_mean(const PointResult& point) {
 }
 
 double osu_mean(const PointResult& point, std::span<const double> rank_means) {
-  if (point.key.mode != Mode::latency || point.key.sync != SampleStart::barrier || rank_means.empty())
+  if (point.key.mode != Mode::latency || point.key.sync != SampleStart::barrier ||
+      rank_means.empty())
     return kNotApplicable;
   return std::accumulate(rank_means.begin(), rank_means.end(), 0.0) /
          static_cast<double>(rank_means.size());

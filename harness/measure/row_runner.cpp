@@ -386,7 +386,7 @@ RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
   }
   // In windows only rank 0 decides (it names every window's start); from a barrier every rank
   // does, with rank 0's inputs to the rule.
-  const bool in_windows = mode == Mode::latency && settings_.latency_start == SampleStart::window;
+  const bool in_windows = sync_of(mode, settings_.latency_start) == SampleStart::window;
   StoppingInputs inputs{time_left_s,
                         earlier ? round_estimates_of(*earlier) : std::vector<RoundMedian>{}};
   if (!in_windows) inputs = rank0_stopping_inputs(std::move(inputs));

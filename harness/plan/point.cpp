@@ -26,6 +26,10 @@ std::optional<SampleStart> parse_sample_start(std::string_view text) {
   return std::nullopt;
 }
 
+SampleStart sync_of(Mode mode, SampleStart latency_sync) {
+  return mode == Mode::latency ? latency_sync : SampleStart::barrier;
+}
+
 std::vector<double> slowest_rank_times(const RawSamples& raw) {
   std::vector<double> slowest(raw.sample_count());
   for (std::size_t s = 0; s < slowest.size(); ++s) {

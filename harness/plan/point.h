@@ -30,6 +30,9 @@ std::optional<Mode> parse_mode(std::string_view text);
 enum class SampleStart { window, barrier };
 std::string_view name(SampleStart start);
 std::optional<SampleStart> parse_sample_start(std::string_view text);
+// The sync of a point of `mode` in a run whose latency samples start as `latency_sync` (--sync):
+// bandwidth loops always start at a barrier.
+SampleStart sync_of(Mode mode, SampleStart latency_sync);
 
 struct PointKey;
 // "none" for collectives that reduce nothing, else the op's name.

@@ -21,8 +21,8 @@ std::string tuning_text(const PointKey& key) {
 }
 
 std::string curve_text(const PointKey& key) {
-  // Latency samples start in a window unless --sync barrier; bandwidth loops at a barrier.
-  const bool other_sync = key.mode == Mode::latency && key.sync == SampleStart::barrier;
+  // Named only where it is not --sync's default.
+  const bool other_sync = key.sync != sync_of(key.mode, SampleStart::window);
   return fmt::format("{} {} {} {} {} {}{}{}{}", name(key.collective), name(key.datatype),
                      redop_label(key), name(key.placement), ranks_text(key), name(key.mode),
                      other_sync ? " sync barrier" : "", key.in_place ? " in place" : "",

@@ -12,8 +12,8 @@
 namespace collbench {
 
 // "allreduce float sum world 2 ranks latency", then " sync barrier" (a latency started at a
-// barrier), " in place" and a pinned " Ring/LL" when set; "across ranks" for a key of every rank count (nranks 0); "2 ranks root 1" for a broadcast
-// or a reduce.
+// barrier), " in place" and a pinned " Ring/LL" when set; "across ranks" for a key of every
+// rank count (nranks 0); "2 ranks root 1" for a broadcast or a reduce.
 std::string curve_text(const PointKey& key);
 // A pinned tuning as " Ring/LL" ("auto" where the library chose); empty when none is pinned.
 std::string tuning_text(const PointKey& key);

@@ -38,7 +38,8 @@ std::vector<const PointResult*> tail_points(std::span<const PointResult> points,
                                             const PointKey& curve) {
   std::vector<const PointResult*> chosen;
   for (const PointResult& point : points) {
-    if (rank_curve_key(point.key) == curve && point.key.mode == Mode::latency && point.key.sync == SampleStart::window &&
+    if (rank_curve_key(point.key) == curve && point.key.mode == Mode::latency &&
+        point.key.sync == SampleStart::window &&
         point.samples.nranks == point.key.nranks && tail_predictable(point.samples))
       chosen.push_back(&point);
   }

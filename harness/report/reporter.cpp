@@ -36,7 +36,7 @@ bool same_row(const PointKey& a, const PointKey& b) {
   // A row holds every mode and in-place variant of one key, and so each mode's sync.
   const auto row_key = [](PointKey key) {
     key.mode = Mode::bandwidth;
-    key.sync = SampleStart::barrier;
+    key.sync = sync_of(key.mode, key.sync);
     key.in_place = false;
     return key;
   };

@@ -5,7 +5,6 @@
 #include <limits>
 #include <numbers>
 #include <numeric>
-#include <unordered_map>
 
 namespace collbench {
 namespace {
@@ -77,11 +76,16 @@ double sample_stddev_of(std::span<const double> values, double mean) {
 std::size_t median_interval_rank(std::size_t n) {
   // A stopping rule asks after every sample, a sweep for the same counts point after point:
   // each count's rank is computed once per thread (the exact CDF costs O(sqrt(n)) and a few
-  // lgamma calls), kept by count, not indexed by it: a count read from a damaged file is huge.
-  thread_local std::unordered_map<std::size_t, std::size_t> known;
-  const auto [found, added] = known.try_emplace(n, 0);
-  if (added) found->second = exact_median_interval_rank(n);
-  return found->second;
+  // lgamma calls), indexed by the count up to kMemoizedCounts (8 MiB); a count beyond, such as a
+  // damaged file holds, is computed each time rather than grow the memo to it.
+  constexpr std::size_t kMemoizedCounts = std::size_t{1} << 20;
+  if (n >= kMemoizedCounts) return exact_median_interval_rank(n);
+  constexpr std::size_t kUnknown = static_cast<std::size_t>(-1);
+  thread_local std::vector<std::size_t> known;
+  if (n >= known.size())
+    known.resize(std::min(std::max(n + 1, 2 * known.size()), kMemoizedCounts), kUnknown);
+  if (known[n] == kUnknown) known[n] = exact_median_interval_rank(n);
+  return known[n];
 }
 
 double percentile_of_sorted(std::span<const double> sorted, double q) {

@@ -316,20 +316,35 @@ H5T_class_t attribute_class(hid_t object, const std::string& name) {
   return type_class(open_attribute(object, name).get());
 }
 
-std::string read_string_attribute(hid_t object, const std::string& name) {
-  Handle attribute = open_attribute_of_class(object, name, H5T_STRING, true);
-  // Read in the stored string type itself, so no character-set conversion is asked for.
-  Handle type = own(H5Aget_type(attribute.get()), "H5Aget_type");
+namespace {
+
+// Every string of a string attribute, read in its stored type itself, so that no character-set
+// conversion is asked for: fixed-length, or variable-length as files of schema 8 to 20 keep them.
+std::vector<std::string> read_strings(const Handle& attribute, const std::string& name) {
+  const Handle type = own(H5Aget_type(attribute.get()), "H5Aget_type");
+  const std::size_t count = element_count(attribute.get());
+  std::vector<std::string> values;
+  if (count == 0) return values;
   if (check(H5Tis_variable_str(type.get()), "H5Tis_variable_str") > 0) {
-    char* value = nullptr;
-    check(H5Aread(attribute.get(), type.get(), &value), "reading attribute " + name);
-    std::string result = value ? value : "";
-    H5free_memory(value);
-    return result;
+    const Handle space = own(H5Aget_space(attribute.get()), "H5Aget_space");
+    std::vector<char*> data(count);
+    check(H5Aread(attribute.get(), type.get(), data.data()), "reading attribute " + name);
+    for (const char* value : data) values.emplace_back(value ? value : "");
+    H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, data.data());
+    return values;
   }
-  std::string buffer(H5Tget_size(type.get()), '\0');
-  check(H5Aread(attribute.get(), type.get(), buffer.data()), "reading attribute " + name);
-  return load_fixed_string(buffer);
+  const std::size_t bytes = H5Tget_size(type.get());
+  std::vector<char> data(bytes * count);
+  check(H5Aread(attribute.get(), type.get(), data.data()), "reading attribute " + name);
+  for (std::size_t i = 0; i < count; ++i)
+    values.push_back(load_fixed_string(std::span(data).subspan(i * bytes, bytes)));
+  return values;
+}
+
+}  // namespace
+
+std::string read_string_attribute(hid_t object, const std::string& name) {
+  return read_strings(open_attribute_of_class(object, name, H5T_STRING, true), name).front();
 }
 
 std::int64_t read_int_attribute(hid_t object, const std::string& name) {
@@ -347,25 +362,7 @@ double read_double_attribute(hid_t object, const std::string& name) {
 }
 
 std::vector<std::string> read_string_list_attribute(hid_t object, const std::string& name) {
-  Handle attribute = open_attribute_of_class(object, name, H5T_STRING, false);
-  Handle type = own(H5Aget_type(attribute.get()), "H5Aget_type");
-  const std::size_t count = element_count(attribute.get());
-  if (count == 0) return {};
-  std::vector<std::string> values;
-  if (check(H5Tis_variable_str(type.get()), "H5Tis_variable_str") > 0) {  // before schema 21
-    Handle space = own(H5Aget_space(attribute.get()), "H5Aget_space");
-    std::vector<char*> data(count);
-    check(H5Aread(attribute.get(), type.get(), data.data()), "reading attribute " + name);
-    for (const char* value : data) values.emplace_back(value ? value : "");
-    H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, data.data());
-    return values;
-  }
-  const std::size_t bytes = H5Tget_size(type.get());
-  std::vector<char> data(bytes * count);
-  check(H5Aread(attribute.get(), type.get(), data.data()), "reading attribute " + name);
-  for (std::size_t i = 0; i < count; ++i)
-    values.push_back(load_fixed_string(std::span(data).subspan(i * bytes, bytes)));
-  return values;
+  return read_strings(open_attribute_of_class(object, name, H5T_STRING, false), name);
 }
 
 std::vector<int> read_int_list_attribute(hid_t object, const std::string& name) {

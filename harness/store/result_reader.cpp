@@ -216,10 +216,9 @@ std::vector<PointResult> read_points(hid_t root, bool with_samples, bool complet
 void take_points_sync(ModelReport& models, std::span<const PointResult> points) {
   const auto latency = std::ranges::find(points, Mode::latency,
                                          [](const PointResult& p) { return p.key.mode; });
-  const SampleStart latency_sync = latency == points.end() ? SampleStart::window : latency->key.sync;
-  const auto take = [&](PointKey& key) {
-    key.sync = key.mode == Mode::latency ? latency_sync : SampleStart::barrier;
-  };
+  const SampleStart latency_sync =
+      latency == points.end() ? SampleStart::window : latency->key.sync;
+  const auto take = [&](PointKey& key) { key.sync = sync_of(key.mode, latency_sync); };
   for (CurveFit& curve : models.curves) take(curve.key);
   for (FamilyReport& family : models.families) take(family.key);
   for (CrossoverReport& crossover : models.crossovers) take(crossover.key);

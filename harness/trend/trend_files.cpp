@@ -18,12 +18,11 @@ namespace {
 // they are at most `recent`, else the newest alone. `newest`: the index of the newest file.
 LaunchHistory newest_level(const TrendPoint& point, const Trend& trend, std::size_t newest) {
   LaunchHistory level{point.key, std::vector<double>(newest, kNoValue), {}, kNoValue};
-  const bool every_run = !trend.host_state.host_changed().empty();
   std::vector<double> series;
   std::vector<std::size_t> runs;
   for (std::size_t i = 0; i < point.runs.size(); ++i) {
     const std::size_t run = point.runs[i];
-    if (every_run || trend.host_state.in_state(run)) {
+    if (trend.host_state.changed() || trend.host_state.in_state(run)) {
       series.push_back(point.medians_s[i]);
       runs.push_back(run);
     }

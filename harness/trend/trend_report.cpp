@@ -81,7 +81,8 @@ void print_trend_table(std::ostream& out, const Trend& trend) {
   out << fmt::format("# host state: {} ({} of the {} earlier runs in the newest's state)\n",
                      host_state_status(trend.host_state), trend.host_state.matched(),
                      trend.host_state.launches());
-  print_alerts(out, keys_of(trend), ratios_of(trend), trend.alerts, trend.night, trend.confirm);
+  print_alerts(out, keys_of(trend), ratios_of(trend), trend.alerts, trend.night,
+               trend.confirm);
   if (trend.night) out << "# " << night_text(*trend.night) << '\n';
   out << fmt::format("# {:<14} {:<9} {:>5} {:<8} {:<5} {:<9} {:<8} {:>10} {:>5} {:>12} {:>12}  {:<25} {:<8} {}\n",
                      "collective", "placement", "ranks", "type", "redop", "mode", "inplace",
