@@ -28,4 +28,11 @@ struct FileHeldOpen : FaultError {
   using FaultError::FaultError;
 };
 
+// A file could not be written: a full disk, a failing device, a mount gone. A fault, not bad
+// input, since the same command works where there is room; the message names the file and the
+// system's reason.
+struct FileWriteFailed : FaultError {
+  using FaultError::FaultError;
+};
+
 }  // namespace collbench

@@ -23,10 +23,12 @@
 #include "harness/provenance/launcher.h"
 #include "harness/provenance/version.h"
 #include "harness/report/reporter.h"
+#include "harness/store/h5.h"
 #include "harness/store/result_file.h"
 
 int main(int argc, char** argv) {
   using namespace collbench;
+  h5::skip_teardown_at_exit();
   CLI::App app{"collbench: collective-communication microbenchmarks into HDF5", "collbench"};
   app.require_subcommand(1);
   // The result files' schema too: what tests and other readers of the files check them against.

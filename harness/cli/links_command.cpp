@@ -1,7 +1,6 @@
 #include "harness/cli/links_command.h"
 
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <span>
 
@@ -9,6 +8,7 @@
 
 #include "backends/registry.h"
 #include "harness/cli/command_guard.h"
+#include "harness/cli/job_file.h"
 #include "harness/cli/option_values.h"
 #include "harness/errors.h"
 #include "harness/links/link_fits.h"
@@ -35,9 +35,7 @@ struct LinksConfig {
   Watchdog watchdog;
   double shortfall = 0;
   MessageMemory memory = MessageMemory::host;
-  std::filesystem::path out;
-  bool default_out = false;
-  bool force = false;
+  OutputFile output;
   bool quiet = false;
 };
 
@@ -61,31 +59,9 @@ LinksConfig resolve(const LinksOptions& o) {
   require(memory.has_value(),
           fmt::format("--memory: unknown value '{}' (expected host or cuda)", o.memory));
   config.memory = *memory;
-  const OutputFile output = resolve_output(o.output, "links");
-  config.out = output.path;
-  config.default_out = output.default_path;
-  config.force = output.force;
+  config.output = resolve_output(o.output, "links");
   config.quiet = o.quiet;
   return config;
-}
-
-// Rank 0's file, or the reason it cannot be had (--out): every rank learns which.
-std::unique_ptr<ResultWriter> open_links_file(Communicator& world, const LinksConfig& config) {
-  std::unique_ptr<ResultWriter> writer;
-  std::string problem;
-  if (world.rank() == kRoot) try {
-      if (config.default_out) std::filesystem::create_directories(config.out.parent_path());
-      writer = std::make_unique<ResultWriter>(config.out, config.force, KeepSamples::all);
-    } catch (const std::exception& error) {
-      problem = fmt::format("--out: {}", error.what());
-    }
-  bool failed = false;
-  {
-    CommunicationWait wait("agreeing whether the result file opened");
-    failed = world.sum_over_ranks(!problem.empty()) > 0;
-  }
-  if (failed) throw UsageError(problem);  // printed by rank 0, the one that has it
-  return writer;
 }
 
 // After MPI started and UCX did not: MPI ends once, with the bootstrap backend if there is one.
@@ -102,7 +78,9 @@ int measure(Backend& bootstrap, PointToPoint& links, const LinksConfig& config,
     CommunicationWait wait("discovering the topology");
     return discover_topology(world);
   }();
-  std::unique_ptr<ResultWriter> writer = open_links_file(world, config);
+  JobFile file = open_job_file(world, "links", config.output, KeepSamples::all);
+  if (file.exit_code != kExitOk) return file.exit_code;
+  std::unique_ptr<ResultWriter>& writer = file.writer;
   const bool root = world.rank() == kRoot;
   if (root) {
     Provenance provenance = job_provenance(argv, "ucx", links.version(), topology, start_utc);
@@ -205,11 +183,9 @@ int links_command(const LinksOptions& options, const std::vector<std::string>& a
   }
   try {
     return measure(*bootstrap, *links, config, argv);
-  } catch (const UsageError& error) {  // bad input, not a fault
-    return usage_error_within_job("links", may_print, error);
   } catch (const std::exception& error) {
     abort_job("links", *bootstrap, error,
-              fmt::format("every finished link is in {}", config.out.string()));
+              fmt::format("every finished link is in {}", config.output.path.string()));
   }
 }
 

@@ -1,23 +1,18 @@
 #pragma once
 // The file a measuring or predicting command writes (`run`, `links`, `predict`): --out and
 // --force, declared once, with one default place for it.
-#include <filesystem>
 #include <string>
 #include <string_view>
 
 #include <CLI/CLI.hpp>
+
+#include "harness/plan/output_file.h"
 
 namespace collbench {
 
 struct OutputOptions {
   std::string out;
   bool force = false;
-};
-
-struct OutputFile {
-  std::filesystem::path path;
-  bool default_path = false;  // results/<UTC time>-<suffix>.h5: its folder is made when written
-  bool force = false;         // an existing file is overwritten
 };
 
 // `what`: the file in words ("result file"); `suffix`: what its default name ends with.

@@ -122,18 +122,13 @@ int predict_command(const PredictCommandOptions& o, const std::vector<std::strin
         "2,3,4` (or pass files of several rank counts)",
         fmt::join(o.files, ", ")));
   if (output.default_path) std::filesystem::create_directories(out.parent_path());
-  try {
-    write_prediction_file(out, output.force, predictions,
-                          {.provenance = {{"command_line", shell_quoted(argv)},
-                                          {"collbench_version", std::string(collbench_version())},
-                                          {"git_revision", std::string(git_revision())},
-                                          {"start_utc", utc_now_iso8601()}},
-                           .inputs = o.files,
-                           .step = step});
-  } catch (const std::runtime_error& error) {
-    throw FaultError(
-        fmt::format("writing {} failed, nothing written: {}", out.string(), error.what()));
-  }
+  write_prediction_file(out, output.force, predictions,
+                        {.provenance = {{"command_line", shell_quoted(argv)},
+                                        {"collbench_version", std::string(collbench_version())},
+                                        {"git_revision", std::string(git_revision())},
+                                        {"start_utc", utc_now_iso8601()}},
+                         .inputs = o.files,
+                         .step = step});
   if (o.format == "json") {
     auto json = predictions_json(predictions, step);
     json["hierarchy_against_flat"] = hierarchy_json(hierarchy);

@@ -9,6 +9,7 @@
 
 #include "backends/registry.h"
 #include "harness/cli/command_guard.h"
+#include "harness/cli/job_file.h"
 #include "harness/cli/run_output.h"
 #include "harness/errors.h"
 #include "harness/launch/local_launcher.h"
@@ -47,16 +48,6 @@ std::string memory_problem(const BufferSizes& buffers, const JobTopology& topolo
       "{} ranks on {}, but only {} is available there",
       format_size(needed), format_size(needed * topology.ranks_on_my_node),
       topology.ranks_on_my_node, topology.self.host, format_size(*available));
-}
-
-std::unique_ptr<ResultWriter> open_result_file(const RunConfig& config, std::string& problem) {
-  try {
-    if (config.default_out) std::filesystem::create_directories(config.out.parent_path());
-    return std::make_unique<ResultWriter>(config.out, config.force, config.keep_samples);
-  } catch (const std::exception& error) {
-    problem = fmt::format("--out: {}", error.what());
-    return nullptr;
-  }
 }
 
 // Rank `r`'s node and local rank, for the placements.
@@ -113,19 +104,15 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
   HostProbe probe;
   PlausibilityBound bound = measure_plausibility_bound(
       world, buffers, take_host_probe(world, buffers, ProbeMoment::start, probe));
-  std::unique_ptr<ResultWriter> writer;
-  if (root) writer = open_result_file(config, problem);
-  if (any_rank_failed(world, !problem.empty())) {
-    if (root) fmt::print(stderr, "collbench run: {}\n", problem);
-    return kExitUsage;
-  }
+  JobFile file = open_job_file(world, "run", config.output, config.keep_samples);
+  if (file.exit_code != kExitOk) return file.exit_code;
 
   std::optional<RunOutput> output;
   if (root) {
     std::size_t points = 0;
     for (const auto& pass : passes)
       for (const PlannedRow& row : pass.rows) points += points_per_row(config, row);
-    output.emplace(config, std::move(writer), points);
+    output.emplace(config, std::move(file.writer), points);
     Provenance provenance = collect_provenance(config, argv, backend.version(), topology, start_utc);
     provenance.text.merge(backend.provenance());
     provenance.integers[kTimerStepPs] = std::llround(timer_step_s * 1e12);
@@ -263,7 +250,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
     return measure(*backend, config, argv, std::move(support_notes));
   } catch (const std::exception& error) {
     abort_job("run", *backend, error,
-              fmt::format("every finished point is in {}", config.out.string()));
+              fmt::format("every finished point is in {}", config.output.path.string()));
   }
 }
 

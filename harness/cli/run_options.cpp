@@ -275,10 +275,7 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   require(o.time_limit_s >= 0, "--time-limit must not be negative");
   if (o.time_limit_s > 0) config.time_limit_s = o.time_limit_s;
 
-  const OutputFile output = resolve_output(o.output, config.backend);
-  config.out = output.path;
-  config.default_out = output.default_path;
-  config.force = output.force;
+  config.output = resolve_output(o.output, config.backend);
   config.quiet = o.quiet;
   config.progress = o.progress;
   config.fit = !o.no_fit;

@@ -175,9 +175,9 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
                "after its row); `collbench check` fails them\n",
                implausible_);
   std::error_code ignored;
-  const auto bytes = std::filesystem::file_size(config_.out, ignored);
+  const auto bytes = std::filesystem::file_size(config_.output.path, ignored);
   fmt::print("# {} points in {:.1f} s ({}); results in {} ({})\n", done_, seconds,
-             stops_text(stops_, config_.stopping.target_ci), config_.out.string(),
+             stops_text(stops_, config_.stopping.target_ci), config_.output.path.string(),
              format_size(bytes));
 }
 

@@ -2,7 +2,6 @@
 // The validated run: what `collbench run` measures and where it writes, every list expanded and
 // every size parsed (harness/cli/run_options.h makes it from the command line).
 #include <cstddef>
-#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +12,7 @@
 #include "collectives/collective_kind.h"
 #include "collectives/datatype.h"
 #include "harness/measure/fault_guard.h"
+#include "harness/plan/output_file.h"
 #include "harness/plan/point.h"
 #include "harness/plan/sample_retention.h"
 #include "harness/plan/sizes.h"
@@ -59,9 +59,7 @@ struct RunConfig {
   int rounds = kDefaultRounds;
   StoppingRule stopping;
   std::optional<double> time_limit_s;
-  std::filesystem::path out;
-  bool default_out = false;
-  bool force = false;
+  OutputFile output;
   bool quiet = false;
   bool progress = false;
   bool fit = true;

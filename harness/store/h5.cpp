@@ -26,6 +26,33 @@ herr_t append_error(unsigned depth, const H5E_error2_t* error, void* text) {
   return 0;
 }
 
+// A write the operating system refused, as HDF5's file driver reports it (H5FDsec2.c:
+// H5FD__sec2_write's "file write failed: ..., filename = '%s', ..., error message = '%s', ...";
+// H5FD__sec2_truncate's through HSYS_GOTO_ERROR, "..., error message = '%s'", without the name).
+struct RefusedWrite {
+  bool found = false;
+  std::string file, reason;
+};
+
+std::string quoted_field(std::string_view text, std::string_view lead) {
+  const std::size_t start = text.find(lead);
+  if (start == std::string_view::npos) return "";
+  text.remove_prefix(start + lead.size());
+  return std::string(text.substr(0, text.find('\'')));
+}
+
+herr_t find_refused_write(unsigned, const H5E_error2_t* error, void* data) {
+  auto& refused = *static_cast<RefusedWrite*>(data);
+  const bool refusal = error->maj_num == H5E_IO &&
+                       (error->min_num == H5E_WRITEERROR || error->min_num == H5E_SEEKERROR);
+  if (!refusal || !error->desc) return 0;
+  // The callers above the driver report it too, without the name and the reason.
+  refused.found = true;
+  if (refused.file.empty()) refused.file = quoted_field(error->desc, "filename = '");
+  if (refused.reason.empty()) refused.reason = quoted_field(error->desc, "error message = '");
+  return 0;
+}
+
 Handle open_attribute(hid_t object, const std::string& name) {
   return own(H5Aopen(object, name.c_str(), H5P_DEFAULT), "opening attribute " + name);
 }
@@ -127,6 +154,14 @@ void Handle::reset() noexcept {
 }
 
 void throw_error(std::string_view what) {
+  RefusedWrite refused;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_refused_write, &refused);
+  if (refused.found) {
+    H5Eclear2(H5E_DEFAULT);
+    if (refused.file.empty()) refused.file = "the file";
+    if (refused.reason.empty()) refused.reason = what;
+    throw FileWriteFailed("writing " + refused.file + " failed: " + refused.reason);
+  }
   std::string message(what);
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, append_error, &message);
   H5Eclear2(H5E_DEFAULT);
@@ -193,6 +228,10 @@ bool is_hdf5_file(const std::filesystem::path& path) {
   const htri_t result = H5Fis_hdf5(path.c_str());
   H5Eclear2(H5E_DEFAULT);
   return result > 0;
+}
+
+void skip_teardown_at_exit() {
+  if (H5dont_atexit() < 0) throw std::logic_error("HDF5 started before skip_teardown_at_exit");
 }
 
 void flush(hid_t file) { check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flushing the file"); }

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/errors.h"
 #include "harness/store/curve_columns.h"
 #include "harness/store/h5.h"
 #include "harness/store/h5_table.h"
@@ -198,7 +199,8 @@ void write_prediction_file(const std::filesystem::path& path, bool overwrite,
   stream.close();
   if (!stream) {
     std::filesystem::remove(partial);
-    throw std::runtime_error(fmt::format("{}: {}", partial.string(), std::strerror(errno)));
+    throw FileWriteFailed(fmt::format("writing {} failed: {}; nothing written", path.string(),
+                                      std::strerror(errno)));
   }
   std::filesystem::rename(partial, path);
 }

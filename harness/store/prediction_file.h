@@ -21,7 +21,8 @@ struct PredictionRecord {
 };
 
 // Writes `predictions` to `path`, replacing a file there only with `overwrite`. Throws
-// std::runtime_error, leaving nothing behind, when the file cannot be written (a full disk).
+// FileWriteFailed (harness/errors.h), leaving nothing behind, when the file cannot be written
+// (a full disk).
 void write_prediction_file(const std::filesystem::path& path, bool overwrite,
                            const Predictions& predictions, const PredictionRecord& record);
 

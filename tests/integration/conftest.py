@@ -1,4 +1,5 @@
 """Integration tests: the real collbench binary under a real mpirun, files read back by h5py."""
+import contextlib
 import os
 import pathlib
 import subprocess
@@ -153,3 +154,15 @@ def one_host_state(files):
                 del f["host_probe"]
                 source.copy(source["host_probe"], f)
 
+
+
+@contextlib.contextmanager
+def small_disk(folder, size):
+    """A tmpfs of `size` (mount's units: 64k, 2m) at `folder`: a disk that fills up."""
+    folder.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)]).returncode:
+        pytest.skip("mounting a tmpfs needs root")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)

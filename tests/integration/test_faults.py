@@ -5,6 +5,7 @@ import os
 import pathlib
 import random
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -12,7 +13,7 @@ import time
 import h5py
 import pytest
 
-from conftest import BINARY, ROOT, environment, mpirun_command, run_plain
+from conftest import BINARY, ROOT, environment, mpirun_command, run_mpi, run_plain, small_disk
 
 # Built beside collbench (tests/helpers): appends points to a file until killed.
 APPEND_UNTIL_KILLED = BINARY.parents[1] / "tests" / "append_until_killed"
@@ -207,3 +208,37 @@ def test_hung_rank_times_out_with_exit_3(tmp_path):
                      stderr), stderr
     points, _ = finished_points(out)
     assert points >= rows
+
+
+def test_a_full_disk_at_the_start_exits_3_naming_the_file_and_leaves_nothing(tmp_path):
+    """The first flush of a result file writes more than 64 KiB: run and links find the disk
+    full before any point, every rank exits 3, and the file is gone. HDF5 1.10, its flush
+    failed, crashed at exit closing the file (exit 139); run called it bad input (exit 2)."""
+    with small_disk(tmp_path / "disk", "64k") as disk:
+        for command in (["run", "-b", "8", "-e", "8", "--no-fit"], ["links"]):
+            out = disk / f"{command[0]}.h5"
+            result = run_mpi(2, [*command, "--out", str(out)], timeout=120)
+            assert result.returncode == 3, result.stdout + result.stderr
+            assert (f"collbench {command[0]}: writing {out} failed: No space left on device; "
+                    "nothing written") in result.stderr
+            assert list(disk.iterdir()) == []
+
+
+def test_a_disk_that_fills_mid_run_exits_3_naming_the_file_and_keeps_the_points(tmp_path):
+    """2 MiB hold the long sweep's file only part way (each point's samples start on a page of
+    their own): the writing rank ends the job, exit 3, naming the file and the system's reason,
+    and every point finished before it reads back, from a copy off the full disk (fit stores
+    its models in the file it reads)."""
+    with small_disk(tmp_path / "disk", "2m") as disk:
+        out = disk / "full.h5"
+        process = start(2, out)
+        rows = wait_for_rows(process, 2)
+        code, stderr = finish(process, timeout=180)
+        copy = tmp_path / "full.h5"
+        shutil.copy(out, copy)
+    assert code == 3, stderr
+    assert re.search(rf"rank 0 on .*: fault at .*: writing {re.escape(str(out))} failed: No "
+                     rf"space left on device; every finished point is in {re.escape(str(out))}",
+                     stderr), stderr
+    points, complete = finished_points(copy)
+    assert points >= rows and complete == 0

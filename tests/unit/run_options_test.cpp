@@ -77,11 +77,11 @@ TEST(Resolve, Defaults) {
   EXPECT_DOUBLE_EQ(config.stopping.target_ci, 0.01);
   EXPECT_FALSE(config.stopping.fixed_samples.has_value());
   EXPECT_FALSE(config.time_limit_s.has_value());
-  EXPECT_FALSE(config.force);
+  EXPECT_FALSE(config.output.force);
 
-  EXPECT_TRUE(config.default_out);
-  EXPECT_EQ(config.out.parent_path(), std::filesystem::path("results"));
-  const std::string file = config.out.filename().string();
+  EXPECT_TRUE(config.output.default_path);
+  EXPECT_EQ(config.output.path.parent_path(), std::filesystem::path("results"));
+  const std::string file = config.output.path.filename().string();
   ASSERT_TRUE(file.ends_with("-mpi.h5")) << file;
   // results/<UTC time>-mpi.h5 with a sortable "20261130T015148Z" stamp.
   const std::string stamp = file.substr(0, file.size() - std::string("-mpi.h5").size());
@@ -112,7 +112,7 @@ TEST(Resolve, DefaultOutNamesTheBackendInUse) {
   options.backend = "nccl";
   const RunConfig config = resolve(options, "mpi");
   EXPECT_EQ(config.backend, "nccl");
-  EXPECT_TRUE(config.out.filename().string().ends_with("-nccl.h5")) << config.out;
+  EXPECT_TRUE(config.output.path.filename().string().ends_with("-nccl.h5")) << config.output.path;
   EXPECT_EQ(resolve(RunOptions{}, "nccl").backend, "nccl");
 }
 
@@ -120,8 +120,8 @@ TEST(Resolve, ExplicitOut) {
   RunOptions options;
   options.output.out = "/tmp/x/run.h5";
   const RunConfig config = resolve(options, "mpi");
-  EXPECT_FALSE(config.default_out);
-  EXPECT_EQ(config.out, std::filesystem::path("/tmp/x/run.h5"));
+  EXPECT_FALSE(config.output.default_path);
+  EXPECT_EQ(config.output.path, std::filesystem::path("/tmp/x/run.h5"));
 }
 
 TEST(Resolve, SizesFromTheSweepOptions) {
@@ -553,8 +553,8 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
   EXPECT_EQ(config.collectives, (std::vector<CollectiveKind>{CollectiveKind::allgather}));
   EXPECT_EQ(config.modes, (std::vector<Mode>{Mode::latency}));
   EXPECT_EQ(config.in_place, (std::vector<bool>{false, true}));
-  EXPECT_EQ(config.out, std::filesystem::path("r.h5"));
-  EXPECT_FALSE(config.default_out);
+  EXPECT_EQ(config.output.path, std::filesystem::path("r.h5"));
+  EXPECT_FALSE(config.output.default_path);
 }
 
 TEST(RunOptionsCli, UnparsedDefaultsEqualTheStructDefaults) {
