@@ -4,15 +4,97 @@
 #include "harness/store/layout.h"
 #include "harness/store/row_copies.h"
 #include "harness/store/row_type.h"
+#include "harness/store/summary_columns.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <ranges>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace collbench {
 namespace {
+
+template <std::size_t N>
+using Text = char[N];  // N - 1 bytes of UTF-8 and a null
+
+// Every column of /points, in the file's order: its type in memory, its name (units in it) and
+// the schema version that added it (2: the oldest read). results/SCHEMA.md says what each holds.
+#define COLLBENCH_POINT_COLUMNS(COLUMN)                                                          \
+  COLUMN(std::int64_t, point_id, 2)                                                              \
+  COLUMN(Text<24>, backend, 2)                                                                   \
+  COLUMN(Text<16>, collective, 2)                                                                \
+  COLUMN(Text<16>, datatype, 2)                                                                  \
+  COLUMN(Text<16>, redop, 2)                                                                     \
+  COLUMN(Text<16>, placement, 2)                                                                 \
+  COLUMN(Text<32>, algorithm, 3) /* empty: the library chose */                                 \
+  COLUMN(Text<32>, protocol, 3)                                                                  \
+  COLUMN(Text<16>, chosen_algorithm, 5) /* the library's own account; empty if none */          \
+  COLUMN(Text<16>, chosen_protocol, 5)                                                           \
+  COLUMN(std::int32_t, chosen_channels, 5) /* 0 when not reported */                            \
+  COLUMN(Text<16>, mode, 2)                                                                      \
+  COLUMN(Text<16>, sync, 4) /* empty in older files, which all started at a barrier */          \
+  COLUMN(Text<16>, stop_reason, 2)                                                               \
+  COLUMN(std::int32_t, nranks, 2)                                                                \
+  COLUMN(std::int32_t, root, 17) /* kNoRoot for collectives without one */                      \
+  COLUMN(std::int8_t, in_place, 2)                                                               \
+  COLUMN(std::uint64_t, size_bytes, 2)                                                           \
+  COLUMN(std::uint64_t, count, 2)                                                                \
+  COLUMN(std::uint64_t, samples, 2)                                                              \
+  COLUMN(std::int32_t, rounds, 6) /* 0 in older files, which measured in one round */           \
+  COLUMN(std::int32_t, ops_per_sample, 2)                                                        \
+  COLUMN(std::uint64_t, invalid_samples, 4)                                                      \
+  COLUMN(double, window_margin_us, 4) /* NaN outside window starts */                           \
+  COLUMN(double, clock_error_us, 4)                                                              \
+  COLUMN(SummaryColumns, times, 2) /* kSummaryFields' columns */                                \
+  COLUMN(double, algbw_GBps, 2)                                                                  \
+  COLUMN(double, busbw_GBps, 2)                                                                  \
+  COLUMN(std::int64_t, wrong, 2) /* the check before timing; kNotChecked when not run */        \
+  COLUMN(std::int64_t, wrong_after_timing, 19) /* older files did not check after timing */     \
+  COLUMN(Text<24>, implausible, 19) /* the mark's name; empty at a plausible point */           \
+  COLUMN(double, overlap_collective_slowdown, 13) /* NaN without --overlap-load */              \
+  COLUMN(double, overlap_load_slowdown, 13)                                                      \
+  COLUMN(double, overlap_hidden, 13)                                                             \
+  COLUMN(double, overlap_hidden_ci_low, 13)                                                      \
+  COLUMN(double, overlap_hidden_ci_high, 13)                                                     \
+  COLUMN(double, osu_mean_us, 14) /* NaN where it does not apply */                             \
+  COLUMN(double, sample_step_us, 15) /* 0 where the timer showed no step */
+
+struct PointRow {
+#define COLLBENCH_POINT_MEMBER(type, name, since) type name;
+  COLLBENCH_POINT_COLUMNS(COLLBENCH_POINT_MEMBER)
+#undef COLLBENCH_POINT_MEMBER
+};
+
+struct ColumnSince {
+  std::string_view name;
+  int schema;
+};
+
+constexpr ColumnSince kPointColumnsSince[] = {
+#define COLLBENCH_POINT_SINCE(type, name, since) {#name, since},
+    COLLBENCH_POINT_COLUMNS(COLLBENCH_POINT_SINCE)
+#undef COLLBENCH_POINT_SINCE
+};
+
+constexpr bool added_after_schema_2(const ColumnSince& column) { return column.schema > 2; }
+
+// The columns older files may lack: they read as zeros, text as empty.
+constexpr auto kPointColumnsAddedAfterSchema2 = [] {
+  std::array<std::string_view, std::ranges::count_if(kPointColumnsSince, added_after_schema_2)>
+      names;
+  std::ranges::copy(kPointColumnsSince | std::views::filter(added_after_schema_2) |
+                        std::views::transform(&ColumnSince::name),
+                    names.begin());
+  return names;
+}();
+
+constexpr h5::ColumnHistory kPointColumnHistory = {
+    .added = kPointColumnsAddedAfterSchema2, .renamed = kMedianIntervalRenamedInSchema16};
 
 template <std::size_t N>
 void store_name(std::string_view text, char (&field)[N], std::string_view field_name) {
@@ -21,8 +103,6 @@ void store_name(std::string_view text, char (&field)[N], std::string_view field_
     throw std::invalid_argument(fmt::format(
         "{} '{}' is longer than the {} bytes the points table holds", field_name, text, N - 1));
 }
-
-}  // namespace
 
 PointRow to_point_row(const PointResult& point, std::int64_t point_id) {
   const PointKey& key = point.key;
@@ -121,15 +201,34 @@ PointResult from_point_row(const PointRow& row) {
   return point;
 }
 
+}  // namespace
+
 hid_t point_row_type() {
-  static const h5::Handle type = COLLBENCH_ROW_TYPE(
-      PointRow, point_id, backend, collective, datatype, redop, placement, algorithm, protocol,
-      chosen_algorithm, chosen_protocol, chosen_channels, mode, sync, stop_reason, nranks, root,
-      in_place, size_bytes, count, samples, rounds, ops_per_sample, invalid_samples,
-      window_margin_us, clock_error_us, times, algbw_GBps, busbw_GBps, wrong, wrong_after_timing,
-      implausible, overlap_collective_slowdown, overlap_load_slowdown, overlap_hidden, overlap_hidden_ci_low,
-      overlap_hidden_ci_high, osu_mean_us, sample_step_us);
+  static const h5::Handle type = [] {
+    h5::RowType row("PointRow", sizeof(PointRow), alignof(PointRow));
+#define COLLBENCH_POINT_COLUMN_TYPE(type, name, since) COLLBENCH_ADD_MEMBER(row, 0, PointRow, name)
+    COLLBENCH_POINT_COLUMNS(COLLBENCH_POINT_COLUMN_TYPE)
+#undef COLLBENCH_POINT_COLUMN_TYPE
+    return row.done();
+  }();
   return type.get();
+}
+
+void write_point_row(hid_t table, hsize_t row, const PointResult& point, std::int64_t point_id) {
+  const PointRow stored = to_point_row(point, point_id);
+  const hsize_t rows[] = {std::max(row + 1, h5::extent(table).at(0))};
+  h5::set_extent(table, rows);
+  h5::write_rows(table, point_row_type(), row, 1, &stored);
+}
+
+std::vector<PointResult> read_point_rows(hid_t table, std::size_t count, bool complete) {
+  std::vector<PointRow> rows(count);
+  h5::read_rows(table, point_row_type(), kPointColumnHistory, 0, rows.size(), rows.data());
+  if (!complete && !rows.empty() && rows.back().collective[0] == '\0') rows.pop_back();
+  std::vector<PointResult> points;
+  points.reserve(rows.size());
+  for (const PointRow& row : rows) points.push_back(from_point_row(row));
+  return points;
 }
 
 }  // namespace collbench

@@ -173,40 +173,33 @@ std::vector<std::int64_t> finished_point_ids(hid_t table, bool complete) {
   return ids;
 }
 
-std::vector<PointRow> read_point_rows(hid_t root, bool complete) {
+// The finished rows of /points, each numbered by its row: point_id is the row's index.
+std::vector<PointResult> read_finished_points(hid_t root, bool complete) {
   try {
     const h5::Handle table = h5::open_dataset(root, layout::kPoints);
     const std::vector<std::int64_t> ids = finished_point_ids(table.get(), complete);
     for (std::size_t row = 0; row < ids.size(); ++row)
       if (ids[row] != static_cast<std::int64_t>(row))
         throw std::runtime_error(fmt::format("row {} is numbered {}", row, ids[row]));
-    std::vector<PointRow> rows(ids.size());
-    h5::read_rows(table.get(), point_row_type(), kPointColumnHistory, 0, rows.size(),
-                  rows.data());
-    // Before schema 10, a row of zeros (the table grown, the row's chunk not yet recorded) is
-    // numbered as a finished row when it is the first.
-    if (!complete && !rows.empty() && rows.back().collective[0] == '\0') rows.pop_back();
-    return rows;
+    return read_point_rows(table.get(), ids.size(), complete);
   } catch (const std::runtime_error& error) {
     throw std::runtime_error(std::string("/") + layout::kPoints + ": " + error.what());
   }
 }
 
 std::vector<PointResult> read_points(hid_t root, bool with_samples, bool complete) {
-  const std::vector<PointRow> rows = read_point_rows(root, complete);
-  const RankMedians medians = read_rank_medians(root, rows.size());
+  std::vector<PointResult> points = read_finished_points(root, complete);
+  const RankMedians medians = read_rank_medians(root, points.size());
   const h5::Handle samples_group = h5::open_group(root, layout::kSamples);
   const h5::Handle lateness_group = h5::link_exists(root, layout::kStartLateness)
                                         ? h5::open_group(root, layout::kStartLateness)
                                         : h5::Handle();
-  std::vector<PointResult> points;
-  for (hsize_t index = 0; index < rows.size(); ++index) {
-    PointResult point = from_point_row(rows[index]);
-    read_samples(samples_group.get(), lateness_group.get(), rows[index].point_id, with_samples,
-                 point);
+  for (std::size_t index = 0; index < points.size(); ++index) {
+    PointResult& point = points[index];
+    read_samples(samples_group.get(), lateness_group.get(), static_cast<std::int64_t>(index),
+                 with_samples, point);
     for (int world_rank : point.samples.world_ranks)
       point.rank_median_seconds.push_back(medians.at(index, world_rank) / kMicrosecondsPerSecond);
-    points.push_back(std::move(point));
   }
   return points;
 }

@@ -85,7 +85,6 @@ struct ResultWriter::Impl {
   void write_matrix(hid_t group, const std::vector<double>& seconds, const RawSamples& raw,
                     std::int64_t point_id);
   void append_rank_medians(const PointResult& point);
-  void append_row(const PointRow& row);
   void widen_rank_medians(hsize_t columns);
 };
 
@@ -173,12 +172,6 @@ void ResultWriter::Impl::append_rank_medians(const PointResult& point) {
   h5::write_block(rank_medians.get(), H5T_NATIVE_DOUBLE, start, count, row.data());
 }
 
-void ResultWriter::Impl::append_row(const PointRow& row) {
-  const hsize_t dims[] = {points_written + 1};
-  h5::set_extent(points.get(), dims);
-  h5::write_rows(points.get(), point_row_type(), points_written, 1, &row);
-}
-
 ResultWriter::ResultWriter(const std::filesystem::path& path, bool overwrite, KeepSamples keep)
     : impl_(std::make_unique<Impl>()) {
   impl_->keep = keep;
@@ -226,16 +219,16 @@ void ResultWriter::append_point(const PointResult& point) {
   check_shape(point);
   Impl& out = *impl_;
   const auto point_id = static_cast<std::int64_t>(out.points_written);
-  const PointRow row = to_point_row(point, kUnnumberedRow);
   // A flush writes its blocks in no order a kill could rely on: the table's grown extent may
   // reach the disk before the row's text in the global heap, or before the superblock's end of
   // allocation that covers a new heap block. Reading such a row fails or crashes HDF5 1.10, and
   // h5py reads a row's text whichever of its columns is asked for. So the row is appended
   // unnumbered, and numbered and counted in finished_rows by a flush of its own, after
   // everything it refers to is on disk; readers of a killed run read that many rows.
+  // First: a name too long for its column leaves the file as it was.
+  write_point_row(out.points.get(), out.points_written, point, kUnnumberedRow);
   if (point.samples.nranks > 0) out.write_samples(kept_samples(point.samples, out.keep), point_id);
   out.append_rank_medians(point);
-  out.append_row(row);
   h5::flush(out.file.get());
   h5::write_integer_cell(out.points.get(), layout::kPointId, out.points_written, point_id);
   ++out.points_written;

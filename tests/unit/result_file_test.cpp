@@ -1059,8 +1059,7 @@ TEST_F(ResultFileTest, ANumberedRowIsNoPointUntilFinishedRowsCountsIt) {
     const fs::path path = file(fmt::format("run{}.h5", static_cast<int>(writer)));
     const std::int64_t point_id = writer == Writer::current ? 3 : kUnnumberedRow;
     kill_after_growing_points(path, 3, writer, [point_id](hid_t, hid_t points) {
-      const PointRow row = to_point_row(example_points()[2], point_id);
-      h5::write_rows(points, point_row_type(), 3, 1, &row);
+      write_point_row(points, 3, example_points()[2], point_id);
     });
     const ResultFile result = read_result_file(path, false);
     EXPECT_FALSE(result.complete);
