@@ -7,12 +7,8 @@
 #include "harness/errors.h"
 #include "harness/predict/hierarchy_against_flat.h"
 #include "harness/provenance/provenance.h"
-#include "harness/report/hierarchy_report.h"
-#include "harness/report/link_bound_report.h"
 #include "harness/report/link_report.h"
-#include "harness/report/model_report.h"
 #include "harness/report/reporter.h"
-#include "harness/report/straggler_report.h"
 #include "harness/store/result_file.h"
 
 namespace collbench {
@@ -68,19 +64,12 @@ int report_command(const ReportOptions& options) {
     reporter->row(std::span(points).subspan(first, last - first));
     first = last;
   }
-  if (file.stragglers) reporter->stragglers(*file.stragglers);
+  if (file.models) reporter->models(*file.models);
+  if (const auto hierarchy = hierarchy_against_flat(points); !hierarchy.empty())
+    reporter->hierarchy(hierarchy);
+  if (file.stragglers) reporter->stragglers(*file.stragglers, p.text_of(kBindingWarning));
+  if (file.link_bounds) reporter->link_bounds(*file.link_bounds, points);
   reporter->end();
-  if (file.models && options.format == "table")
-    for (const auto& line : model_footer_lines(*file.models)) fmt::print("{}\n", line);
-  if (options.format == "table")
-    for (const auto& line : hierarchy_lines(hierarchy_against_flat(points)))
-      fmt::print("{}\n", line);
-  if (file.stragglers && options.format == "table")
-    for (const auto& line :
-         straggler_footer_lines(*file.stragglers, p.text_of(kBindingWarning)))
-      fmt::print("{}\n", line);
-  if (file.link_bounds && options.format == "table")
-    print_link_bounds(std::cout, *file.link_bounds, points);
   print_unfinished_note(file, options.file);
   return kExitOk;
 }

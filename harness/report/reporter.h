@@ -8,7 +8,10 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/fit/curve_fits.h"
+#include "harness/links/link_bounds.h"
 #include "harness/plan/point.h"
+#include "harness/predict/hierarchy_against_flat.h"
 #include "harness/report/ordered_json.h"
 #include "harness/stats/stragglers.h"
 
@@ -39,10 +42,13 @@ class Reporter {
   // The points of one row: one collective, datatype, op, placement, rank count and size, in
   // every mode and in-place variant measured.
   virtual void row(std::span<const PointResult> points) = 0;
-  // The run's named stragglers, before end(), where the file holds the search's result. Only
-  // the JSON document keeps them: the table's footer lines follow its fits (straggler_report.h),
-  // and csv and jsonl hold one record per point.
-  virtual void stragglers(const StragglerRecord& record) { (void)record; }
+  // The sections that follow the points, each called where the file holds it, after the last
+  // row and before end(). Every format implements each or declines it in so many words.
+  virtual void models(const ModelReport& report) = 0;
+  virtual void hierarchy(std::span<const HierarchyAgainstFlat> comparisons) = 0;
+  // `binding_warning`: the run's (provenance), which explains stragglers where ranks shared cores.
+  virtual void stragglers(const StragglerRecord& record, std::string_view binding_warning) = 0;
+  virtual void link_bounds(const LinkBoundRecord& record, std::span<const PointResult> points) = 0;
   virtual void end() {}
 };
 

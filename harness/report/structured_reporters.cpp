@@ -5,6 +5,9 @@
 
 #include "backends/tuning.h"
 #include "harness/report/convergence_mark.h"
+#include "harness/report/hierarchy_report.h"
+#include "harness/report/link_bound_report.h"
+#include "harness/report/model_report.h"
 #include "harness/report/point_fields.h"
 #include "harness/report/straggler_report.h"
 
@@ -45,13 +48,25 @@ void JsonReporter::row(std::span<const PointResult> points) {
   for (const auto& point : points) document_["points"].push_back(point_fields(point));
 }
 
-void JsonReporter::stragglers(const StragglerRecord& record) {
+void JsonReporter::models(const ModelReport& report) { document_["models"] = model_json(report); }
+
+void JsonReporter::hierarchy(std::span<const HierarchyAgainstFlat> comparisons) {
+  document_["hierarchy_against_flat"] = hierarchy_json(comparisons);
+}
+
+// The warning is in the document's run already.
+void JsonReporter::stragglers(const StragglerRecord& record, std::string_view) {
   document_["stragglers"] = stragglers_json(record);
+}
+
+void JsonReporter::link_bounds(const LinkBoundRecord& record,
+                               std::span<const PointResult> points) {
+  document_["link_bounds"] = link_bounds_json(record, points);
 }
 
 void JsonReporter::end() { out_ << document_.dump(2) << '\n'; }
 
-MarkdownReporter::MarkdownReporter(std::ostream& out) : StreamReporter(out) {
+MarkdownReporter::MarkdownReporter(std::ostream& out) : PointRecordsReporter(out) {
   fmt::print(out_,
              "| collective | type | redop | ranks | algorithm | protocol | size (B) | mode | "
              "in place | median (us) | p99 (us) | busbw (GB/s) | #wrong | ci |\n"

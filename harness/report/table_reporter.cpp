@@ -1,11 +1,16 @@
 #include "table_reporter.h"
 
 #include <algorithm>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include "backends/tuning.h"
+#include "harness/report/hierarchy_report.h"
+#include "harness/report/link_bound_report.h"
+#include "harness/report/model_report.h"
+#include "harness/report/straggler_report.h"
 
 namespace collbench {
 namespace {
@@ -173,11 +178,32 @@ void TableReporter::close_section() {
 
 // nccl-tests runs one collective and prints one average; a sweep prints one per section, so a
 // scraper that takes the last line would read the last section's. This line names each.
+void TableReporter::models(const ModelReport& report) {
+  for (const auto& line : model_footer_lines(report)) sections_ += line + '\n';
+}
+
+void TableReporter::hierarchy(std::span<const HierarchyAgainstFlat> comparisons) {
+  for (const auto& line : hierarchy_lines(comparisons)) sections_ += line + '\n';
+}
+
+void TableReporter::stragglers(const StragglerRecord& record, std::string_view binding_warning) {
+  for (const auto& line : straggler_footer_lines(record, std::string(binding_warning)))
+    sections_ += line + '\n';
+}
+
+void TableReporter::link_bounds(const LinkBoundRecord& record,
+                                std::span<const PointResult> points) {
+  std::ostringstream text;
+  print_link_bounds(text, record, points);
+  sections_ += text.str();
+}
+
 void TableReporter::end() {
   if (section_) close_section();
   if (!averages_.empty())
     fmt::print(out_, "# collbench avg bus bandwidth (GB/s) by section: {}\n",
                fmt::join(averages_, ", "));
+  out_ << sections_;
   out_.flush();
 }
 

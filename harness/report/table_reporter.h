@@ -21,6 +21,10 @@ class TableReporter final : public Reporter {
   explicit TableReporter(std::ostream& out) : out_(out) {}
   void begin(const RunDescription& run) override;
   void row(std::span<const PointResult> points) override;
+  void models(const ModelReport& report) override;
+  void hierarchy(std::span<const HierarchyAgainstFlat> comparisons) override;
+  void stragglers(const StragglerRecord& record, std::string_view binding_warning) override;
+  void link_bounds(const LinkBoundRecord& record, std::span<const PointResult> points) override;
   void end() override;
 
  private:
@@ -38,6 +42,7 @@ class TableReporter final : public Reporter {
   bool checked_ = false;
   std::set<Mark> explained_;  // in the current section
   bool step_explained_ = false;
+  std::string sections_;  // the run's sections beside its points: printed after the table
 };
 
 }  // namespace collbench

@@ -68,6 +68,13 @@ def test_fit_command_prints_every_curve_with_intervals(fitted):
     # the models `fit` stored are the ones `report` prints
     stored = run_plain(["report", str(out)])
     assert stored.returncode == 0 and stored.stdout.count("# fit allreduce") == 2
+    # ... the JSON document holds them beside the points; a record per point declines them
+    alphas = [[s["alpha_us"] for s in c["segments"]] for c in report["curves"]]
+    document = json.loads(run_plain(["report", str(out), "--format", "json"]).stdout)
+    stored_alphas = [[s["alpha_us"] for s in c["segments"]] for c in document["models"]["curves"]]
+    assert [len(a) for a in stored_alphas] == [len(a) for a in alphas]
+    assert sum(stored_alphas, []) == pytest.approx(sum(alphas, []), rel=1e-12)  # via seconds
+    assert "# fit" not in run_plain(["report", str(out), "--format", "csv"]).stdout
 
 
 def plant(path, truth_s, noise, seed, mode="latency", shared_by_ranks=False, samples=31):

@@ -1,6 +1,7 @@
 """collbench links: UCX latency and bandwidth between every pair of hosts of the virtual cluster
 (ci/vcluster), slow links and hosts named; a dead or hung peer and bad input as for run."""
 import itertools
+import json
 import math
 import os
 import re
@@ -147,6 +148,10 @@ def test_a_capped_host_and_exactly_its_links_are_named_and_bound_the_allreduce(t
     assert report.returncode == 0, report.stderr
     assert report.stdout.count("# allreduce float sum world 4 ranks") >= 2  # one per mode
     assert "measured/predicted" in report.stdout
+    document = subprocess.run([str(BINARY), "report", str(run), "--format", "json"],
+                              capture_output=True, text=True, timeout=60, env=environment())
+    judged = json.loads(document.stdout)["link_bounds"]
+    assert judged["links_file"] == str(out) and len(judged["points"]) == len(points)
 
 
 def start_links(nranks, out, extra=()):
