@@ -32,7 +32,6 @@ constexpr const char* kBootstrap = "mpi";  // the world that swaps addresses and
 struct LinksConfig {
   LinkPlan plan;
   LinkSchedule schedule;
-  Watchdog watchdog;
   double shortfall = 0;
   MessageMemory memory = MessageMemory::host;
   OutputFile output;
@@ -48,12 +47,8 @@ LinksConfig resolve(const LinksOptions& o) {
       parse_list<LinkMode>(o.modes, "--modes", parse_link_mode, std::span(kLinkModes));
   require(o.pairs_at_once >= 0, "--pairs-at-once must not be negative");
   config.schedule.pairs_at_once = o.pairs_at_once;
-  const Sampling sampling = resolve_sampling(o.sampling);
-  config.schedule.rounds = sampling.rounds;
-  config.plan.warmup_samples = sampling.warmup;
-  config.plan.stopping = sampling.stopping;
+  config.plan.sampling = resolve_sampling(o.sampling);
   require(o.shortfall > 0 && o.shortfall < 1, "--shortfall must be a fraction between 0 and 1");
-  config.watchdog = sampling.watchdog;
   config.shortfall = o.shortfall;
   const auto memory = parse_message_memory(o.memory);
   require(memory.has_value(),
@@ -159,7 +154,7 @@ int links_command(const LinksOptions& options, const std::vector<std::string>& a
   const bool may_print = launcher_rank().value_or(0) == kRoot;
   const LinksConfig config = resolve(options);
   install_fault_guard(fmt::format("rank {} on {}", launcher_rank().value_or(0), this_host()),
-                      config.watchdog);
+                      config.plan.sampling.watchdog);
   std::unique_ptr<Backend> bootstrap;
   std::unique_ptr<PointToPoint> links;
   try {

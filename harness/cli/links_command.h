@@ -18,7 +18,7 @@ struct LinksOptions {
   std::string between = "hosts";
   int pairs_at_once = 0;
   std::string modes = "latency,bandwidth,bidirectional";
-  SamplingOptions sampling{.warmup_iters = 2};
+  SamplingOptions sampling{.warmup = 2};
   double shortfall = 0.2;
   std::string memory = "host";
   OutputOptions output;

@@ -215,7 +215,7 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
   // The watchdog covers the library's start too: a communicator that never forms (a peer that
   // never arrives, a wrong interface) must not hang the job.
   install_fault_guard(fmt::format("rank {} on {}", launcher_rank().value_or(0), this_host()),
-                      config.watchdog);
+                      config.sampling.watchdog);
   std::unique_ptr<Backend> backend;
   try {
     CommunicationWait wait("starting the backend (the library's communicator set-up)");

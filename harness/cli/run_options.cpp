@@ -267,11 +267,7 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
                                         o.keep_samples));
   config.keep_samples = *keep;
 
-  const Sampling sampling = resolve_sampling(o.sampling);
-  config.warmup_iters = sampling.warmup;
-  config.stopping = sampling.stopping;
-  config.rounds = sampling.rounds;
-  config.watchdog = sampling.watchdog;
+  config.sampling = resolve_sampling(o.sampling);
   require(o.time_limit_s >= 0, "--time-limit must not be negative");
   if (o.time_limit_s > 0) config.time_limit_s = o.time_limit_s;
 

@@ -96,10 +96,10 @@ void RunOutput::begin(const Provenance& provenance, const JobTopology& topology,
   reporter_->begin(run);
   fmt::print("{}", warning);
   // What the sweep will take, before it takes it: each point stops at --max-time at the latest.
-  const double budget = static_cast<double>(total_points_) * config_.stopping.max_time_s;
+  const double budget = static_cast<double>(total_points_) * config_.sampling.stopping.max_time_s;
   fmt::print("# sweep: {} points; sampling takes at most {} ({:g} s a point{})\n", total_points_,
              duration_text(config_.time_limit_s ? std::min(budget, *config_.time_limit_s) : budget),
-             config_.stopping.max_time_s,
+             config_.sampling.stopping.max_time_s,
              config_.time_limit_s ? fmt::format(", --time-limit {:g} s", *config_.time_limit_s)
                                   : "");
 }
@@ -177,7 +177,7 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
   std::error_code ignored;
   const auto bytes = std::filesystem::file_size(config_.output.path, ignored);
   fmt::print("# {} points in {:.1f} s ({}); results in {} ({})\n", done_, seconds,
-             stops_text(stops_, config_.stopping.target_ci), config_.output.path.string(),
+             stops_text(stops_, config_.sampling.stopping.target_ci), config_.output.path.string(),
              format_size(bytes));
 }
 

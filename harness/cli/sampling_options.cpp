@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "harness/cli/option_values.h"
-#include "harness/measure/run_config.h"
 
 namespace collbench {
 namespace {
@@ -12,7 +11,7 @@ constexpr int kMostRounds = 100;
 
 void add_sampling_options(CLI::App& command, SamplingOptions& o, const SamplingHelp& help) {
   command.add_option("-n,--iters", o.iters, "samples per point; turns adaptive stopping off");
-  command.add_option("-w,--warmup_iters", o.warmup_iters, help.warmup)->capture_default_str();
+  command.add_option("-w,--warmup_iters", o.warmup, help.warmup)->capture_default_str();
   command.add_option("--rounds", o.rounds,
                      fmt::format("{} (default {}; 1 with -n; at most {})", help.rounds,
                                  kDefaultRounds, kMostRounds));
@@ -35,8 +34,8 @@ void add_sampling_options(CLI::App& command, SamplingOptions& o, const SamplingH
 
 Sampling resolve_sampling(const SamplingOptions& o) {
   require(!o.iters || *o.iters >= 1, "-n/--iters must be at least 1");
-  require(o.warmup_iters >= 0,
-          fmt::format("-w/--warmup_iters must not be negative, got {}", o.warmup_iters));
+  require(o.warmup >= 0,
+          fmt::format("-w/--warmup_iters must not be negative, got {}", o.warmup));
   require(!o.rounds || (*o.rounds >= 1 && *o.rounds <= kMostRounds),
           fmt::format("--rounds must be between 1 and {}", kMostRounds));
   require(o.min_samples >= 1, "--min-samples must be at least 1");
@@ -45,7 +44,7 @@ Sampling resolve_sampling(const SamplingOptions& o) {
   require(o.max_time_s > 0, "--max-time must be positive");
   require(!o.timeout_s || *o.timeout_s >= 0, "-T/--timeout must not be negative");
   Sampling sampling;
-  sampling.warmup = o.warmup_iters;
+  sampling.warmup = o.warmup;
   sampling.stopping.min_samples = static_cast<std::size_t>(o.min_samples);
   sampling.stopping.min_time_s = o.min_time_s;
   sampling.stopping.target_ci = o.target_ci;

@@ -6,27 +6,19 @@
 
 #include <CLI/CLI.hpp>
 
-#include "harness/measure/fault_guard.h"
-#include "harness/stats/stopping_rule.h"
+#include "harness/measure/sampling.h"
 
 namespace collbench {
 
 struct SamplingOptions {
   std::optional<long long> iters = std::nullopt;
-  int warmup_iters = 5;
+  int warmup = 5;  // -w/--warmup_iters
   std::optional<int> rounds = std::nullopt;  // default: kDefaultRounds, or 1 with -n
   long long min_samples = 10;
   double min_time_s = 0;
   double target_ci = 0.01;
   double max_time_s = 1.0;
   std::optional<double> timeout_s = std::nullopt;  // -T; the watchdog's default when not given
-};
-
-struct Sampling {
-  int warmup = 0;
-  int rounds = 0;
-  StoppingRule stopping;
-  Watchdog watchdog;
 };
 
 // What a warm-up and a round are differ by command; the rest is said the same everywhere.

@@ -16,12 +16,6 @@ enum class LinkEnds { hosts, ranks };
 
 struct LinkSchedule {
   LinkEnds ends = LinkEnds::hosts;
-  // Passes over the whole matrix, each point's samples pooled over them, each pass with its
-  // share of the point's budget (stats/stopping_rule.h, round_share): a link is then measured at
-  // several moments apart, as run's points are in rounds, and a state the hosts pass through
-  // (seen on the 2-core virtual cluster: links measured seconds apart differing 1.2 to 2.5
-  // times) weighs on each link alike instead of on the links it happened to.
-  int rounds = 3;
   // Pairs measured at once, of a round's; 0: all of them. Fewer where the hosts do not have a
   // core for each rank of a round (the virtual cluster of one machine).
   int pairs_at_once = 0;

@@ -92,7 +92,7 @@ std::vector<LinkPoint> measure_link(PointToPoint& link, int self, int partner, b
         const bool source = first == forward;
         const int window = window_messages(mode, size);
         LinkEnd end(link, partner, out->bytes().first(size), in->bytes().first(size));
-        for (int i = 0; i < plan.warmup_samples; ++i) end.sample(mode, source, window);
+        for (int i = 0; i < plan.sampling.warmup; ++i) end.sample(mode, source, window);
 
         LinkPoint point;
         point.source_rank = source ? self : partner;
@@ -100,7 +100,7 @@ std::vector<LinkPoint> measure_link(PointToPoint& link, int self, int partner, b
         point.mode = mode;
         point.size_bytes = size;
         point.messages_per_sample = window;
-        StoppingState stopping(plan.stopping, std::nullopt);
+        StoppingState stopping(plan.sampling.stopping, std::nullopt);
         const Clock::time_point start = Clock::now();
         for (;;) {
           // Rounded where measured, as run's samples: every statistic is one of the record's.

@@ -7,15 +7,14 @@
 
 #include "backends/point_to_point.h"
 #include "harness/links/link_point.h"
-#include "harness/stats/stopping_rule.h"
+#include "harness/measure/sampling.h"
 
 namespace collbench {
 
 struct LinkPlan {
   std::vector<std::size_t> sizes;
   std::vector<LinkMode> modes{std::begin(kLinkModes), std::end(kLinkModes)};
-  StoppingRule stopping;
-  int warmup_samples = 2;
+  Sampling sampling{.warmup = 2};  // the warm-up in samples; each round's share of stopping
 };
 
 // A bandwidth window carries at least this much (4 MiB), in at most kMostWindowMessages

@@ -378,7 +378,7 @@ RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
   // at their first use), and a sample must not time that. Later rounds find it set up: one
   // operation brings its buffers back into cache.
   const int warmups_now =
-      earlier ? std::min(settings_.warmup_iters, 1) : std::max(settings_.warmup_iters, 1);
+      earlier ? std::min(settings_.warmup, 1) : std::max(settings_.warmup, 1);
   if (group_ && warmups_now > 0) {
     const auto warmups = prepare(call, warmups_now);
     CommunicationWait wait("a warm-up operation");
@@ -394,7 +394,7 @@ RowRunner::Sampled RowRunner::sample(const CollectiveCall& call, Mode mode,
   rule.sample_step_s = settings_.timer_step_s;  // one operation a sample until a loop is sized
   StoppingState stopping(rule, inputs.time_left_s, inputs.earlier_rounds);
   if (in_windows)
-    return sample_in_windows(call, stopping, std::min(settings_.warmup_iters, kWarmupWindows));
+    return sample_in_windows(call, stopping, std::min(settings_.warmup, kWarmupWindows));
   return sample_from_barrier(call, mode, stopping);
 }
 

@@ -28,7 +28,7 @@ struct MeasureSettings {
   Tuning tuning;
   std::vector<Mode> modes;
   std::vector<bool> in_place;
-  int warmup_iters = 5;
+  int warmup = 5;  // untimed operations before the first round (Sampling::warmup)
   int check_iters = 1;
   StoppingRule stopping;
   SampleStart latency_start = SampleStart::window;

@@ -11,20 +11,15 @@
 #include "backends/tuning.h"
 #include "collectives/collective_kind.h"
 #include "collectives/datatype.h"
-#include "harness/measure/fault_guard.h"
+#include "harness/measure/sampling.h"
 #include "harness/plan/output_file.h"
 #include "harness/plan/point.h"
 #include "harness/plan/sample_retention.h"
 #include "harness/plan/sizes.h"
 #include "harness/plan/sweep_plan.h"
-#include "harness/stats/stopping_rule.h"
 #include "topo/placement.h"
 
 namespace collbench {
-
-// Three rounds: the fewest that give the spread between rounds two degrees of freedom, so that
-// a point's interval can include it; each round gets a third of the point's time budget.
-inline constexpr int kDefaultRounds = 3;
 
 struct RunConfig {
   SweepSpec sweep;
@@ -49,15 +44,10 @@ struct RunConfig {
   int local_ranks = 0;  // --np: start this many ranks here, without MPI
   bool virtual_nodes = false;
   bool allow_single_rank = false;  // one rank started without a launcher runs anyway
-  int warmup_iters = 5;
   int check_iters = 1;
-  Watchdog watchdog;
+  Sampling sampling;
   SampleStart latency_start = SampleStart::window;
   std::optional<LoadKind> overlap_load;  // --overlap-load
-  // Interleaved rounds per point (docs/DESIGN.md, "Stopping"); `stopping` is the whole point's
-  // rule.
-  int rounds = kDefaultRounds;
-  StoppingRule stopping;
   std::optional<double> time_limit_s;
   OutputFile output;
   bool quiet = false;

@@ -91,11 +91,11 @@ MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass,
   settings.tuning = pass.tuning;
   settings.modes = config.modes;
   settings.in_place = config.in_place;
-  settings.warmup_iters = config.warmup_iters;
+  settings.warmup = config.sampling.warmup;
   settings.check_iters = config.check_iters;
-  settings.stopping = round_share(config.stopping, config.rounds);
+  settings.stopping = round_share(config.sampling.stopping, config.sampling.rounds);
   settings.latency_start = config.latency_start;
-  settings.rows_per_round = rows_per_round(config.keep_samples, config.rounds);
+  settings.rows_per_round = rows_per_round(config.keep_samples, config.sampling.rounds);
   settings.overlap_load = config.overlap_load;
   settings.load_site = site;
   settings.timer_step_s = timer_step_s;
@@ -139,14 +139,14 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
       for (PointResult& point : measured[i]) collect_rank_figures(world, point);
       if (world.rank() == kRoot)
         for (PointResult& point : measured[i]) {
-          finish_point(point, config.stopping.target_ci);
+          finish_point(point, config.sampling.stopping.target_ci);
           point.implausible = judge_plausibility(point, bound);
         }
       row_done(measured[i], pass.rows[begin + i]);
       measured[i].clear();
     };
-    for (int round = 0; round < config.rounds; ++round) {
-      for (std::size_t i : round_order(end - begin, round, config.rounds, curve_seed)) {
+    for (int round = 0; round < config.sampling.rounds; ++round) {
+      for (std::size_t i : round_order(end - begin, round, config.sampling.rounds, curve_seed)) {
         const std::optional<double> left = time_left();
         int go = !left || *left > 0;  // rank 0's clock decides for everyone
         {
@@ -154,7 +154,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
           world.broadcast_value(go, kRoot);
         }
         auto points = go ? runner.measure(pass.rows[begin + i], left, measured[i],
-                                          round + 1 == config.rounds)
+                                          round + 1 == config.sampling.rounds)
                          : std::vector<PointResult>{};
         const std::size_t measured_now = points.size();
         for (std::size_t j = 0; j < measured_now; ++j) {
@@ -163,7 +163,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
           else
             measured[i].push_back(std::move(points[j]));
         }
-        if (round + 1 == config.rounds) finish_row(i);
+        if (round + 1 == config.sampling.rounds) finish_row(i);
         if (measured_now < points_per_row(config, pass.rows[begin + i])) {
           for (std::size_t k = 0; k < measured.size(); ++k) finish_row(k);
           notes.push_back(fmt::format("--time-limit of {} s reached; the sweep stopped early",

@@ -60,20 +60,20 @@ std::string settings_json(const RunConfig& config) {
   settings["nccl_tunings"] = tunings;
   settings["cuda_graphs"] = config.cuda_graphs;
   settings["buffer_registration"] = name(config.buffer_registration);
-  settings["warmup_iters"] = config.warmup_iters;
+  settings["warmup_iters"] = config.sampling.warmup;
   settings["check_iters"] = config.check_iters;
-  settings["timeout_s"] = config.watchdog.timeout_s;
-  settings["timeout_grows_with_samples"] = config.watchdog.grows_with_samples;
+  settings["timeout_s"] = config.sampling.watchdog.timeout_s;
+  settings["timeout_grows_with_samples"] = config.sampling.watchdog.grows_with_samples;
   settings["latency_sync"] = name(config.latency_start);
   settings["overlap_load"] =
       config.overlap_load ? nlohmann::json(name(*config.overlap_load)) : nlohmann::json();
   settings["keep_samples"] = name(config.keep_samples);
-  settings["rounds"] = config.rounds;
-  settings["min_samples"] = config.stopping.min_samples;
-  settings["min_time_s"] = config.stopping.min_time_s;
-  settings["target_ci"] = config.stopping.target_ci;
-  settings["max_time_s"] = config.stopping.max_time_s;
-  if (config.stopping.fixed_samples) settings["iters"] = *config.stopping.fixed_samples;
+  settings["rounds"] = config.sampling.rounds;
+  settings["min_samples"] = config.sampling.stopping.min_samples;
+  settings["min_time_s"] = config.sampling.stopping.min_time_s;
+  settings["target_ci"] = config.sampling.stopping.target_ci;
+  settings["max_time_s"] = config.sampling.stopping.max_time_s;
+  if (config.sampling.stopping.fixed_samples) settings["iters"] = *config.sampling.stopping.fixed_samples;
   if (config.time_limit_s) settings["time_limit_s"] = *config.time_limit_s;
   return settings.dump();
 }

@@ -25,9 +25,9 @@ TEST(WindowMessages, FillFourMibWithAtMostSixtyFourMessages) {
 TEST(MeasureLink, BothEndsFollowOnePlanAndSourceEveryPointOnce) {
   LinkPlan plan;
   plan.sizes = {8, 4096, 1 << 20};
-  plan.stopping.min_samples = 6;
-  plan.stopping.max_time_s = 0.05;
-  plan.warmup_samples = 1;
+  plan.sampling.stopping.min_samples = 6;
+  plan.sampling.stopping.max_time_s = 0.05;
+  plan.sampling.warmup = 1;
   std::promise<std::vector<std::byte>> first_address, second_address;
   auto first_known = first_address.get_future().share();
   auto second_known = second_address.get_future().share();

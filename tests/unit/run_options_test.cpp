@@ -67,15 +67,15 @@ TEST(Resolve, Defaults) {
   EXPECT_EQ(config.backend, "mpi");
   EXPECT_EQ(config.placements, std::vector{Placement::world});
   EXPECT_TRUE(config.rank_counts.empty());
-  EXPECT_EQ(config.warmup_iters, 5);
+  EXPECT_EQ(config.sampling.warmup, 5);
   EXPECT_EQ(config.check_iters, 1);
   // The watchdog is on by default and grows with the slowest sample; latency starts in windows.
-  EXPECT_EQ(config.watchdog.timeout_s, kDefaultWatchdogSeconds);
-  EXPECT_TRUE(config.watchdog.grows_with_samples);
+  EXPECT_EQ(config.sampling.watchdog.timeout_s, kDefaultWatchdogSeconds);
+  EXPECT_TRUE(config.sampling.watchdog.grows_with_samples);
   EXPECT_EQ(config.latency_start, SampleStart::window);
-  EXPECT_EQ(config.stopping.min_samples, 10u);
-  EXPECT_DOUBLE_EQ(config.stopping.target_ci, 0.01);
-  EXPECT_FALSE(config.stopping.fixed_samples.has_value());
+  EXPECT_EQ(config.sampling.stopping.min_samples, 10u);
+  EXPECT_DOUBLE_EQ(config.sampling.stopping.target_ci, 0.01);
+  EXPECT_FALSE(config.sampling.stopping.fixed_samples.has_value());
   EXPECT_FALSE(config.time_limit_s.has_value());
   EXPECT_FALSE(config.output.force);
 
@@ -242,11 +242,11 @@ TEST(Resolve, StoppingKnobs) {
   options.sampling.max_time_s = 2.5;
   options.time_limit_s = 3600;
   const RunConfig config = resolve(options, "mpi");
-  EXPECT_EQ(config.stopping.fixed_samples, std::size_t{7});
-  EXPECT_EQ(config.stopping.min_samples, 3u);
-  EXPECT_DOUBLE_EQ(config.stopping.min_time_s, 0.5);
-  EXPECT_DOUBLE_EQ(config.stopping.target_ci, 0.05);
-  EXPECT_DOUBLE_EQ(config.stopping.max_time_s, 2.5);
+  EXPECT_EQ(config.sampling.stopping.fixed_samples, std::size_t{7});
+  EXPECT_EQ(config.sampling.stopping.min_samples, 3u);
+  EXPECT_DOUBLE_EQ(config.sampling.stopping.min_time_s, 0.5);
+  EXPECT_DOUBLE_EQ(config.sampling.stopping.target_ci, 0.05);
+  EXPECT_DOUBLE_EQ(config.sampling.stopping.max_time_s, 2.5);
   EXPECT_EQ(config.time_limit_s, 3600.0);
 }
 
@@ -476,7 +476,7 @@ TEST(ResolveErrors, BadPlacementsAndRankCounts) {
 
 TEST(ResolveErrors, NegativeCounts) {
   RunOptions options;
-  options.sampling.warmup_iters = -1;
+  options.sampling.warmup = -1;
   EXPECT_CONTAINS(usage_error(options), "-w/--warmup_iters");
   options = {};
   options.check_iters = -1;
@@ -500,15 +500,15 @@ TEST(RunOptionsCli, ShortFlagsMapToTheirOptions) {
   EXPECT_EQ(options.sizes.step_factor, 4.0);
   ASSERT_TRUE(options.sampling.iters.has_value());
   EXPECT_EQ(*options.sampling.iters, 20);
-  EXPECT_EQ(options.sampling.warmup_iters, 3);
+  EXPECT_EQ(options.sampling.warmup, 3);
   EXPECT_EQ(options.check_iters, 0);
   EXPECT_EQ(options.datatypes, "int32,double");
   EXPECT_EQ(options.reduce_ops, "max");
 
   const RunConfig config = resolve(options, "mpi");
   EXPECT_EQ(config.sizes, (std::vector<std::size_t>{1024, 4096, 16384, 65536, 262144, 1048576}));
-  EXPECT_EQ(config.stopping.fixed_samples, std::size_t{20});
-  EXPECT_EQ(config.warmup_iters, 3);
+  EXPECT_EQ(config.sampling.stopping.fixed_samples, std::size_t{20});
+  EXPECT_EQ(config.sampling.warmup, 3);
   EXPECT_EQ(config.check_iters, 0);
   EXPECT_EQ(config.datatypes, (std::vector<DataType>{DataType::int32, DataType::float64}));
   EXPECT_EQ(config.reduce_ops, (std::vector<ReduceOp>{ReduceOp::max}));
@@ -526,7 +526,7 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
   ASSERT_TRUE(options.sizes.step_bytes.has_value());
   EXPECT_EQ(*options.sizes.step_bytes, "1K");
   EXPECT_EQ(options.sampling.iters, 5);
-  EXPECT_EQ(options.sampling.warmup_iters, 0);
+  EXPECT_EQ(options.sampling.warmup, 0);
   EXPECT_EQ(options.check_iters, 2);
   EXPECT_EQ(options.datatypes, "all");
   EXPECT_EQ(options.reduce_ops, "all");
@@ -536,8 +536,8 @@ TEST(RunOptionsCli, LongFlagsAndOwnOptions) {
   EXPECT_EQ(options.output.out, "r.h5");
   EXPECT_EQ(options.cuda_graph_launches, 1);
   EXPECT_EQ(options.sampling.timeout_s, 30.0);
-  EXPECT_EQ(resolve(options, "mpi").watchdog.timeout_s, 30.0);
-  EXPECT_FALSE(resolve(options, "mpi").watchdog.grows_with_samples);
+  EXPECT_EQ(resolve(options, "mpi").sampling.watchdog.timeout_s, 30.0);
+  EXPECT_FALSE(resolve(options, "mpi").sampling.watchdog.grows_with_samples);
   EXPECT_EQ(options.backend, "nccl");
   EXPECT_EQ(options.sampling.min_samples, 4);
   EXPECT_DOUBLE_EQ(options.sampling.target_ci, 0.02);
