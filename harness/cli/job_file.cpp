@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 
-#include "harness/errors.h"
 #include "harness/measure/fault_guard.h"
 
 namespace collbench {

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "backends/communicator.h"
+#include "harness/errors.h"
 #include "harness/plan/output_file.h"
 #include "harness/plan/sample_retention.h"
 #include "harness/store/result_file.h"
@@ -12,7 +13,7 @@ namespace collbench {
 
 struct JobFile {
   std::unique_ptr<ResultWriter> writer;  // rank 0's; null on the other ranks and on failure
-  int exit_code = 0;                     // 0: opened; else the code every rank exits with
+  int exit_code = kExitOk;  // else the code every rank exits with
 };
 
 // Rank 0 creates the file; every rank learns whether it could, so that all end alike: exit 2

@@ -10,8 +10,8 @@
 
 #include <algorithm>
 #include <array>
-#include <ranges>
 #include <cstddef>
+#include <ranges>
 #include <stdexcept>
 #include <string>
 #include <string_view>

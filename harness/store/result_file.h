@@ -37,7 +37,7 @@ namespace collbench {
 // point's sync part of its identity. Older versions read, their missing columns as
 // empty strings and zeros (wrong_after_timing as -1, not checked).
 inline constexpr int kSchemaVersion = 22;
-// Files from this schema on validate after timing too (PointRow::wrong_after_timing).
+// Files from this schema on validate after timing too (/points' wrong_after_timing).
 inline constexpr int kFirstSchemaCheckingAfterTiming = 19;
 // Files from this schema on name a curve with its sync (CurveColumns::sync).
 inline constexpr int kFirstSchemaWithCurveSync = 22;
