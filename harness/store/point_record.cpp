@@ -216,7 +216,7 @@ hid_t point_row_type() {
 
 void write_point_row(hid_t table, hsize_t row, const PointResult& point, std::int64_t point_id) {
   const PointRow stored = to_point_row(point, point_id);
-  const hsize_t rows[] = {std::max(row + 1, h5::extent(table).at(0))};
+  const hsize_t rows[] = {row + 1};
   h5::set_extent(table, rows);
   h5::write_rows(table, point_row_type(), row, 1, &stored);
 }

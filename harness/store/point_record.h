@@ -19,7 +19,8 @@ hid_t point_row_type();
 // row of a killed run, /points' finished_rows not counting it) cannot take it for a point.
 inline constexpr std::int64_t kUnnumberedRow = -1;
 
-// Writes `point` as row `row` of `table`, numbered `point_id`, the table grown to hold it.
+// Writes `point` as the last row, `row`, of `table`, numbered `point_id`, the table's extent set
+// to hold it (writers append: the table's length is known to them, not read back per point).
 // Throws std::invalid_argument, the table as it was, when a name does not fit its column.
 void write_point_row(hid_t table, hsize_t row, const PointResult& point, std::int64_t point_id);
 
