@@ -9,6 +9,7 @@
 #include "backends/registry.h"
 #include "harness/cli/command_guard.h"
 #include "harness/cli/job_file.h"
+#include "harness/cli/job_start.h"
 #include "harness/cli/option_values.h"
 #include "harness/errors.h"
 #include "harness/links/link_fits.h"
@@ -17,7 +18,6 @@
 #include "harness/measure/run_config.h"
 #include "harness/plan/sizes.h"
 #include "harness/provenance/clock.h"
-#include "harness/provenance/launcher.h"
 #include "harness/provenance/provenance.h"
 #include "harness/report/link_report.h"
 #include "harness/store/result_file.h"
@@ -57,12 +57,6 @@ LinksConfig resolve(const LinksOptions& o) {
   config.output = resolve_output(o.output, "links");
   config.quiet = o.quiet;
   return config;
-}
-
-// After MPI started and UCX did not: MPI ends once, with the bootstrap backend if there is one.
-void end_start(std::unique_ptr<Backend> bootstrap) {
-  bootstrap.reset();
-  end_failed_start();
 }
 
 int measure(Backend& bootstrap, PointToPoint& links, const LinksConfig& config,
@@ -149,33 +143,23 @@ void add_links_options(CLI::App& command, LinksOptions& o) {
 }
 
 int links_command(const LinksOptions& options, const std::vector<std::string>& argv) {
-  // Asked before MPI starts: a singleton MPI_Init sets the launcher's variables itself.
-  const bool launched = launcher_rank().has_value();
-  const bool may_print = launcher_rank().value_or(0) == kRoot;
+  const JobStart job("links");
   const LinksConfig config = resolve(options);
-  install_fault_guard(fmt::format("rank {} on {}", launcher_rank().value_or(0), this_host()),
-                      config.plan.sampling.watchdog);
+  job.watch(config.plan.sampling.watchdog);
   std::unique_ptr<Backend> bootstrap;
   std::unique_ptr<PointToPoint> links;
-  try {
-    CommunicationWait wait("starting MPI and UCX");
-    bootstrap = start_backend(kBootstrap, BackendOptions{});
-    links = start_point_to_point(config.memory);
-  } catch (const BackendUnavailable& error) {
-    if (may_print) fmt::print(stderr, "collbench links: {}\n", error.what());
-    end_start(std::move(bootstrap));
-    return kExitUsage;
-  } catch (const std::exception& error) {
-    fmt::print(stderr, "collbench links: rank {} on {}: UCX or MPI failed to start: {}\n",
-               launcher_rank().value_or(0), this_host(), error.what());
-    end_start(std::move(bootstrap));
-    return kExitFault;
-  }
-  if (!launched) {
-    fmt::print(stderr, "collbench links: started without mpirun/srun? One process has no link "
-                       "to measure. Start it with mpirun -np N or srun, one rank per host\n");
-    return kExitUsage;
-  }
+  const int started = job.start_libraries(
+      "", "MPI and UCX",
+      [&] {
+        bootstrap = start_backend(kBootstrap, BackendOptions{});
+        links = start_point_to_point(config.memory);
+      },
+      [&] { bootstrap.reset(); });  // MPI ends once, with the bootstrap backend
+  if (started != kExitOk) return started;
+  if (!job.launched())
+    return job.refuse_lone_process(
+        "One process has no link to measure. Start it with mpirun -np N or srun, one rank per "
+        "host");
   try {
     return measure(*bootstrap, *links, config, argv);
   } catch (const std::exception& error) {

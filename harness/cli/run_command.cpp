@@ -10,6 +10,7 @@
 #include "backends/registry.h"
 #include "harness/cli/command_guard.h"
 #include "harness/cli/job_file.h"
+#include "harness/cli/job_start.h"
 #include "harness/cli/run_output.h"
 #include "harness/errors.h"
 #include "harness/launch/local_launcher.h"
@@ -21,7 +22,6 @@
 #include "harness/measure/timer_step.h"
 #include "harness/plan/sizes.h"
 #include "harness/provenance/clock.h"
-#include "harness/provenance/launcher.h"
 #include "harness/provenance/provenance.h"
 #include "harness/provenance/version.h"
 #include "harness/store/result_file.h"
@@ -200,52 +200,33 @@ int launch_local_ranks(const RunConfig& config, const std::vector<std::string>& 
 }  // namespace
 
 int run_command(const RunOptions& options, const std::vector<std::string>& argv) {
-  // Asked before the backend starts: a singleton MPI_Init sets the launcher's variables itself.
-  const std::optional<int> rank = launcher_rank();
-  const bool launched = rank.has_value();
-  const bool may_print = rank.value_or(0) == kRoot;
+  const JobStart job("run");
   RunConfig config = resolve(options, default_backend());
-  const auto built = built_backends();
-  if (std::find(built.begin(), built.end(), config.backend) == built.end())
-    throw UsageError(fmt::format("--backend: '{}' is not built into this collbench (built: {})",
-                                 config.backend, fmt::join(built, ", ")));
+  require_built_backend(config.backend);
   if (config.local_ranks > 0) return launch_local_ranks(config, argv);
 
   keep_freed_memory();
-  // The watchdog covers the library's start too: a communicator that never forms (a peer that
-  // never arrives, a wrong interface) must not hang the job.
-  install_fault_guard(fmt::format("rank {} on {}", launcher_rank().value_or(0), this_host()),
-                      config.sampling.watchdog);
+  job.watch(config.sampling.watchdog);
   std::unique_ptr<Backend> backend;
-  try {
-    CommunicationWait wait("starting the backend (the library's communicator set-up)");
-    backend = start_backend(config.backend,
-                            BackendOptions{config.cuda_graphs, config.buffer_registration});
-  } catch (const BackendUnavailable& error) {
-    if (may_print) fmt::print(stderr, "collbench run: --backend {}: {}\n", config.backend, error.what());
-    end_failed_start();
-    return kExitUsage;
-  } catch (const std::exception& error) {  // the library failed to start: a fault, not input
-    fmt::print(stderr, "collbench run: rank {} on {}: --backend {} failed to start: {}\n",
-               launcher_rank().value_or(0), this_host(), config.backend, error.what());
-    end_failed_start();
-    return kExitFault;
-  }
+  const int started = job.start_libraries(
+      fmt::format("--backend {}", config.backend), fmt::format("the {} backend", config.backend),
+      [&] {
+        backend = start_backend(config.backend,
+                                BackendOptions{config.cuda_graphs, config.buffer_registration});
+      });
+  if (started != kExitOk) return started;
   std::vector<std::string> support_notes;
   try {
     support_notes = fit_to_backend(config, *backend);
   } catch (const UsageError& error) {
-    return usage_error_within_job("run", may_print, error);
+    return usage_error_within_job("run", job.may_print(), error);
   }
   // A lone process is one rank: its collectives move nothing and print busbw 0.
-  if (!launched && !config.allow_single_rank) {
-    fmt::print(stderr,
-               "collbench run: started without mpirun/srun? This process is one rank alone, "
-               "and a collective over one rank measures no communication. Start it with "
-               "mpirun -np N or srun, or with --np N (nccl backend); --allow-single-rank runs it "
-               "anyway\n");
-    return kExitUsage;
-  }
+  if (!job.launched() && !config.allow_single_rank)
+    return job.refuse_lone_process(
+        "This process is one rank alone, and a collective over one rank measures no "
+        "communication. Start it with mpirun -np N or srun, or with --np N (nccl backend); "
+        "--allow-single-rank runs it anyway");
   try {
     return measure(*backend, config, argv, std::move(support_notes));
   } catch (const std::exception& error) {

@@ -1,12 +1,10 @@
 #include "topo_command.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
 #include "backends/registry.h"
 #include "harness/errors.h"
-#include "harness/provenance/launcher.h"
+#include "harness/cli/job_start.h"
 #include "topo/discovery.h"
 
 namespace collbench {
@@ -38,20 +36,14 @@ void print_table(const JobTopology& topology, const std::string& backend) {
 }  // namespace
 
 int topo_command(const TopoOptions& options) {
-  const bool may_print = launcher_rank().value_or(0) == 0;
+  const JobStart job("topo");
   const std::string name = options.backend.empty() ? default_backend() : options.backend;
-  const auto built = built_backends();
-  if (std::find(built.begin(), built.end(), name) == built.end())
-    throw UsageError(fmt::format("--backend: '{}' is not built into this collbench (built: {})",
-                                 name, fmt::join(built, ", ")));
+  require_built_backend(name);
   std::unique_ptr<Backend> backend;
-  try {
-    backend = start_backend(name, BackendOptions{});
-  } catch (const BackendUnavailable& error) {
-    if (may_print) fmt::print(stderr, "collbench topo: --backend {}: {}\n", name, error.what());
-    end_failed_start();
-    return kExitUsage;
-  }
+  const int started =
+      job.start_libraries(fmt::format("--backend {}", name), fmt::format("the {} backend", name),
+                          [&] { backend = start_backend(name, BackendOptions{}); });
+  if (started != kExitOk) return started;
   const JobTopology topology = discover_topology(backend->world(), backend->device());
   if (backend->world().rank() == 0) print_table(topology, name);
   return kExitOk;

@@ -16,8 +16,8 @@ struct Sampling {
   // Interleaved rounds per point (docs/DESIGN.md, "Stopping"); `stopping` is the whole point's
   // rule, each round stopping at its share (round_share).
   int rounds = kDefaultRounds;
-  StoppingRule stopping;
-  Watchdog watchdog;
+  StoppingRule stopping{};
+  Watchdog watchdog{};
 };
 
 }  // namespace collbench

@@ -14,7 +14,7 @@ struct StepShape {
   // --overlap measured: each size takes the overlap measured beside its curve's points, and its
   // 95% interval (measured_overlap.h's step_at).
   bool measured_overlap = false;
-  Interval overlap_ci;
+  Interval overlap_ci{};
 };
 
 struct StepEfficiency {

@@ -1,9 +1,14 @@
 #include "point_fields.h"
 
+#include <string_view>
+#include <type_traits>
+#include <variant>
+
 #include "harness/plan/point_identity.h"
 #include "harness/report/convergence_mark.h"
 #include "harness/report/json_number.h"
 #include "harness/report/reporter.h"
+#include "harness/store/point_record.h"
 
 namespace collbench {
 
@@ -51,6 +56,17 @@ nlohmann::ordered_json point_fields(const PointResult& p) {
   fields["overlap_hidden"] = finite_or_null(p.overlap.hidden);
   fields["overlap_hidden_ci_low"] = finite_or_null(p.overlap.hidden_ci.low);
   fields["overlap_hidden_ci_high"] = finite_or_null(p.overlap.hidden_ci.high);
+  for_each_point_cell(p, [&](std::string_view column, const PointCell& value) {
+    if (fields.contains(column)) return;
+    std::visit(
+        [&](const auto& cell) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(cell)>, double>)
+            fields[column] = finite_or_null(cell);
+          else
+            fields[column] = cell;
+        },
+        value);
+  });
   return fields;
 }
 

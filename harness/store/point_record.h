@@ -4,6 +4,9 @@
 // columns older files lack and the copies to and from a PointResult follow from there, and
 // results/SCHEMA.md's table of them is checked against a file the binary writes.
 #include <cstdint>
+#include <functional>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "harness/plan/point.h"
@@ -30,6 +33,17 @@ void write_point_row(hid_t table, hsize_t row, const PointResult& point, std::in
 // grown before its row was written: unless `complete`, such a row is dropped. Throws
 // std::runtime_error on a name it does not know.
 std::vector<PointResult> read_point_rows(hid_t table, std::size_t rows, bool complete);
+
+// A /points cell as stored: text, a whole number, or a floating-point one (NaN where it does not
+// apply).
+using PointCell = std::variant<std::string_view, std::int64_t, std::uint64_t, double>;
+
+// Calls `cell(name, value)` for each column of `point`'s row as write_point_row stores it, in
+// the file's order, the summary's times one by one; all but point_id, the writer's numbering.
+// For the printers that carry every column (report/point_fields.cpp), so that a new column
+// reaches them too.
+void for_each_point_cell(const PointResult& point,
+                         const std::function<void(std::string_view, const PointCell&)>& cell);
 
 // Schema 16 named the median's interval for what it covers: this launch's median, the spread
 // between launches not in it. Older files call its columns time_ci_low_us and time_ci_high_us,

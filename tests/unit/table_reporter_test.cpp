@@ -657,7 +657,9 @@ TEST(CsvReporter, HeaderThenOneLinePerPoint) {
       "busbw_GBps",
       "wrong",          "wrong_before_timing", "wrong_after_timing", "implausible",
       "overlap_collective_slowdown",      "overlap_load_slowdown",
-      "overlap_hidden", "overlap_hidden_ci_low",            "overlap_hidden_ci_high"};
+      "overlap_hidden", "overlap_hidden_ci_low",            "overlap_hidden_ci_high",
+      // then the /points columns not named yet, in the file's order
+      "rounds",         "sample_step_us"};
   EXPECT_EQ(header, expected_header);
   const auto column = [&](const std::string& name) {
     for (std::size_t i = 0; i < header.size(); ++i)
