@@ -7,6 +7,7 @@ import io
 import json
 import math
 import re
+import shutil
 
 import h5py
 import pytest
@@ -74,6 +75,21 @@ def result_file(tmp_path_factory):
     return out
 
 
+@pytest.fixture(scope="module")
+def links_files(result_file):
+    """A links file of the run's two ranks, and a copy of the run judged against it by
+    `fit --links` (/link_bounds)."""
+    links = result_file.with_name("links.h5")
+    result = run_mpi(2, ["links", "--between", "ranks", "-b", "8", "-e", "64K", "-f", "64",
+                         "-n", "5", "--out", str(links)])
+    assert result.returncode == 0, result.stderr
+    judged = result_file.with_name("judged.h5")
+    shutil.copy(result_file, judged)
+    result = run_plain(["fit", str(judged), "--links", str(links)])
+    assert result.returncode == 0, result.stderr
+    return {"links": links, "link_bounds": judged}
+
+
 def stored_dtype(result_file, table):
     with h5py.File(result_file, "r") as f:
         return f[table].dtype
@@ -82,6 +98,12 @@ def stored_dtype(result_file, table):
 @pytest.mark.parametrize("table", ["points", "topology", "host_probe", "fits", "headlines"])
 def test_the_page_lists_every_column_of_the_table_in_order_with_its_type(result_file, table):
     dtype = stored_dtype(result_file, table)
+    assert disagreements(documented_columns(table, dtype.names), dtype) == []
+
+
+@pytest.mark.parametrize("table", ["links", "link_bounds"])
+def test_the_page_lists_every_column_of_the_links_tables(links_files, table):
+    dtype = stored_dtype(links_files[table], table)
     assert disagreements(documented_columns(table, dtype.names), dtype) == []
 
 
