@@ -203,29 +203,29 @@ PointResult from_point_row(const PointRow& row) {
   return point;
 }
 
-using CellVisitor = std::function<void(std::string_view, const PointCell&)>;
-
 template <std::size_t N>
-void visit_cell(std::string_view name, const Text<N>& text, const CellVisitor& cell) {
+void visit_cell(std::string_view name, const Text<N>& text, const PointCellVisitor& cell) {
   cell(name, std::string_view(text, std::find(text, text + N, '\0')));
 }
 
 template <std::integral Integer>
-void visit_cell(std::string_view name, Integer value, const CellVisitor& cell) {
+void visit_cell(std::string_view name, Integer value, const PointCellVisitor& cell) {
   if constexpr (std::is_signed_v<Integer>) cell(name, std::int64_t{value});
   else cell(name, std::uint64_t{value});
 }
 
-void visit_cell(std::string_view name, double value, const CellVisitor& cell) { cell(name, value); }
+void visit_cell(std::string_view name, double value, const PointCellVisitor& cell) {
+  cell(name, value);
+}
 
-void visit_cell(std::string_view, const SummaryColumns& times, const CellVisitor& cell) {
+void visit_cell(std::string_view, const SummaryColumns& times, const PointCellVisitor& cell) {
   for (std::size_t i = 0; i < std::size(kSummaryFields); ++i)
     cell(kSummaryFields[i].name, times.microseconds[i]);
 }
 
 }  // namespace
 
-void for_each_point_cell(const PointResult& point, const CellVisitor& cell) {
+void for_each_point_cell(const PointResult& point, const PointCellVisitor& cell) {
   const PointRow row = to_point_row(point, kUnnumberedRow);
 #define COLLBENCH_POINT_CELL(type, name, since) \
   if (std::string_view(#name) != "point_id") visit_cell(#name, row.name, cell);

@@ -1,8 +1,9 @@
 #pragma once
 // The /points table: a row per point, its key and statistics, times in microseconds. Its columns
 // are declared once, in point_record.cpp (COLLBENCH_POINT_COLUMNS); the row's compound type, the
-// columns older files lack and the copies to and from a PointResult follow from there, and
-// results/SCHEMA.md's table of them is checked against a file the binary writes.
+// columns older files lack, the copies to and from a PointResult and the cells CSV and JSON
+// print follow from there, and results/SCHEMA.md's table of them is checked against a file the
+// binary writes.
 #include <cstdint>
 #include <functional>
 #include <string_view>
@@ -37,13 +38,13 @@ std::vector<PointResult> read_point_rows(hid_t table, std::size_t rows, bool com
 // A /points cell as stored: text, a whole number, or a floating-point one (NaN where it does not
 // apply).
 using PointCell = std::variant<std::string_view, std::int64_t, std::uint64_t, double>;
+using PointCellVisitor = std::function<void(std::string_view column, const PointCell& value)>;
 
 // Calls `cell(name, value)` for each column of `point`'s row as write_point_row stores it, in
 // the file's order, the summary's times one by one; all but point_id, the writer's numbering.
 // For the printers that carry every column (report/point_fields.cpp), so that a new column
 // reaches them too.
-void for_each_point_cell(const PointResult& point,
-                         const std::function<void(std::string_view, const PointCell&)>& cell);
+void for_each_point_cell(const PointResult& point, const PointCellVisitor& cell);
 
 // Schema 16 named the median's interval for what it covers: this launch's median, the spread
 // between launches not in it. Older files call its columns time_ci_low_us and time_ci_high_us,
