@@ -51,6 +51,12 @@ int JobStart::start_libraries(std::string_view input, std::string_view libraries
   return exit_code;
 }
 
+int JobStart::start_backend(const std::string& name, const BackendOptions& options,
+                            std::unique_ptr<Backend>& backend) const {
+  return start_libraries(fmt::format("--backend {}", name), fmt::format("the {} backend", name),
+                         [&] { backend = collbench::start_backend(name, options); });
+}
+
 int JobStart::refuse_lone_process(std::string_view why) const {
   fmt::print(stderr, "collbench {}: started without mpirun/srun? {}\n", command_, why);
   return kExitUsage;

@@ -3,10 +3,13 @@
 // alike: which rank this is, the watchdog over the start, why a start failed and its exit code,
 // and a lone process refused.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "backends/backend_options.h"
+#include "backends/communicator.h"
 #include "harness/measure/fault_guard.h"
 
 namespace collbench {
@@ -38,6 +41,10 @@ class JobStart {
   int start_libraries(std::string_view input, std::string_view libraries,
                       const std::function<void()>& start,
                       const std::function<void()>& drop_started = [] {}) const;
+
+  // start_libraries for the backend `name` that --backend chose, into `backend`.
+  int start_backend(const std::string& name, const BackendOptions& options,
+                    std::unique_ptr<Backend>& backend) const;
 
   // Exit 2 for a process that was not started as a job's rank, `why` printed after
   // "started without mpirun/srun? ".

@@ -208,12 +208,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
   keep_freed_memory();
   job.watch(config.sampling.watchdog);
   std::unique_ptr<Backend> backend;
-  const int started = job.start_libraries(
-      fmt::format("--backend {}", config.backend), fmt::format("the {} backend", config.backend),
-      [&] {
-        backend = start_backend(config.backend,
-                                BackendOptions{config.cuda_graphs, config.buffer_registration});
-      });
+  const int started = job.start_backend(
+      config.backend, BackendOptions{config.cuda_graphs, config.buffer_registration}, backend);
   if (started != kExitOk) return started;
   std::vector<std::string> support_notes;
   try {

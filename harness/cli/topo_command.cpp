@@ -40,10 +40,8 @@ int topo_command(const TopoOptions& options) {
   const std::string name = options.backend.empty() ? default_backend() : options.backend;
   require_built_backend(name);
   std::unique_ptr<Backend> backend;
-  const int started =
-      job.start_libraries(fmt::format("--backend {}", name), fmt::format("the {} backend", name),
-                          [&] { backend = start_backend(name, BackendOptions{}); });
-  if (started != kExitOk) return started;
+  if (const int started = job.start_backend(name, BackendOptions{}, backend); started != kExitOk)
+    return started;
   const JobTopology topology = discover_topology(backend->world(), backend->device());
   if (backend->world().rank() == 0) print_table(topology, name);
   return kExitOk;
