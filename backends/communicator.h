@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -21,6 +22,9 @@
 #include "collectives/datatype.h"
 
 namespace collbench {
+
+// The rank that gathers the others' figures, decides for them, prints and writes the file.
+inline constexpr int kCoordinatorRank = 0;
 
 // Memory the collectives run on: host memory for MPI, device memory for GPU backends.
 class Buffer {
@@ -171,6 +175,8 @@ class Communicator {
   // kMaxValuesAtOnce values, on fewer than 2^21 ranks.
   static constexpr std::size_t kMaxValuesAtOnce = 3;
   void max_over_ranks(std::span<double> values);
+  // A rank's value that never wins the maximum: for a rank with none to give.
+  static constexpr double kNoMaximum = -std::numeric_limits<double>::infinity();
   // Point to point, between two ranks of this communicator (clock synchronisation).
   void send(std::span<const std::byte> data, int peer);
   void receive(std::span<std::byte> data, int peer);

@@ -51,7 +51,7 @@ std::pair<double, std::string_view> leading_number(std::string_view text) {
 }
 
 template <std::size_t N>
-Quantity parse_quantity(std::string_view text, const std::array<UnitScale, N>& units,
+WrittenQuantity parse_quantity(std::string_view text, const std::array<UnitScale, N>& units,
                         std::string_view what, std::string_view example) {
   const auto [value, unit] = leading_number(text);
   if (unit.empty())
@@ -74,11 +74,11 @@ std::string_view trimmed(std::string_view text) {
   return text;
 }
 
-Quantity parse_bandwidth(std::string_view text) {
+WrittenQuantity parse_bandwidth(std::string_view text) {
   return parse_quantity(text, kBandwidthUnits, "bandwidth", "300 GB/s");
 }
 
-Quantity parse_time(std::string_view text) {
+WrittenQuantity parse_time(std::string_view text) {
   return parse_quantity(text, kTimeUnits, "time", "25 us");
 }
 

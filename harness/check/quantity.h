@@ -9,13 +9,13 @@ namespace collbench {
 
 // "300 GB/s" -> 300 (GB/s), "25 us" -> 25 (us), "5%" -> 0.05: the quantity in canonical units
 // and the unit as written. Throws std::invalid_argument naming the expected units.
-struct Quantity {
+struct WrittenQuantity {
   double value = 0;
   std::string unit;
   double scale = 1;
 };
-Quantity parse_bandwidth(std::string_view text);
-Quantity parse_time(std::string_view text);
+WrittenQuantity parse_bandwidth(std::string_view text);
+WrittenQuantity parse_time(std::string_view text);
 double parse_fraction(std::string_view text, bool signed_required);
 
 // `text` without leading and trailing white space: spec values are read the way

@@ -55,7 +55,7 @@ std::optional<Metric> metric_named(std::string_view text) {
   return std::nullopt;
 }
 
-Quantity parse_metric_quantity(Metric metric, std::string_view text) {
+WrittenQuantity parse_metric_quantity(Metric metric, std::string_view text) {
   return is_bandwidth(metric) ? parse_bandwidth(text) : parse_time(text);
 }
 
@@ -101,7 +101,7 @@ void RuleTableReader::parse_bound(std::string_view key, Metric metric, bool floo
   const auto text = string_of(node, key, is_bandwidth(metric) ? "\"300 GB/s\"" : "\"25 us\"");
   if (!text) return;
   try {
-    const Quantity q = parse_metric_quantity(metric, *text);
+    const WrittenQuantity q = parse_metric_quantity(metric, *text);
     if (!(q.value > 0)) problem(node, fmt::format("{} must be positive", key));
     (floor ? t.floor : t.ceiling) = q.value;
     t.unit = q.unit;
@@ -330,7 +330,7 @@ class RuleParser : RuleTableReader {
     if (!text) return;
     double reference = 0;
     try {
-      const Quantity q = parse_metric_quantity(t.metric, *text);
+      const WrittenQuantity q = parse_metric_quantity(t.metric, *text);
       reference = q.value;
       t.unit = q.unit;
       t.unit_scale = q.scale;

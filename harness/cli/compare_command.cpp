@@ -17,7 +17,7 @@
 namespace collbench {
 namespace {
 
-const VerdictJob kJob{"collbench compare", "collbench_compare", ""};
+const VerdictJob kCompareJob{"collbench compare", "collbench_compare", ""};
 
 CompareOptions compare_options(const CompareCommandOptions& o) {
   check_verdict_outputs(o.outputs);
@@ -106,7 +106,7 @@ void add_compare_options(CLI::App& command, CompareCommandOptions& o) {
 int compare_command(const CompareCommandOptions& command) {
   const CompareOptions options = compare_options(command);
   const Comparison comparison = compare(command, options);
-  write_verdict_files(command.outputs, kJob,
+  write_verdict_files(command.outputs, kCompareJob,
                       comparison.new_run,
                       verdict_records(comparison));
   if (command.outputs.format == "json")

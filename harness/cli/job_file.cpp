@@ -12,7 +12,7 @@ namespace collbench {
 JobFile open_job_file(Communicator& world, std::string_view command, const OutputFile& output,
                       KeepSamples keep) {
   JobFile file;
-  if (world.rank() == 0) try {
+  if (world.rank() == kCoordinatorRank) try {
       if (output.default_path) std::filesystem::create_directories(output.path.parent_path());
       file.writer = std::make_unique<ResultWriter>(output.path, output.force, keep);
     } catch (const FileWriteFailed& error) {

@@ -26,7 +26,6 @@
 namespace collbench {
 namespace {
 
-constexpr int kRoot = 0;
 constexpr const char* kBootstrap = "mpi";  // the world that swaps addresses and ends rounds
 
 struct LinksConfig {
@@ -70,7 +69,7 @@ int measure(Backend& bootstrap, PointToPoint& links, const LinksConfig& config,
   JobFile file = open_job_file(world, "links", config.output, KeepSamples::all);
   if (file.exit_code != kExitOk) return file.exit_code;
   std::unique_ptr<ResultWriter>& writer = file.writer;
-  const bool root = world.rank() == kRoot;
+  const bool root = world.rank() == kCoordinatorRank;
   if (root) {
     Provenance provenance = job_provenance(argv, "ucx", links.version(), topology, start_utc);
     provenance.text.merge(links.provenance());

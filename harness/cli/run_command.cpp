@@ -31,8 +31,6 @@
 namespace collbench {
 namespace {
 
-constexpr int kRoot = 0;
-
 // Every rank learns whether any rank failed, so that all of them exit the same way.
 bool any_rank_failed(Communicator& world, bool failed) {
   CommunicationWait wait("agreeing whether a rank failed");
@@ -81,7 +79,7 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
   const auto started = std::chrono::steady_clock::now();
   const std::string start_utc = utc_now_iso8601();
   Communicator& world = backend.world();
-  const bool root = world.rank() == kRoot;
+  const bool root = world.rank() == kCoordinatorRank;
   set_fault_abort_hook([&backend] { backend.abort_communication(); });
   const DeviceDescription device = backend.device();
   const JobTopology topology = [&] {

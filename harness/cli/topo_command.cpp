@@ -43,7 +43,7 @@ int topo_command(const TopoOptions& options) {
   if (const int started = job.start_backend(name, BackendOptions{}, backend); started != kExitOk)
     return started;
   const JobTopology topology = discover_topology(backend->world(), backend->device());
-  if (backend->world().rank() == 0) print_table(topology, name);
+  if (backend->world().rank() == kCoordinatorRank) print_table(topology, name);
   return kExitOk;
 }
 

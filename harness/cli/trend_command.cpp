@@ -12,7 +12,7 @@
 namespace collbench {
 namespace {
 
-const VerdictJob kJob{"collbench trend", "collbench_trend", ""};
+const VerdictJob kTrendJob{"collbench trend", "collbench_trend", ""};
 
 ChangePointOptions change_point_options(const TrendCommandOptions& o) {
   check_verdict_outputs(o.outputs);
@@ -55,7 +55,7 @@ int trend_command(const TrendCommandOptions& command) {
   if (files.size() < 2)
     throw UsageError(fmt::format("a trend needs at least two runs; {} given", files.size()));
   const Trend trend = trend_of_files(files, options, static_cast<std::size_t>(command.recent));
-  write_verdict_files(command.outputs, kJob,
+  write_verdict_files(command.outputs, kTrendJob,
                       trend.latest_run,
                       trend_verdict_records(trend));
   if (command.outputs.format == "json")

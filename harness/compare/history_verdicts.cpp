@@ -11,12 +11,11 @@
 
 #include "harness/fit/curve_fits.h"
 #include "harness/stats/change_points.h"
+#include "harness/stats/no_value.h"
 #include "harness/stats/rounds.h"
 
 namespace collbench {
 namespace {
-
-bool usable(double median) { return median > 0 && std::isfinite(median); }
 
 // The launches (indexes into `series`) where a new level starts, of a series with gaps (NaN);
 // `to_value` gives a launch's positive value for change_points.
@@ -87,7 +86,7 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
     std::vector<double> all, in_state;
     for (std::size_t k = 0; k < launches; ++k) {
       const double median = points[i].medians_s[k];
-      all.push_back(usable(median) ? std::log(median) : kNoValue);
+      all.push_back(usable_median(median) ? std::log(median) : kNoValue);
       in_state.push_back(state.in_state(k) ? all.back() : kNoValue);
     }
     logs.push_back(std::move(all));
@@ -103,8 +102,8 @@ void judge_curve(std::span<const LaunchHistory> points, std::span<const std::siz
     const LaunchHistory& point = points[members[m]];
     LaunchEvidence& e = evidence[members[m]];
     const bool against_base = !std::isnan(point.base_s);
-    if (point.judged_s.empty() || !std::ranges::all_of(point.judged_s, usable) ||
-        (against_base && !usable(point.base_s))) {
+    if (point.judged_s.empty() || !std::ranges::all_of(point.judged_s, usable_median) ||
+        (against_base && !usable_median(point.base_s))) {
       e.unjudged = "a median tonight or BASE's is zero or missing";
       continue;
     }
@@ -166,12 +165,12 @@ LaunchVerdict night_within(std::span<const LaunchHistory> points, const CompareO
     }
     std::vector<double> logs;
     for (double median : point.medians_s)
-      if (usable(median)) logs.push_back(std::log(median));
-    if (logs.empty() || point.judged_s.empty() || !std::ranges::all_of(point.judged_s, usable))
+      if (usable_median(median)) logs.push_back(std::log(median));
+    if (logs.empty() || point.judged_s.empty() || !std::ranges::all_of(point.judged_s, usable_median))
       continue;
     const double mean = spread_of_logs(logs).mean;
     for (std::size_t k = 0; k < launches; ++k)
-      if (usable(point.medians_s[k])) {
+      if (usable_median(point.medians_s[k])) {
         sums[k] += std::log(point.medians_s[k]) - mean;
         ++counts[k];
       }
@@ -292,7 +291,7 @@ LaunchComparison compare_to_history(std::span<const PointResult> base,
     r.base_samples = base[b].summary.samples;
     r.new_samples = now[n].summary.samples;
     r.new_median_s = now[n].summary.median;
-    r.baselines = std::ranges::count_if(history.medians_s, usable);
+    r.baselines = std::ranges::count_if(history.medians_s, usable_median);
     results.push_back({base[b].key, r});
     histories.push_back(std::move(history));
   }

@@ -7,16 +7,15 @@
 #include <unordered_map>
 
 #include "harness/fit/curve_fits.h"
+#include "harness/stats/no_value.h"
 #include "harness/stats/rounds.h"
 
 namespace collbench {
 namespace {
 
-bool usable(double median) { return median > 0 && std::isfinite(median); }
-
 // The pairs' log differences B/A, empty with the reason when a median is missing.
 std::vector<double> differences(const LaunchPairs& point, LaunchEvidence& evidence) {
-  if (!std::ranges::all_of(point.a_s, usable) || !std::ranges::all_of(point.b_s, usable) ||
+  if (!std::ranges::all_of(point.a_s, usable_median) || !std::ranges::all_of(point.b_s, usable_median) ||
       point.a_s.size() != point.b_s.size()) {
     evidence.unjudged = "a median is zero or missing in one of the launches";
     return {};
@@ -100,7 +99,7 @@ LaunchComparison compare_interleaved(std::span<const std::vector<PointResult>> a
     collect(a_files, pair.a_s, r.base_samples);
     collect(b_files, pair.b_s, r.new_samples);
     const bool complete =
-        std::ranges::all_of(pair.a_s, usable) && std::ranges::all_of(pair.b_s, usable);
+        std::ranges::all_of(pair.a_s, usable_median) && std::ranges::all_of(pair.b_s, usable_median);
     r.base_median_s = complete ? geometric_mean(pair.a_s) : kNoValue;
     r.new_median_s = complete ? geometric_mean(pair.b_s) : kNoValue;
     r.baselines = pair.a_s.size();

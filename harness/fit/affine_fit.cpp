@@ -7,13 +7,13 @@
 #include <stdexcept>
 #include <vector>
 
+#include "harness/stats/robust_scale.h"
+
 namespace collbench {
 namespace {
 
 // Huber's constant: 95% efficiency against least squares when the residuals are normal.
 constexpr double kHuberTuning = 1.345;
-// Turns a median absolute deviation into a standard deviation for normal residuals.
-constexpr double kMadToSigma = 1.4826;
 // Exact data has residuals of rounding size; without a floor the threshold would shrink with
 // them and IRLS would keep reweighting noise in the last bits.
 constexpr double kScaleFloor = 1e-6;

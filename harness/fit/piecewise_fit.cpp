@@ -8,10 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "harness/stats/robust_scale.h"
+
 namespace collbench {
 namespace {
 
-constexpr double kMadToSigma = 1.4826;
 constexpr double kUnreachable = std::numeric_limits<double>::infinity();
 // Held-out errors below this count as exact: without it, rounding noise in the errors of exact
 // data would decide between segment counts.

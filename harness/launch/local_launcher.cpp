@@ -21,8 +21,6 @@
 
 #include "harness/errors.h"
 
-extern char** environ;
-
 namespace collbench {
 namespace {
 

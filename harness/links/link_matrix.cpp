@@ -15,8 +15,6 @@
 namespace collbench {
 namespace {
 
-constexpr int kRoot = 0;
-
 // Every rank's address, on every rank: gathered at rank 0 at the longest one's length, behind
 // an 8-byte length, and broadcast.
 std::vector<std::vector<std::byte>> exchange_addresses(Communicator& world,
@@ -31,8 +29,8 @@ std::vector<std::vector<std::byte>> exchange_addresses(Communicator& world,
   std::memcpy(padded.data(), &length, sizeof length);
   std::copy(mine.begin(), mine.end(), padded.begin() + sizeof length);
   std::vector<std::byte> all(slot * world.size());
-  world.gather(padded, all, kRoot);
-  world.broadcast(all, kRoot);
+  world.gather(padded, all, kCoordinatorRank);
+  world.broadcast(all, kCoordinatorRank);
   std::vector<std::vector<std::byte>> addresses;
   for (int rank = 0; rank < world.size(); ++rank) {
     const std::byte* start = all.data() + slot * rank;
@@ -86,16 +84,16 @@ LinkPoint from_json(const nlohmann::json& json, const JobTopology& topology) {
 std::vector<LinkPoint> collect_round(Communicator& world, const std::vector<std::uint8_t>& mine,
                                      const JobTopology& topology) {
   CommunicationWait wait("collecting a round of links at rank 0");
-  const auto lengths = world.gather_values<std::uint64_t>(mine.size(), kRoot);
+  const auto lengths = world.gather_values<std::uint64_t>(mine.size(), kCoordinatorRank);
   std::vector<LinkPoint> points;
-  if (world.rank() != kRoot) {
-    if (!mine.empty()) world.send(std::as_bytes(std::span(mine)), kRoot);
+  if (world.rank() != kCoordinatorRank) {
+    if (!mine.empty()) world.send(std::as_bytes(std::span(mine)), kCoordinatorRank);
     return points;
   }
   for (int rank = 0; rank < world.size(); ++rank) {
     if (lengths[rank] == 0) continue;
     std::vector<std::uint8_t> message(lengths[rank]);
-    if (rank == kRoot) message = mine;
+    if (rank == kCoordinatorRank) message = mine;
     else world.receive(std::as_writable_bytes(std::span(message)), rank);
     for (const auto& json : nlohmann::json::from_msgpack(message))
       points.push_back(from_json(json, topology));
@@ -200,7 +198,7 @@ void measure_link_matrix(Communicator& world, PointToPoint& links, const JobTopo
         world.idle_barrier();
       }
       std::vector<LinkPoint> points = collect_round(world, mine, topology);
-      if (self != kRoot) continue;
+      if (self != kCoordinatorRank) continue;
       pool(pooled[index], std::move(points));
       if (pass + 1 == plan.sampling.rounds) round_done(std::move(pooled[index]));
     }

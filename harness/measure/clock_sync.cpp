@@ -11,11 +11,6 @@
 #include "harness/measure/host_clock.h"
 
 namespace collbench {
-namespace {
-
-constexpr int kRoot = 0;
-
-}  // namespace
 
 void ClockSync::serve(int peer) {
   for (int i = 0; i < kPingPongs; ++i) {
@@ -28,8 +23,8 @@ ClockFitpoint ClockSync::play_with_root() {
   std::array<PingPong, kPingPongs> exchanges;
   for (PingPong& exchange : exchanges) {
     exchange.sent_s = steady_seconds();
-    comm_.send_value(exchange.sent_s, kRoot);
-    exchange.root_s = comm_.receive_value<double>(kRoot);
+    comm_.send_value(exchange.sent_s, kCoordinatorRank);
+    exchange.root_s = comm_.receive_value<double>(kCoordinatorRank);
     exchange.received_s = steady_seconds();
   }
   return best_fitpoint(exchanges);
@@ -41,20 +36,20 @@ void ClockSync::learn_clock_domains() {
   const std::string domain = steady_clock_domain();
   // A rank that cannot name its clock is a domain of its own.
   if (!domain.empty() && domain.size() < kDomainLength) domain.copy(mine.data(), kDomainLength);
-  const auto domains = comm_.gather_values(mine, kRoot);
+  const auto domains = comm_.gather_values(mine, kCoordinatorRank);
   leader_of_.resize(comm_.size());
   std::map<std::array<char, kDomainLength>, int> first_rank;
   for (int rank = 0; rank < static_cast<int>(domains.size()); ++rank)
     leader_of_[rank] = domains[rank][0] == '\0'
                            ? rank
                            : first_rank.try_emplace(domains[rank], rank).first->second;
-  comm_.broadcast(std::as_writable_bytes(std::span(leader_of_)), kRoot);
+  comm_.broadcast(std::as_writable_bytes(std::span(leader_of_)), kCoordinatorRank);
 }
 
 ClockFitpoint ClockSync::measure() {
   const int me = comm_.rank();
   const int leader = leader_of_[me];
-  if (leader == kRoot) return {steady_seconds(), 0, 0};
+  if (leader == kCoordinatorRank) return {steady_seconds(), 0, 0};
   if (leader != me) return comm_.receive_value<ClockFitpoint>(leader);
   const ClockFitpoint fitpoint = play_with_root();
   for (int rank = me + 1; rank < comm_.size(); ++rank)
@@ -67,14 +62,14 @@ SyncOutcome ClockSync::synchronise() {
   if (leader_of_.empty()) learn_clock_domains();
   // Rank 0 serves the leaders in turn; a leader's followers wait for its fitpoint meanwhile.
   std::array<double, 2> mine{kNone, 0};  // |residual|, round trip
-  if (comm_.rank() == kRoot) {
+  if (comm_.rank() == kCoordinatorRank) {
     for (int peer = 1; peer < comm_.size(); ++peer)
       if (leader_of_[peer] == peer) serve(peer);
   } else {
     const ClockFitpoint fitpoint = measure();
     // A rank on rank 0's clock is exact from the start; the others have a residual once they
     // have an earlier model to compare with.
-    if (leader_of_[comm_.rank()] == kRoot || !model_.empty())
+    if (leader_of_[comm_.rank()] == kCoordinatorRank || !model_.empty())
       mine[0] = std::abs(fitpoint.offset_s - model_.offset_at(fitpoint.local_s));
     mine[1] = fitpoint.round_trip_s;
     model_.add(fitpoint);
@@ -82,7 +77,7 @@ SyncOutcome ClockSync::synchronise() {
   synced_at_ = steady_seconds();
   comm_.max_over_ranks(mine);
   SyncOutcome outcome;
-  if (comm_.rank() != kRoot) return outcome;
+  if (comm_.rank() != kCoordinatorRank) return outcome;
   outcome.round_trip_s = mine[1];
   // A lone rank reads its own clock; NaN when no rank had an earlier model to compare with.
   if (comm_.size() == 1)

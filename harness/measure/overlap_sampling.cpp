@@ -3,7 +3,6 @@
 // started at a barrier and each the slowest rank's.
 #include <algorithm>
 #include <array>
-#include <limits>
 
 #include "harness/measure/fault_guard.h"
 #include "harness/measure/host_clock.h"
@@ -12,11 +11,9 @@
 namespace collbench {
 namespace {
 
-constexpr int kRoot = 0;
 // Per series: a median's 95% interval from 30 samples spans about the 10th to the 20th, and
 // the phase costs 90 samples a point on top of the point's own.
 constexpr int kSamplesPerSeries = 30;
-constexpr double kSatOut = -std::numeric_limits<double>::infinity();
 
 enum class Beside { load_alone, collective_alone, both };
 
@@ -25,7 +22,7 @@ enum class Beside { load_alone, collective_alone, both };
 OverlapMeasure RowRunner::sample_overlap(const CollectiveCall& call, double alone_s) {
   {
     CommunicationWait wait("learning the overlap load's length");
-    all_.broadcast_value(alone_s, kRoot);
+    all_.broadcast_value(alone_s, kCoordinatorRank);
   }
   const auto batch = prepare(call, 1);
   if (load_) {
@@ -37,7 +34,7 @@ OverlapMeasure RowRunner::sample_overlap(const CollectiveCall& call, double alon
     const auto beside = static_cast<Beside>(i % 3);
     const double iteration_start = steady_seconds();
     // The load's time, the collective's, and the later of the two.
-    std::array<double, 3> mine{kSatOut, kSatOut, kSatOut};
+    std::array<double, 3> mine{Communicator::kNoMaximum, Communicator::kNoMaximum, Communicator::kNoMaximum};
     {
       CommunicationWait wait("a timed operation beside the overlap load");
       all_.barrier();
@@ -60,7 +57,7 @@ OverlapMeasure RowRunner::sample_overlap(const CollectiveCall& call, double alon
         break;
     }
   }
-  return all_.rank() == kRoot ? measure_overlap(samples) : OverlapMeasure{};
+  return all_.rank() == kCoordinatorRank ? measure_overlap(samples) : OverlapMeasure{};
 }
 
 }  // namespace collbench

@@ -4,7 +4,6 @@
 #include <array>
 #include <chrono>
 #include <cmath>
-#include <limits>
 
 #include <fmt/format.h>
 
@@ -18,9 +17,6 @@
 namespace collbench {
 namespace {
 
-constexpr int kRoot = 0;
-// A rank that sits the placement out never holds a maximum over ranks.
-constexpr double kSatOut = -std::numeric_limits<double>::infinity();
 // Windows each round of a window-started point runs and drops before its samples (never more
 // than -w): the warm-up operations run back to back, not through the wait for a window. Measured
 // without these on 2 ranks of this VM, the first sample of a later round took 1.12-1.14 times
@@ -143,10 +139,10 @@ std::vector<double> RowRunner::gather_series(const std::vector<double>& mine, co
       mine.size(), settings_.rows_per_round.value_or(mine.size()));
   std::vector<double> sent;
   for (std::size_t row : rows) sent.push_back(mine[row]);
-  std::vector<double> all(all_.rank() == kRoot ? sent.size() * all_.size() : 0);
+  std::vector<double> all(all_.rank() == kCoordinatorRank ? sent.size() * all_.size() : 0);
   {
     CommunicationWait wait(stage);
-    all_.gather(std::as_bytes(std::span(sent)), std::as_writable_bytes(std::span(all)), kRoot);
+    all_.gather(std::as_bytes(std::span(sent)), std::as_writable_bytes(std::span(all)), kCoordinatorRank);
   }
   std::vector<double> matrix;
   if (all.empty()) return matrix;
@@ -157,7 +153,7 @@ std::vector<double> RowRunner::gather_series(const std::vector<double>& mine, co
 
 RowRunner::Order RowRunner::broadcast_order(Order order) {
   CommunicationWait wait("receiving rank 0's word on the next sample");
-  all_.broadcast_value(order, kRoot);
+  all_.broadcast_value(order, kCoordinatorRank);
   return order;
 }
 
@@ -186,7 +182,7 @@ double RowRunner::initial_margin() {
     double sent = clocks_.now_on_root_clock();
     {
       CommunicationWait wait("timing a broadcast for the window margin");
-      all_.broadcast_value(sent, kRoot);
+      all_.broadcast_value(sent, kCoordinatorRank);
     }
     const auto [slowest] = maxima_over_ranks(std::array{clocks_.now_on_root_clock() - sent},
                                              "reducing broadcast times");
@@ -199,7 +195,7 @@ double RowRunner::initial_margin() {
 int RowRunner::size_loop(Batch* once) {
   std::vector<double> probes;
   for (int i = 0; i < settings_.loop.probes; ++i) {
-    double one_op = kSatOut;
+    double one_op = Communicator::kNoMaximum;
     {
       CommunicationWait wait("timing one operation");
       all_.barrier();
@@ -209,7 +205,7 @@ int RowRunner::size_loop(Batch* once) {
     probes.push_back(slowest);
   }
   Order order;
-  if (all_.rank() == kRoot) order.value = ops_for(probes, settings_.loop);
+  if (all_.rank() == kCoordinatorRank) order.value = ops_for(probes, settings_.loop);
   return broadcast_order(order).value;
 }
 
@@ -221,10 +217,10 @@ RowRunner::StoppingInputs RowRunner::rank0_stopping_inputs(StoppingInputs mine) 
   } head{static_cast<std::int32_t>(mine.earlier_rounds.size()), mine.time_left_s.has_value(),
          mine.time_left_s.value_or(0)};
   CommunicationWait wait("receiving rank 0's inputs to the stopping rule");
-  all_.broadcast_value(head, kRoot);
+  all_.broadcast_value(head, kCoordinatorRank);
   mine.earlier_rounds.resize(head.rounds);
   if (head.rounds > 0)
-    all_.broadcast(std::as_writable_bytes(std::span(mine.earlier_rounds)), kRoot);
+    all_.broadcast(std::as_writable_bytes(std::span(mine.earlier_rounds)), kCoordinatorRank);
   mine.time_left_s = head.limited ? std::optional(head.time_left_s) : std::nullopt;
   return mine;
 }
@@ -241,11 +237,11 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
   }
   bool resized = mode == Mode::latency;
   std::vector<double> mine_per_sample;
-  const bool root = all_.rank() == kRoot;
+  const bool root = all_.rank() == kCoordinatorRank;
   const auto started = std::chrono::steady_clock::now();
   for (;;) {
     const double iteration_start = steady_seconds();
-    double mine = kSatOut;
+    double mine = Communicator::kNoMaximum;
     {
       CommunicationWait wait("a timed operation");
       all_.barrier();
@@ -256,7 +252,7 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
     // does more than the others before the next barrier.
     const double mine_elapsed_s = seconds_since(started);
     const auto [slowest, elapsed_s] = maxima_over_ranks(
-        std::array{mine, root ? mine_elapsed_s : kSatOut}, "reducing sample times");
+        std::array{mine, root ? mine_elapsed_s : Communicator::kNoMaximum}, "reducing sample times");
     // Every rank, in a group or not, waits about this long for a sample: the watchdog's floor.
     note_sample_seconds(steady_seconds() - iteration_start);
     // Every rank runs the rule on the same numbers, and so decides as rank 0 would, with no word
@@ -295,7 +291,7 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
   sampled.start = SampleStart::window;
   sampled.raw.nranks = static_cast<int>(run_.members.size());
   const auto batch = prepare(call, 1);
-  const bool root = all_.rank() == kRoot;
+  const bool root = all_.rank() == kCoordinatorRank;
   const auto started = std::chrono::steady_clock::now();
   // Rank 0's next word: a fresh model when the clocks' is too old, else a window.
   const auto next = [&] {
@@ -328,7 +324,7 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
     my_ends.push_back(mine.end_s);
     my_latenesses.push_back(mine.start_lateness_s);
     const auto [latest_end, latest_learning] = maxima_over_ranks(
-        batch ? std::array{mine.end_s, -mine.slack_s} : std::array{kSatOut, kSatOut},
+        batch ? std::array{mine.end_s, -mine.slack_s} : std::array{Communicator::kNoMaximum, Communicator::kNoMaximum},
         "reducing sample times");
     note_sample_seconds(steady_seconds() - iteration_start);
     if (root) {
@@ -430,7 +426,7 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       if (settings_.overlap_load && mode == Mode::latency && first_round &&
           sampled.reason != StopReason::time_limit) {
         std::vector<double> alone = sampled.slowest;  // rank 0's is the one used
-        overlap = sample_overlap(call, alone.empty() || all_.rank() != kRoot
+        overlap = sample_overlap(call, alone.empty() || all_.rank() != kCoordinatorRank
                                            ? 0
                                            : median_by_selection(alone));
       }
@@ -450,7 +446,7 @@ std::vector<PointResult> RowRunner::measure(const PlannedRow& row, std::optional
       point.chosen = chosen;
       point.overlap = overlap;
       point.own_seconds = std::move(sampled.own);
-      if (all_.rank() == kRoot) {
+      if (all_.rank() == kCoordinatorRank) {
         point.slowest.seconds = std::move(sampled.slowest);
         point.samples = std::move(sampled.raw);
         point.samples.world_ranks = run_.members;

@@ -15,7 +15,6 @@
 namespace collbench {
 namespace {
 
-constexpr int kRoot = 0;
 // The rounds' orders are the same in every run: where a point falls in the sweep is then no
 // difference between two runs that `compare` would have to tell from a change.
 constexpr std::uint64_t kRoundOrderSeed = 0x636f6c6c;
@@ -71,7 +70,7 @@ void collect_rank_figures(Communicator& world, PointResult& point) {
   std::vector<std::array<double, 2>> figures;
   {
     CommunicationWait wait("gathering the ranks' medians and means");
-    figures = world.gather_values(std::array{own_median(point), own_mean(point)}, kRoot);
+    figures = world.gather_values(std::array{own_median(point), own_mean(point)}, kCoordinatorRank);
   }
   if (figures.empty()) return;
   point.rank_median_seconds.clear();
@@ -137,7 +136,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
     const auto finish_row = [&](std::size_t i) {
       if (measured[i].empty()) return;
       for (PointResult& point : measured[i]) collect_rank_figures(world, point);
-      if (world.rank() == kRoot)
+      if (world.rank() == kCoordinatorRank)
         for (PointResult& point : measured[i]) {
           finish_point(point, config.sampling.stopping.target_ci);
           point.implausible = judge_plausibility(point, bound);
@@ -151,7 +150,7 @@ bool sweep(RowRunner& runner, Communicator& world, const SweepPass& pass, const 
         int go = !left || *left > 0;  // rank 0's clock decides for everyone
         {
           CommunicationWait wait("rank 0's go-ahead for the next row");
-          world.broadcast_value(go, kRoot);
+          world.broadcast_value(go, kCoordinatorRank);
         }
         auto points = go ? runner.measure(pass.rows[begin + i], left, measured[i],
                                           round + 1 == config.sampling.rounds)
@@ -283,7 +282,7 @@ void run_passes(Backend& backend, const std::vector<SweepPass>& passes, const Ru
         continue;
       }
     }
-    if (world.rank() == kRoot && !runner->load_placement().empty())
+    if (world.rank() == kCoordinatorRank && !runner->load_placement().empty())
       add_note(notes, fmt::format("the {} overlap load of rank 0 runs as {}",
                                   name(*config.overlap_load), runner->load_placement()));
     if (!sweep(*runner, world, pass, config, order_seed, bound, time_left, row_done, curve_done,

@@ -1,10 +1,10 @@
 #include "environment.h"
 
+#include <unistd.h>  // environ
+
 #include <array>
 #include <cctype>
 #include <string>
-
-extern char** environ;
 
 namespace collbench {
 namespace {

@@ -61,6 +61,13 @@ inline constexpr const char* kRoundStarts = "round_starts";
 
 // The samples of point 42 are /samples/000042 (its start lateness /start_lateness/000042), so
 // names sort in point order.
-inline std::string samples_name(std::int64_t point_id) { return fmt::format("{:06d}", point_id); }
+inline constexpr unsigned kSamplesNameLength = 6;
+inline std::string samples_name(std::int64_t point_id) {
+  return fmt::format("{:0{}d}", point_id, kSamplesNameLength);
+}
+// The links a samples group (/samples, /start_lateness, /link_samples) holds in its own header;
+// the header is rewritten whole at every point, so room is not free. Past this, HDF5's dense
+// link storage takes over: as fast, but a kill can tear it.
+inline constexpr unsigned kSamplesCompactLinks = 8192;
 
 }  // namespace collbench::layout

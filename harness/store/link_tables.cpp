@@ -21,8 +21,6 @@ namespace collbench {
 namespace {
 
 constexpr hsize_t kChunkRows = 64;
-constexpr unsigned kSamplesCompactLinks = 8192;
-constexpr unsigned kSamplesNameLength = 6;
 
 // Host names and transports describe a link, its ranks identify it: text too long for its field
 // is cut.
@@ -118,7 +116,8 @@ void create_link_tables(hid_t file) {
       file, layout::kLinks, row_type.get(), {.dims = {0}, .chunk = {kChunkRows}, .extendible = true});
   write_column_units(links.get());
   h5::write_int_attribute(links.get(), layout::kFinishedRows, 0);
-  h5::create_compact_group(file, layout::kLinkSamples, kSamplesCompactLinks, kSamplesNameLength);
+  h5::create_compact_group(file, layout::kLinkSamples, layout::kSamplesCompactLinks,
+                           layout::kSamplesNameLength);
 }
 
 }  // namespace

@@ -23,11 +23,6 @@ namespace collbench {
 namespace {
 
 constexpr hsize_t kTableChunkRows = 64;
-// Points whose samples /samples links from its own header; the header is rewritten whole at
-// every point, so room is not free. Past this, HDF5's dense link storage takes over: as fast,
-// but a kill can tear it.
-constexpr unsigned kSamplesCompactLinks = 8192;
-constexpr unsigned kSamplesNameLength = 6;
 constexpr hsize_t kRankMedianChunkColumns = 64;
 
 void check_shape(const PointResult& point) {
@@ -111,10 +106,11 @@ void ResultWriter::Impl::create_layout() {
   h5::write_string_attribute(rank_medians.get(), layout::kUnits, "us");
   h5::write_string_attribute(rank_medians.get(), layout::kDims, "point,world_rank");
 
-  samples =
-      h5::create_compact_group(root, layout::kSamples, kSamplesCompactLinks, kSamplesNameLength);
-  start_lateness = h5::create_compact_group(root, layout::kStartLateness, kSamplesCompactLinks,
-                                            kSamplesNameLength);
+  samples = h5::create_compact_group(root, layout::kSamples, layout::kSamplesCompactLinks,
+                                     layout::kSamplesNameLength);
+  start_lateness = h5::create_compact_group(root, layout::kStartLateness,
+                                            layout::kSamplesCompactLinks,
+                                            layout::kSamplesNameLength);
 }
 
 // A [sample x rank] matrix of `raw`'s shape, in float32 microseconds, named by the point.
