@@ -166,7 +166,8 @@ LaunchVerdict night_within(std::span<const LaunchHistory> points, const CompareO
     std::vector<double> logs;
     for (double median : point.medians_s)
       if (usable_median(median)) logs.push_back(std::log(median));
-    if (logs.empty() || point.judged_s.empty() || !std::ranges::all_of(point.judged_s, usable_median))
+    if (logs.empty() || point.judged_s.empty() ||
+        !std::ranges::all_of(point.judged_s, usable_median))
       continue;
     const double mean = spread_of_logs(logs).mean;
     for (std::size_t k = 0; k < launches; ++k)

@@ -13,10 +13,14 @@
 namespace collbench {
 namespace {
 
+bool every_median_usable(const LaunchPairs& point) {
+  return std::ranges::all_of(point.a_s, usable_median) &&
+         std::ranges::all_of(point.b_s, usable_median);
+}
+
 // The pairs' log differences B/A, empty with the reason when a median is missing.
 std::vector<double> differences(const LaunchPairs& point, LaunchEvidence& evidence) {
-  if (!std::ranges::all_of(point.a_s, usable_median) || !std::ranges::all_of(point.b_s, usable_median) ||
-      point.a_s.size() != point.b_s.size()) {
+  if (!every_median_usable(point) || point.a_s.size() != point.b_s.size()) {
     evidence.unjudged = "a median is zero or missing in one of the launches";
     return {};
   }
@@ -98,8 +102,7 @@ LaunchComparison compare_interleaved(std::span<const std::vector<PointResult>> a
     };
     collect(a_files, pair.a_s, r.base_samples);
     collect(b_files, pair.b_s, r.new_samples);
-    const bool complete =
-        std::ranges::all_of(pair.a_s, usable_median) && std::ranges::all_of(pair.b_s, usable_median);
+    const bool complete = every_median_usable(pair);
     r.base_median_s = complete ? geometric_mean(pair.a_s) : kNoValue;
     r.new_median_s = complete ? geometric_mean(pair.b_s) : kNoValue;
     r.baselines = pair.a_s.size();

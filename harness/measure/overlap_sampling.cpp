@@ -34,7 +34,8 @@ OverlapMeasure RowRunner::sample_overlap(const CollectiveCall& call, double alon
     const auto beside = static_cast<Beside>(i % 3);
     const double iteration_start = steady_seconds();
     // The load's time, the collective's, and the later of the two.
-    std::array<double, 3> mine{Communicator::kNoMaximum, Communicator::kNoMaximum, Communicator::kNoMaximum};
+    std::array<double, 3> mine;
+    mine.fill(Communicator::kNoMaximum);
     {
       CommunicationWait wait("a timed operation beside the overlap load");
       all_.barrier();

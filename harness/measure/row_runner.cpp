@@ -142,7 +142,8 @@ std::vector<double> RowRunner::gather_series(const std::vector<double>& mine, co
   std::vector<double> all(all_.rank() == kCoordinatorRank ? sent.size() * all_.size() : 0);
   {
     CommunicationWait wait(stage);
-    all_.gather(std::as_bytes(std::span(sent)), std::as_writable_bytes(std::span(all)), kCoordinatorRank);
+    all_.gather(std::as_bytes(std::span(sent)), std::as_writable_bytes(std::span(all)),
+                kCoordinatorRank);
   }
   std::vector<double> matrix;
   if (all.empty()) return matrix;
@@ -252,7 +253,8 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
     // does more than the others before the next barrier.
     const double mine_elapsed_s = seconds_since(started);
     const auto [slowest, elapsed_s] = maxima_over_ranks(
-        std::array{mine, root ? mine_elapsed_s : Communicator::kNoMaximum}, "reducing sample times");
+        std::array{mine, root ? mine_elapsed_s : Communicator::kNoMaximum},
+        "reducing sample times");
     // Every rank, in a group or not, waits about this long for a sample: the watchdog's floor.
     note_sample_seconds(steady_seconds() - iteration_start);
     // Every rank runs the rule on the same numbers, and so decides as rank 0 would, with no word
@@ -324,7 +326,8 @@ RowRunner::Sampled RowRunner::sample_in_windows(const CollectiveCall& call,
     my_ends.push_back(mine.end_s);
     my_latenesses.push_back(mine.start_lateness_s);
     const auto [latest_end, latest_learning] = maxima_over_ranks(
-        batch ? std::array{mine.end_s, -mine.slack_s} : std::array{Communicator::kNoMaximum, Communicator::kNoMaximum},
+        batch ? std::array{mine.end_s, -mine.slack_s}
+              : std::array{Communicator::kNoMaximum, Communicator::kNoMaximum},
         "reducing sample times");
     note_sample_seconds(steady_seconds() - iteration_start);
     if (root) {
