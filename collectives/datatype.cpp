@@ -102,6 +102,13 @@ bool has_host_type(DataType type) {
   return !is_floating(type) || type == DataType::float32 || type == DataType::float64;
 }
 
+std::vector<DataType> host_datatypes() {
+  std::vector<DataType> types;
+  for (DataType type : all_datatypes())
+    if (has_host_type(type)) types.push_back(type);
+  return types;
+}
+
 std::optional<DataType> parse_datatype(std::string_view text) {
   for (const auto& entry : kTypeInfo)
     if (entry.name == text) return entry.type;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace collbench {
 
@@ -36,6 +37,8 @@ std::uint64_t lowest_bits(DataType type);
 std::uint64_t nan_bits(DataType type);
 // Whether C++ on the host has the type (the reduced-precision floats it has not).
 bool has_host_type(DataType type);
+// The types C++ on the host has, in all_datatypes()' order.
+std::vector<DataType> host_datatypes();
 
 // Accepts nccl-tests' names and common aliases (float32, float64, char, int, fp16, bf16).
 std::optional<DataType> parse_datatype(std::string_view text);

@@ -6,6 +6,8 @@ namespace collbench {
 struct Interval {
   double low = 0;
   double high = 0;
+
+  bool contains(double value) const { return low <= value && value <= high; }
 };
 
 }  // namespace collbench

@@ -7,8 +7,6 @@
 
 namespace collbench::h5 {
 
-namespace {
-
 std::string member_name(hid_t compound, unsigned index) {
   char* name = H5Tget_member_name(compound, index);
   if (!name) throw_error("H5Tget_member_name");
@@ -16,6 +14,8 @@ std::string member_name(hid_t compound, unsigned index) {
   H5free_memory(name);
   return result;
 }
+
+namespace {
 
 unsigned member_count(hid_t compound) {
   return static_cast<unsigned>(check(H5Tget_nmembers(compound), "H5Tget_nmembers"));

@@ -45,6 +45,9 @@ void read_rows(hid_t table, hid_t row_type, const ColumnHistory& history, hsize_
 
 std::size_t row_count(hid_t table);
 
+// The name of a compound type's member `index`.
+std::string member_name(hid_t compound, unsigned index);
+
 // The names of the table's columns, in the order it stores them.
 std::vector<std::string> column_names(hid_t table);
 

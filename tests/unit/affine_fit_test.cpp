@@ -13,8 +13,8 @@
 namespace collbench {
 namespace {
 
-constexpr double kKiB = 1024;
-constexpr double kGiB = 1024 * 1024 * 1024;
+using synthetic::kKiB;
+using synthetic::kGiB;
 
 std::vector<double> line_times(const std::vector<double>& sizes, double alpha, double beta) {
   std::vector<double> times;

@@ -16,13 +16,9 @@ namespace {
 
 using synthetic::TrueSegment;
 
-constexpr double kKiB = 1024;
+using synthetic::kKiB;
 constexpr int kTrials = 100;
 constexpr int kReplicates = 400;
-
-bool inside(const Interval& interval, double value) {
-  return interval.low <= value && value <= interval.high;
-}
 
 // Per trial: a fresh noisy curve (20 samples per size, 3% noise), its fit, its intervals.
 struct Coverage {
@@ -53,12 +49,12 @@ Coverage measure_coverage(const std::vector<TrueSegment>& truth, std::uint64_t f
     const auto intervals = bootstrap_intervals(fit, sizes, curve.samples, kReplicates, seed).segments;
     bool all = true;
     for (std::size_t k = 0; k < truth.size(); ++k) {
-      const bool alpha = inside(intervals[k].alpha_s, truth[k].alpha_s);
-      const bool beta = inside(intervals[k].beta_s_per_byte, truth[k].beta_s_per_byte);
+      const bool alpha = intervals[k].alpha_s.contains(truth[k].alpha_s);
+      const bool beta = intervals[k].beta_s_per_byte.contains(truth[k].beta_s_per_byte);
       coverage.alpha_inside[k] += alpha;
       coverage.beta_inside[k] += beta;
       coverage.half_size_inside[k] +=
-          inside(intervals[k].half_size_bytes, truth[k].alpha_s / truth[k].beta_s_per_byte);
+          intervals[k].half_size_bytes.contains(truth[k].alpha_s / truth[k].beta_s_per_byte);
       all = all && alpha && beta;
     }
     coverage.all_inside += all;
@@ -124,8 +120,8 @@ TEST(BootstrapIntervals, SingleSamplesStillGiveIntervalsOfTheMisfit) {
   const FittedCurve fitted = fitted_curve(1);
   const auto intervals = bootstrap_intervals(fitted.fit, fitted.sizes, fitted.curve.samples, 200, 3).headline;
   EXPECT_GT(intervals.alpha_s.high - intervals.alpha_s.low, 0.01 * 10e-6);
-  EXPECT_TRUE(inside(intervals.alpha_s, 10e-6));
-  EXPECT_TRUE(inside(intervals.beta_s_per_byte, 1 / 5e9));
+  EXPECT_TRUE(intervals.alpha_s.contains(10e-6));
+  EXPECT_TRUE(intervals.beta_s_per_byte.contains(1 / 5e9));
 }
 
 // A curve the model misses (a smooth bend fitted by one line) gets intervals as wide as the
@@ -206,16 +202,16 @@ TEST(BootstrapIntervals, EveryIntervalHoldsTheFitsOwnValue) {
       for (std::size_t k = 0; k < fit.segments.size(); ++k) {
         const AffineFit& own = fit.segments[k].fit;
         const SegmentIntervals& segment = intervals.segments[k];
-        held += inside(segment.alpha_s, own.alpha_s) +
-                inside(segment.beta_s_per_byte, own.beta_s_per_byte) +
-                inside(segment.half_size_bytes, half_size_of(own.alpha_s, own.beta_s_per_byte));
+        held += segment.alpha_s.contains(own.alpha_s) +
+                segment.beta_s_per_byte.contains(own.beta_s_per_byte) +
+                segment.half_size_bytes.contains(half_size_of(own.alpha_s, own.beta_s_per_byte));
         checked += 3;
       }
       const double alpha = fit.segments.front().fit.alpha_s;
       const double beta = fit.segments.back().fit.beta_s_per_byte;
-      held += inside(intervals.headline.alpha_s, alpha) +
-              inside(intervals.headline.beta_s_per_byte, beta) +
-              inside(intervals.headline.half_size_bytes, half_size_of(alpha, beta));
+      held += intervals.headline.alpha_s.contains(alpha) +
+              intervals.headline.beta_s_per_byte.contains(beta) +
+              intervals.headline.half_size_bytes.contains(half_size_of(alpha, beta));
       checked += 3;
     }
   }
@@ -235,8 +231,9 @@ TEST(BootstrapIntervals, AFitThatFallsBelowZeroAtAMeasuredSizeStillHasIntervals)
   const CurveIntervals intervals = bootstrap_intervals(fit, sizes, no_samples, 200, 1);
   ASSERT_EQ(intervals.segments.size(), fit.segments.size());
   for (std::size_t k = 0; k < fit.segments.size(); ++k) {
-    EXPECT_TRUE(inside(intervals.segments[k].alpha_s, fit.segments[k].fit.alpha_s));
-    EXPECT_TRUE(inside(intervals.segments[k].beta_s_per_byte, fit.segments[k].fit.beta_s_per_byte));
+    EXPECT_TRUE(intervals.segments[k].alpha_s.contains(fit.segments[k].fit.alpha_s));
+    EXPECT_TRUE(
+        intervals.segments[k].beta_s_per_byte.contains(fit.segments[k].fit.beta_s_per_byte));
   }
 }
 

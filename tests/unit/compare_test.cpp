@@ -370,12 +370,12 @@ PointResult rounds_point(std::size_t size, double median, int rounds, double bet
   return point;
 }
 
-struct Rates {
+struct PointRates {
   double alarms = 0, slower = 0, noisy = 0;
 };
 
 // Over 400 points whose rounds (and runs) scatter by 1%: NEW's times scaled by `factor`.
-Rates rates_over_points(double factor, int rounds) {
+PointRates rates_over_points(double factor, int rounds) {
   std::vector<PointResult> base, now;
   for (std::size_t i = 0; i < 400; ++i) {
     base.push_back(rounds_point(i, 10e-6, rounds, 0.01, 2 * i + 1));
@@ -384,7 +384,7 @@ Rates rates_over_points(double factor, int rounds) {
   CompareOptions quick = options();
   quick.replicates = 500;  // the bootstrap is the lesser half of these intervals
   const auto comparisons = compare_points(base, now, match_points(base, now, false), quick);
-  Rates rates;
+  PointRates rates;
   for (const auto& c : comparisons) {
     rates.alarms += c.result.verdict == Change::slower || c.result.verdict == Change::faster;
     rates.slower += c.result.verdict == Change::slower;
@@ -398,9 +398,9 @@ Rates rates_over_points(double factor, int rounds) {
 
 TEST(ComparePoints, RoundsKeepUnchangedRunsQuietAndFindATenPercentSlowdown) {
   for (const int rounds : {3, 5}) {
-    const Rates unchanged = rates_over_points(1.0, rounds);
+    const PointRates unchanged = rates_over_points(1.0, rounds);
     EXPECT_LE(unchanged.alarms, 0.05) << rounds << " rounds";
-    const Rates slowed = rates_over_points(1.10, rounds);
+    const PointRates slowed = rates_over_points(1.10, rounds);
     std::printf("%d rounds: unchanged %.1f%% false alarms; 10%% slower: %.1f%% SLOWER of the "
                 "points not NOISY, %.1f%% NOISY\n",
                 rounds, 100 * unchanged.alarms, 100 * slowed.slower, 100 * slowed.noisy);

@@ -22,7 +22,7 @@ namespace {
 
 constexpr int kSeeds = 100;
 constexpr int kRequired = 95;
-constexpr double kMiB = 1024.0 * 1024;
+using synthetic::kMiB;
 
 // The headline's true alpha and beta where the shape defines them (n½ where both are).
 struct Planted {
@@ -62,10 +62,6 @@ const std::vector<Shape>& shapes() {
   return all;
 }
 
-bool inside(const Interval& interval, double value) {
-  return interval.low <= value && value <= interval.high;
-}
-
 struct Tally {
   int alpha = 0, beta = 0, half_size = 0, at_most_two = 0, step_found = 0, trusted = 0;
   int falls_found = 0;
@@ -100,10 +96,10 @@ Tally run_suite(const Shape& shape) {
     const ModelReport report = fit_models(points_of(curve), options);
     const CurveFit& fit = report.curves.at(0);
     const Headline& headline = fit.headline.value();
-    tally.alpha += !planted.alpha_s || inside(headline.alpha_ci, *planted.alpha_s);
-    tally.beta += !planted.beta_s_per_byte || inside(headline.beta_ci, *planted.beta_s_per_byte);
+    tally.alpha += !planted.alpha_s || headline.alpha_ci.contains(*planted.alpha_s);
+    tally.beta += !planted.beta_s_per_byte || headline.beta_ci.contains(*planted.beta_s_per_byte);
     tally.half_size += !planted.alpha_s || !planted.beta_s_per_byte ||
-                       inside(headline.half_size_ci, *planted.alpha_s / *planted.beta_s_per_byte);
+                       headline.half_size_ci.contains(*planted.alpha_s / *planted.beta_s_per_byte);
     if (planted.alpha_s) {
       tally.alpha_squared_errors += std::pow(headline.alpha_s - *planted.alpha_s, 2);
       tally.alpha_standard_errors += (headline.alpha_ci.high - headline.alpha_ci.low) / 2 / 1.96;

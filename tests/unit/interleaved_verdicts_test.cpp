@@ -18,7 +18,7 @@
 namespace collbench {
 namespace {
 
-constexpr int kCurves = 3, kSizes = 24;
+constexpr int kPairCurves = 3, kPairSizes = 24;
 
 // With `other_state`, each launch alone finds the host in its other state with that chance (every
 // point 2.2x faster), so that A and B of a pair can differ by it.
@@ -37,8 +37,8 @@ std::vector<LaunchPairs> simulated_pairs(std::uint64_t seed, double b_factor, in
     drift_b.push_back(0.01 * unit(engine) + (state(engine) ? faster : 0));
   }
   std::vector<LaunchPairs> points;
-  for (int curve = 0; curve < kCurves; ++curve)
-    for (int s = 0; s < kSizes; ++s) {
+  for (int curve = 0; curve < kPairCurves; ++curve)
+    for (int s = 0; s < kPairSizes; ++s) {
       LaunchPairs point;
       point.key.collective = static_cast<CollectiveKind>(curve);
       point.key.nranks = 2;
@@ -93,12 +93,12 @@ Outcome sequential(const std::vector<LaunchPairs>& allocation) {
   }
 }
 
-struct Rates {
+struct PairRates {
   double points_slower_or_faster = 0, points_slower = 0, alerted = 0, mean_pairs = 0;
 };
 
 template <typename Judge>
-Rates rates(double b_factor, int allocations, Judge judge, double other_state = 0) {
+PairRates pair_rates(double b_factor, int allocations, Judge judge, double other_state = 0) {
   std::size_t changed = 0, slower = 0, points = 0, alerted = 0, pairs = 0;
   for (int a = 0; a < allocations; ++a) {
     const Outcome o = judge(simulated_pairs(5000 + a, b_factor, 8, other_state));
@@ -111,7 +111,7 @@ Rates rates(double b_factor, int allocations, Judge judge, double other_state = 
   const auto share = [&](std::size_t n, std::size_t of) {
     return static_cast<double>(n) / static_cast<double>(of);
   };
-  const Rates r{share(changed, points), share(slower, points),
+  const PairRates r{share(changed, points), share(slower, points),
                 share(alerted, static_cast<std::size_t>(allocations)),
                 share(pairs, static_cast<std::size_t>(allocations))};
   std::printf(
@@ -125,13 +125,13 @@ Rates rates(double b_factor, int allocations, Judge judge, double other_state = 
 const auto four_pairs = [](const std::vector<LaunchPairs>& a) { return judged(first(a, 4)); };
 
 TEST(InterleavedVerdicts, FourUnchangedPairsRaiseFewAlarms) {
-  const Rates r = rates(1.0, 400, four_pairs);
+  const PairRates r = pair_rates(1.0, 400, four_pairs);
   EXPECT_LE(r.points_slower_or_faster, 0.05);
   EXPECT_LE(r.alerted, 0.05);
 }
 
 TEST(InterleavedVerdicts, FourPairsFindTenPercent) {
-  const Rates r = rates(1.10, 200, four_pairs);
+  const PairRates r = pair_rates(1.10, 200, four_pairs);
   EXPECT_GE(r.points_slower, 0.5);
   EXPECT_GE(r.alerted, 0.95);
 }
@@ -142,25 +142,25 @@ TEST(InterleavedVerdicts, FourPairsFindTenPercent) {
 // host's 2.2x, is then found in about two allocations of three (64% measured): the price of
 // not calling the host's moves a change.
 TEST(InterleavedVerdicts, AHostThatChangesStateRaisesFewAlarms) {
-  const Rates r = rates(1.0, 400, four_pairs, 0.25);
+  const PairRates r = pair_rates(1.0, 400, four_pairs, 0.25);
   EXPECT_LE(r.points_slower_or_faster, 0.05);
   EXPECT_LE(r.alerted, 0.05);
 }
 
 TEST(InterleavedVerdicts, AHostThatChangesStateStillFindsFiftyPercentMostOfTheTime) {
-  const Rates r = rates(1.5, 200, sequential, 0.25);
+  const PairRates r = pair_rates(1.5, 200, sequential, 0.25);
   EXPECT_GE(r.alerted, 0.5);
 }
 
 TEST(InterleavedVerdicts, TheSequentialRuleKeepsFalseAlarmsLow) {
-  const Rates r = rates(1.0, 400, sequential);
+  const PairRates r = pair_rates(1.0, 400, sequential);
   EXPECT_LE(r.points_slower_or_faster, 0.05);
   EXPECT_LE(r.alerted, 0.05);
   EXPECT_GE(r.mean_pairs, 3);
 }
 
 TEST(InterleavedVerdicts, TheSequentialRuleFindsTenPercent) {
-  const Rates r = rates(1.10, 200, sequential);
+  const PairRates r = pair_rates(1.10, 200, sequential);
   EXPECT_GE(r.alerted, 0.95);
 }
 

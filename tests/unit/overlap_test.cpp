@@ -8,7 +8,7 @@
 namespace collbench {
 namespace {
 
-constexpr int kSamples = 30;  // per series, as a run takes them
+constexpr int kSamplesPerSeries = 30;  // per series, as a run takes them
 
 // Series of a load of `load_s` and a collective of `collective_s` alone, and side by side a
 // step of `load_s + (1 − hidden)·collective_s`, each with normal noise of `noise` of its value.
@@ -18,7 +18,7 @@ OverlapSamples planted(double load_s, double collective_s, double hidden, double
   const auto draw = [&](double value) { return value * (1 + noise * normal(engine)); };
   OverlapSamples samples;
   const double step = load_s + (1 - hidden) * collective_s;
-  for (int i = 0; i < kSamples; ++i) {
+  for (int i = 0; i < kSamplesPerSeries; ++i) {
     samples.load_alone.push_back(draw(load_s));
     samples.collective_alone.push_back(draw(collective_s));
     samples.load_beside.push_back(draw(step));

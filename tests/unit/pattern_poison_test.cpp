@@ -15,17 +15,10 @@
 namespace collbench {
 namespace {
 
-constexpr int kRankCounts[] = {1, 2, 3, 4, 7, 40, 300};
+constexpr int kPoisonRankCounts[] = {1, 2, 3, 4, 7, 40, 300};
 
-std::vector<DataType> host_datatypes() {
-  std::vector<DataType> types;
-  for (DataType type : all_datatypes())
-    if (has_host_type(type)) types.push_back(type);
-  return types;
-}
-
-PatternCase case_for(CollectiveKind kind, DataType type, ReduceOp op, int rank, int p,
-                     const Shape& shape, bool in_place = false, std::uint64_t seed = 0) {
+PatternCase poison_case(CollectiveKind kind, DataType type, ReduceOp op, int rank, int p,
+                        const Shape& shape, bool in_place = false, std::uint64_t seed = 0) {
   PatternCase pattern{kind, type, op, rank, p, shape, p - 1, in_place};
   pattern.seed = seed;
   return pattern;
@@ -56,11 +49,11 @@ TEST(PatternPoison, NoInputOrResultTakesThePoisonsBits) {
   for (CollectiveKind kind : all_collectives())
     for (DataType type : host_datatypes())
       for (ReduceOp op : all_reduce_ops())
-        for (int p : kRankCounts) {
+        for (int p : kPoisonRankCounts) {
           const Shape shape = shape_of(kind, type, p);
           for (int r : {0, p - 1}) {
-            const PatternRule rule(case_for(kind, type, op, r, p, shape));
-            SCOPED_TRACE(describe(case_for(kind, type, op, r, p, shape)));
+            const PatternRule rule(poison_case(kind, type, op, r, p, shape));
+            SCOPED_TRACE(describe(poison_case(kind, type, op, r, p, shape)));
             const std::uint64_t poison = rule.poison_bits();
             for (std::size_t i = 0; i < rule.input_count(); ++i)
               ASSERT_NE(bits_of(type, rule.input(i)), poison) << "input " << i;
@@ -76,7 +69,8 @@ TEST(PatternPoison, MinAndMaxArePoisonedWithTheEndThatWins) {
   for (DataType type : all_datatypes()) {
     const Shape shape = shape_of(CollectiveKind::allreduce, type, 2);
     const auto poison = [&](ReduceOp op) {
-      return PatternRule(case_for(CollectiveKind::allreduce, type, op, 0, 2, shape)).poison_bits();
+      return PatternRule(poison_case(CollectiveKind::allreduce, type, op, 0, 2, shape))
+          .poison_bits();
     };
     EXPECT_EQ(poison(ReduceOp::max), highest_bits(type)) << name(type);
     EXPECT_EQ(poison(ReduceOp::min), lowest_bits(type)) << name(type);
@@ -85,8 +79,8 @@ TEST(PatternPoison, MinAndMaxArePoisonedWithTheEndThatWins) {
                                                        : highest_bits(type))
         << name(type);
     // What moves without reducing: the largest.
-    EXPECT_EQ(PatternRule(case_for(CollectiveKind::alltoall, type, ReduceOp::sum, 0, 2,
-                                   shape_of(CollectiveKind::alltoall, type, 2)))
+    EXPECT_EQ(PatternRule(poison_case(CollectiveKind::alltoall, type, ReduceOp::sum, 0, 2,
+                                      shape_of(CollectiveKind::alltoall, type, 2)))
                   .poison_bits(),
               highest_bits(type));
   }
@@ -97,9 +91,9 @@ TEST(PatternPoison, AResultNeverWrittenIsWrongInEveryElement) {
   for (CollectiveKind kind : all_collectives())
     for (DataType type : host_datatypes())
       for (ReduceOp op : all_reduce_ops())
-        for (int p : kRankCounts)
+        for (int p : kPoisonRankCounts)
           for (int r = 0; r < std::min(p, 3); ++r) {
-            const PatternCase c = case_for(kind, type, op, r, p, shape_of(kind, type, p));
+            const PatternCase c = poison_case(kind, type, op, r, p, shape_of(kind, type, p));
             SCOPED_TRACE(describe(c));
             const PatternRule rule(c);
             ASSERT_EQ(rule.poisoned_count(), c.shape.recv_count);
@@ -127,7 +121,7 @@ TEST(PatternPoison, AnInPlaceResultLeftAsItWasIsWrongWhereItShouldChange) {
       for (ReduceOp op : {ReduceOp::sum, ReduceOp::prod, ReduceOp::avg})
         for (int p : {2, 3, 4, 7, 40}) {
           for (int r = 0; r < std::min(p, 3); ++r) {
-            const PatternCase c = case_for(kind, type, op, r, p, shape_of(kind, type, p), true);
+            const PatternCase c = poison_case(kind, type, op, r, p, shape_of(kind, type, p), true);
             const PatternRule rule(c);
             if (!rule.exact()) continue;
             SCOPED_TRACE(describe(c));
@@ -155,7 +149,8 @@ TEST(PatternPoison, AnInPlaceMinOrMaxLeftAsItWasIsWrongOnAllButOneRank) {
         const Shape shape = shape_of(CollectiveKind::allreduce, type, p);
         std::uint64_t wrong = 0;
         for (int r = 0; r < p; ++r) {
-          const PatternRule rule(case_for(CollectiveKind::allreduce, type, op, r, p, shape, true));
+          const PatternRule rule(
+              poison_case(CollectiveKind::allreduce, type, op, r, p, shape, true));
           std::vector<std::byte> buffer(rule.poisoned_count() * size_of(type));
           fill_input(rule, buffer);
           wrong += count_wrong(rule, buffer);
@@ -170,13 +165,13 @@ TEST(PatternPoison, ABroadcastReadsTheRootsInputAlone) {
   const Shape shape = shape_of(CollectiveKind::broadcast, DataType::int32, p);
   for (int r = 0; r < p; ++r) {
     const PatternRule rule(
-        case_for(CollectiveKind::broadcast, DataType::int32, ReduceOp::sum, r, p, shape, true));
+        poison_case(CollectiveKind::broadcast, DataType::int32, ReduceOp::sum, r, p, shape, true));
     EXPECT_EQ(rule.input_count(), r == p - 1 ? shape.send_count : 0u) << "rank " << r;
     EXPECT_EQ(rule.result_count(), r == p - 1 ? 0u : shape.recv_count) << "rank " << r;
   }
   // Out of place, a library that fills the root's output (NCCL) has it checked there.
-  PatternCase root = case_for(CollectiveKind::broadcast, DataType::int32, ReduceOp::sum, p - 1, p,
-                              shape);
+  PatternCase root =
+      poison_case(CollectiveKind::broadcast, DataType::int32, ReduceOp::sum, p - 1, p, shape);
   root.root_output = true;
   EXPECT_EQ(PatternRule(root).result_count(), shape.recv_count);
   root.in_place = true;
@@ -211,8 +206,8 @@ TEST(PatternSeed, ALargerPointsResultFailsASmallerPointsCheck) {
       for (ReduceOp op : {ReduceOp::sum, ReduceOp::max})
         for (int p : {2, 3, 4}) {
           const int r = kind == CollectiveKind::reduce ? p - 1 : 0;  // a rank with a result
-          const PatternCase small = case_for(kind, type, op, r, p, shape_of(kind, type, p, 64));
-          const PatternCase large = case_for(kind, type, op, r, p, shape_of(kind, type, p, 256));
+          const PatternCase small = poison_case(kind, type, op, r, p, shape_of(kind, type, p, 64));
+          const PatternCase large = poison_case(kind, type, op, r, p, shape_of(kind, type, p, 256));
           SCOPED_TRACE(describe(small));
           const PatternRule smaller = seeded(small, pattern_seed(small, 0));
           ASSERT_GT(smaller.result_count(), 0u);
@@ -229,8 +224,9 @@ TEST(PatternSeed, ALargerPointsResultFailsASmallerPointsCheck) {
 // A seed from everything that tells points apart, and the check's repetition; the same for the
 // same point on every rank and in every run.
 TEST(PatternSeed, EachPointAndRepetitionDrawsItsOwn) {
-  const PatternCase base = case_for(CollectiveKind::allreduce, DataType::float32, ReduceOp::sum, 0,
-                                    4, shape_of(CollectiveKind::allreduce, DataType::float32, 4));
+  const PatternCase base =
+      poison_case(CollectiveKind::allreduce, DataType::float32, ReduceOp::sum, 0, 4,
+                  shape_of(CollectiveKind::allreduce, DataType::float32, 4));
   std::vector<PatternCase> variants(8, base);
   variants[1].kind = CollectiveKind::reduce;
   variants[2].datatype = DataType::int32;

@@ -69,13 +69,6 @@ PatternRule case_for(CollectiveKind kind, DataType type, ReduceOp op, int rank, 
   return PatternRule(PatternCase{kind, type, op, rank, nranks, shape, root_of(nranks)});
 }
 
-std::vector<DataType> host_datatypes() {
-  std::vector<DataType> types;
-  for (DataType type : all_datatypes())
-    if (has_host_type(type)) types.push_back(type);
-  return types;
-}
-
 // Each rank's input as fill_input writes it, after poisoning the buffer so that an element it
 // forgets to write shows up; empty for a rank whose input the collective does not read.
 template <typename T>

@@ -19,8 +19,8 @@ namespace {
 
 using synthetic::TrueSegment;
 
-constexpr double kKiB = 1024;
-constexpr double kMiB = 1024 * kKiB;
+using synthetic::kKiB;
+using synthetic::kMiB;
 
 // Eager below 64 KiB, rendezvous above: a dearer start, a faster stream.
 const std::vector<TrueSegment> kEagerRendezvous{{0, 5e-6, 1 / 10e9}, {64 * kKiB, 30e-6, 1 / 12e9}};

@@ -313,13 +313,6 @@ void write_example(const fs::path& path, const ModelReport* models = nullptr) {
   writer.finish("2025-01-02T04:00:00Z");
 }
 
-std::string member_name(hid_t compound, unsigned index) {
-  char* name = H5Tget_member_name(compound, index);
-  std::string result(name);
-  H5free_memory(name);
-  return result;
-}
-
 void expect_same_topology(const std::vector<RankTopology>& expected,
                           const std::vector<RankTopology>& actual) {
   ASSERT_EQ(actual.size(), expected.size());
@@ -440,7 +433,7 @@ void rewrite_as_older(hid_t file, const char* name, const std::vector<std::strin
     const h5::Handle stored = h5::own(H5Dget_type(table.get()), "H5Dget_type");
     for (int i = 0, n = H5Tget_nmembers(stored.get()); i < n; ++i) {
       Column column;
-      column.name = member_name(stored.get(), i);
+      column.name = h5::member_name(stored.get(), i);
       if (std::find(dropped.begin(), dropped.end(), column.name) != dropped.end()) continue;
       column.type = h5::own(H5Tget_member_type(stored.get(), i), "H5Tget_member_type");
       column.text = H5Tget_class(column.type.get()) == H5T_STRING;
@@ -563,8 +556,9 @@ TEST_F(ResultFileTest, EveryTextColumnIsFixedLengthUtf8) {
       const h5::Handle member = h5::own(H5Tget_member_type(stored.get(), i), "H5Tget_member_type");
       if (H5Tget_class(member.get()) != H5T_STRING) continue;
       ++text_columns;
-      EXPECT_EQ(H5Tis_variable_str(member.get()), 0) << table << "/" << member_name(stored.get(), i);
-      EXPECT_EQ(H5Tget_cset(member.get()), H5T_CSET_UTF8) << table << "/" << member_name(stored.get(), i);
+      const std::string column = std::string(table) + "/" + h5::member_name(stored.get(), i);
+      EXPECT_EQ(H5Tis_variable_str(member.get()), 0) << column;
+      EXPECT_EQ(H5Tget_cset(member.get()), H5T_CSET_UTF8) << column;
     }
   }
   // points 13, topology 6, each model table 9 for its curve, the flags of fits and headlines,

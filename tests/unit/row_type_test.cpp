@@ -60,17 +60,10 @@ hid_t swatch_row_type() {
   return type.get();
 }
 
-std::string member_name(hid_t compound, unsigned index) {
-  char* name = H5Tget_member_name(compound, index);
-  std::string result(name);
-  H5free_memory(name);
-  return result;
-}
-
 TEST(RowType, NamesEachMemberInTheOrderListedWithTheTypeItsCxxTypeSays) {
   const hid_t type = swatch_row_type();
   std::vector<std::string> names;
-  for (int i = 0; i < H5Tget_nmembers(type); ++i) names.push_back(member_name(type, i));
+  for (int i = 0; i < H5Tget_nmembers(type); ++i) names.push_back(h5::member_name(type, i));
   std::vector<std::string> expected = {"index",  "label",       "shade",
                                        "glossy", "width_bytes", "delay_us"};
   for (const SummaryField& field : kSummaryFields) expected.push_back(field.name);

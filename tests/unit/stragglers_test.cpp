@@ -17,7 +17,7 @@ namespace {
 
 constexpr int kSeeds = 1000;
 constexpr int kPoints = 12;
-constexpr int kSamples = 100;
+constexpr int kSamplesPerPoint = 100;
 
 // The offset of column `column` in every sample of point `point`, as a share of its median.
 using Structure = std::function<double(int point, int column)>;
@@ -43,7 +43,7 @@ std::vector<Straggler> stragglers_of(const SyntheticRun& run, std::uint64_t seed
   for (int point = 0; point < kPoints; ++point) {
     const double median = 5e-6 * std::pow(400.0, point / (kPoints - 1.0));
     std::vector<double> ends, starts;
-    for (int sample = 0; sample < kSamples; ++sample) {
+    for (int sample = 0; sample < kSamplesPerPoint; ++sample) {
       double latest_start = 0;
       for (int rank = 0; rank < run.ranks; ++rank) {
         starts.push_back(jitter(engine) + median * run.starts(point, rank));
@@ -110,7 +110,7 @@ TEST(Stragglers, APlantedLateRankIsNamedWithItsHostInAtLeast95PercentOfSeeds) {
   const Straggler rank = stragglers_of(run, 1).at(0);
   EXPECT_EQ(rank.points, kPoints);
   EXPECT_EQ(rank.points_last, kPoints);
-  EXPECT_EQ(rank.samples, std::uint64_t{kPoints * kSamples});
+  EXPECT_EQ(rank.samples, std::uint64_t{kPoints * kSamplesPerPoint});
   EXPECT_GT(rank.times_last, 0.99 * rank.samples);
   EXPECT_DOUBLE_EQ(rank.chance, 0.25);
   EXPECT_NEAR(rank.p_value, 4 * std::pow(0.25, kPoints), 1e-12);

@@ -15,6 +15,10 @@
 
 namespace collbench::synthetic {
 
+constexpr double kKiB = 1024;
+constexpr double kMiB = 1024 * kKiB;
+constexpr double kGiB = 1024 * kMiB;
+
 struct TrueSegment {
   double from_bytes = 0;  // the segment holds for sizes >= from_bytes, up to the next one's
   double alpha_s = 0;

@@ -16,10 +16,6 @@ using synthetic::PlantedTail;
 
 constexpr std::size_t kSamples = 500;
 
-bool inside(const Interval& interval, double value) {
-  return interval.low <= value && value <= interval.high;
-}
-
 TEST(LagDistribution, QuantilesAreTheSortedLagsBelowTheThreshold) {
   std::vector<double> lags;
   for (int i = 0; i < 100; ++i) lags.push_back(i);
@@ -126,9 +122,9 @@ TEST_P(PlantedTails, LieInsideTheIntervalsAtAThousandRanks) {
         predict_tail(planted.samples(kSamples, GetParam().measured_ranks, seed), ranks,
                      {.bootstrap_replicates = 100, .seed = seed})
             .front();
-    medians += inside(predicted.median_ci, median);
-    ratios += inside(predicted.p99_over_median_ci, p99_over_median);
-    tails += inside(predicted.tail_ci, tail);
+    medians += predicted.median_ci.contains(median);
+    ratios += predicted.p99_over_median_ci.contains(p99_over_median);
+    tails += predicted.tail_ci.contains(tail);
   }
   EXPECT_GE(medians, 95);
   EXPECT_GE(ratios, 95);

@@ -12,7 +12,7 @@
 namespace collbench {
 namespace {
 
-constexpr int kRuns = 6, kChangedFrom = 3, kCurves = 2, kSizes = 5;
+constexpr int kRuns = 6, kChangedFrom = 3, kCurvesPerRun = 2, kSizesPerCurve = 5;
 
 HostProbe probe_copying_at(double GBps) {
   HostProbe probe;
@@ -29,8 +29,8 @@ Trend trend_in_a_new_host_state(double change, std::uint64_t seed) {
   std::normal_distribution<double> noise(0, 0.03);
   Trend trend;
   trend.files.resize(kRuns);
-  for (int curve = 0; curve < kCurves; ++curve)
-    for (int s = 0; s < kSizes; ++s) {
+  for (int curve = 0; curve < kCurvesPerRun; ++curve)
+    for (int s = 0; s < kSizesPerCurve; ++s) {
       TrendPoint& point = trend.points.emplace_back();
       point.key.collective = static_cast<CollectiveKind>(curve);
       point.key.nranks = 2;
@@ -55,7 +55,7 @@ TEST(TrendFiles, AChangeBeyondTheHostsReachIsFoundInAStateTheHistoryLacks) {
       EXPECT_EQ(point.judged.verdict, Change::slower) << seed << ": " << point.judged.reason;
       EXPECT_EQ(point.judged_runs, kRuns - kChangedFrom) << seed;
     }
-    EXPECT_EQ(trend.alerts.size(), kCurves) << seed;
+    EXPECT_EQ(trend.alerts.size(), kCurvesPerRun) << seed;
     ASSERT_TRUE(trend.night.has_value());
     EXPECT_EQ(trend.night->verdict, Change::slower) << seed << ": " << trend.night->reason;
   }
