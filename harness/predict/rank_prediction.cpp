@@ -62,10 +62,13 @@ RankPrediction predict_ranks(const SizeModel& model, std::size_t family, double 
   prediction.bandwidth_s =
       fit.beta_s_per_byte * model.size_bytes * fit.family.bandwidth_factor(ranks);
   prediction.time_s = prediction.latency_s + prediction.bandwidth_s;
+  // A loose fit's replicate can take a negative alpha or beta and so a time below zero, which
+  // would carry on into every interval derived from this one (a step's efficiency past 1 or
+  // below 0): no collective takes less than no time.
   std::vector<double> times;
   for (const FamilyCoefficients& replicate : model.replicates.at(family))
-    times.push_back(family_time(fit.family, replicate.alpha_s, replicate.beta_s_per_byte, ranks,
-                                model.size_bytes));
+    times.push_back(std::max(0.0, family_time(fit.family, replicate.alpha_s,
+                                              replicate.beta_s_per_byte, ranks, model.size_bytes)));
   prediction.time_ci = central_95(std::move(times));
   if (ranks > model.max_ranks)
     prediction.doublings_outside = std::log2(ranks / model.max_ranks);

@@ -110,6 +110,16 @@ TEST(RankPrediction, TwoRankCountsCannotBeValidated) {
   EXPECT_TRUE(std::isnan(error_per_doubling({}, kGradient, options)));
 }
 
+TEST(RankPrediction, NoReplicateTakesLessThanNoTime) {
+  SizeModel model = fit_size_model(CollectiveKind::allreduce,
+                                   curves_of(synthetic::ring_allreduce, {2, 3, 4}), 4096, {});
+  std::vector<FamilyCoefficients>& replicates = model.replicates.at(0);
+  for (std::size_t i = 0; i < replicates.size(); i += 2) replicates[i].alpha_s = -1;
+  const RankPrediction prediction = predict_ranks(model, 0, 64);
+  EXPECT_EQ(prediction.time_ci.low, 0);
+  EXPECT_GT(prediction.time_ci.high, 0);
+}
+
 TEST(RankPrediction, FitsTheSizesNearestTheOneAsked) {
   const auto curves = curves_of(synthetic::ring_allreduce, {2, 3, 4});
   const SizeModel model = fit_size_model(CollectiveKind::allreduce, curves, 3000, {});
