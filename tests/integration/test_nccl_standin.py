@@ -181,7 +181,7 @@ def test_every_datatype_and_op_is_exact(tmp_path, nranks):
 
 def test_under_mpirun_the_id_travels_over_mpi(tmp_path):
     out = tmp_path / "mpirun.h5"
-    result = run_mpirun(2, ["-e", "4K", "--out", str(out), *QUICK])
+    result = run_mpirun(2, ["-e", "4K", "--out", str(out), *FIXED_COUNT])
     assert result.returncode == 0, result.stderr
     points, attrs = points_of(out)
     assert attrs["bootstrap"] == "mpi" and attrs["nranks"] == 2
@@ -190,7 +190,8 @@ def test_under_mpirun_the_id_travels_over_mpi(tmp_path):
 
 def test_graphs_replay_the_captured_launches(tmp_path):
     out = tmp_path / "graphs.h5"
-    result = run_np(2, ["-G", "1", "-e", "64K", "-f", "16", "--inplace", "--out", str(out), *QUICK])
+    result = run_np(2, ["-G", "1", "-e", "64K", "-f", "16", "--inplace", "--out", str(out),
+                        *FIXED_COUNT])
     assert result.returncode == 0, result.stderr
     points, attrs = points_of(out)
     assert attrs["cuda_graphs"] == "yes"
@@ -200,7 +201,7 @@ def test_graphs_replay_the_captured_launches(tmp_path):
 def test_pinned_algorithms_and_protocols_are_what_nccl_reports(tmp_path):
     out = tmp_path / "tuned.h5"
     result = run_np(2, ["--nccl-algo", "Ring,Tree", "--nccl-proto", "LL,Simple", "-e", "1K",
-                        "--out", str(out), *QUICK])
+                        "--out", str(out), *FIXED_COUNT])
     assert result.returncode == 0, result.stderr
     points, _ = points_of(out)
     pinned = {(text(p["collective"]), text(p["algorithm"]), text(p["protocol"])) for p in points}
@@ -218,7 +219,8 @@ def test_rows_a_pinned_algorithm_cannot_run_are_skipped_saying_why(tmp_path):
     with a note, and the rest are measured."""
     out = tmp_path / "pat.h5"
     result = run_np(2, ["--virtual-nodes", "--nccl-algo", "PAT", "--ops", "reduce_scatter", "-o",
-                        "avg,sum", "-d", "float,int32", "-e", "1K", "--out", str(out), *QUICK])
+                        "avg,sum", "-d", "float,int32", "-e", "1K", "--out", str(out),
+                        *FIXED_COUNT])
     assert result.returncode == 0, result.stderr
     for datatype, scaling in (("float", "a pre-multiplied sum"), ("int32", "a sum divided after")):
         assert (f"# note: NCCL algorithm PAT, protocol auto: PAT has no scaled sum (avg of "
@@ -248,7 +250,7 @@ def test_no_sample_times_the_first_use_of_an_algorithm(tmp_path):
 def test_every_placement_on_virtual_nodes(tmp_path):
     out = tmp_path / "placements.h5"
     result = run_np(4, ["--virtual-nodes", "--placement", "all", "-e", "1K", "--out", str(out),
-                        *QUICK])
+                        *FIXED_COUNT])
     assert result.returncode == 0, result.stderr
     points, _ = points_of(out)
     assert len({text(p) for p in points["placement"]}) >= 2
@@ -260,7 +262,7 @@ def test_rank_subsets_measure_t_of_p_with_pinned_tree(tmp_path):
     wait; the world itself is not asked for), pinned to Tree as well, every point validated."""
     out = tmp_path / "subsets.h5"
     result = run_np(4, ["--virtual-nodes", "--ops", "allreduce", "--ranks", "2,3", "--nccl-algo",
-                        "Tree", "-b", "8", "-e", "1K", "-f", "4", "--out", str(out), *QUICK])
+                        "Tree", "-b", "8", "-e", "1K", "-f", "4", "--out", str(out), *FIXED_COUNT])
     assert result.returncode == 0, result.stderr
     points, _ = points_of(out)
     assert set(points["nranks"]) == {2, 3}
@@ -272,7 +274,7 @@ def test_hierarchical_allreduce_over_two_nodes_of_two(tmp_path):
     out = tmp_path / "hier.h5"
     result = run_mpirun(4, ["--ops", "allreduce_hier", "-d", "int32,float,bfloat16", "-o", "all",
                             "-b", "64", "-e", "16K", "-f", "16", "--inplace", "--out", str(out),
-                            *QUICK], per_rank=TWO_PER_NODE)
+                            *FIXED_COUNT], per_rank=TWO_PER_NODE)
     assert result.returncode == 0, result.stderr
     points, attrs = points_of(out)
     assert attrs["nodes"] == 2 and attrs["ranks_per_node"] == 2
@@ -290,7 +292,7 @@ def test_graphs_capture_the_hierarchical_steps_on_registered_windows(tmp_path):
     out = tmp_path / "hier-graphs.h5"
     result = run_mpirun(4, ["-G", "1", "-R", "2", "--ops", "allreduce,allreduce_hier",
                             "-d", "float,int32", "-b", "64", "-e", "16K", "-f", "16", "--inplace",
-                            "--out", str(out), *QUICK],
+                            "--out", str(out), *FIXED_COUNT],
                         per_rank=TWO_PER_NODE, REGISTRATION_REPORT=1)
     assert result.returncode == 0, result.stderr
     points, attrs = points_of(out)
@@ -314,7 +316,7 @@ def test_registered_buffers_carry_the_measured_collectives(tmp_path, register, n
     out = tmp_path / "registered.h5"
     result = run_np(2, [*(["--virtual-nodes"] if nodes == "virtual" else []), "-R", str(register),
                         "--ops", "allreduce,allgather", "-o", "sum,max", "-e", "4K", "-f", "16",
-                        "--out", str(out), *QUICK], REGISTRATION_REPORT=1)
+                        "--out", str(out), *FIXED_COUNT], REGISTRATION_REPORT=1)
     assert result.returncode == 0, result.stderr
     points, attrs = points_of(out)
     assert (points["wrong"] == 0).all()
@@ -418,7 +420,7 @@ def test_damaged_results_are_counted_at_every_point(tmp_path):
                                    ("reduce", "1", 1)):
         out = tmp_path / f"damaged-{root}.h5"
         result = run_np(2, ["--ops", ops, "-r", root, "-d", "float", "-e", "1K", "-f", "4",
-                            "--inplace", "--out", str(out), *QUICK], CORRUPT=f"1:{float32}")
+                            "--inplace", "--out", str(out), *FIXED_COUNT], CORRUPT=f"1:{float32}")
         assert result.returncode == 1, result.stderr
         points, _ = points_of(out)
         variants = 2 * collectives - ("alltoall" in ops)  # in place and out, alltoall out only

@@ -3,9 +3,9 @@ inter-node half of placement runs on the virtual cluster: test_vcluster.py."""
 import h5py
 import pytest
 
-from conftest import QUICK, points_frame, run_mpi, text
+from conftest import FIXED_COUNT, points_frame, run_mpi, text
 
-SMALL = ["--ops", "allreduce", "-b", "8", "-e", "64K", "-f", "4", *QUICK]
+SMALL = ["--ops", "allreduce", "-b", "8", "-e", "64K", "-f", "4", *FIXED_COUNT]
 
 
 def curves(path):

@@ -46,7 +46,8 @@ def test_damaged_results_are_counted_at_every_point(tmp_path, interposer):
     the result where the collective left it, finds it at every point, and the run says so."""
     out = tmp_path / "damaged.h5"
     result = run_preloaded(2, ["run", "-b", "8", "-e", "1M", "-f", "64", "--inplace",
-                               "--ops", LIBRARY_COLLECTIVES, "-r", "0", "--out", str(out), *QUICK],
+                               "--ops", LIBRARY_COLLECTIVES, "-r", "0", "--out", str(out),
+                               *FIXED_COUNT],
                            interposer("corrupt_collectives"), CORRUPT_WHAT="float")
     assert result.returncode == 1, result.stderr
     with h5py.File(out, "r") as f:
