@@ -73,7 +73,7 @@ struct OutOfSampleCheck {
   Interval predicted_ci;
   double measured_s = 0;
   double relative_error() const { return predicted_s / measured_s - 1; }
-  bool inside() const { return predicted_ci.low <= measured_s && measured_s <= predicted_ci.high; }
+  bool inside() const { return predicted_ci.contains(measured_s); }
 };
 
 // Every size of the largest rank count, predicted by the families fitted to the smaller rank
