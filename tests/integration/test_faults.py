@@ -1,5 +1,7 @@
 """Faults: a killed or hung rank, or an interrupted run, keeps every finished point in a file
 that h5py opens, and exits 3 (or the launcher's own code) naming what failed."""
+import collections
+import concurrent.futures
 import faulthandler
 import os
 import pathlib
@@ -86,6 +88,13 @@ def finished_points(out):
     finished row whole and each one's samples (a killed run's last row may be unfinished, its
     text missing from the file), `collbench report` has read the file and `collbench fit` has
     fitted it and stored its models in it."""
+    finished, complete = read_finished_rows(out)
+    collbench_reads(out, finished, complete)
+    return finished, complete
+
+
+def read_finished_rows(out):
+    """h5py's reading of `out`: its finished rows whole, each one's samples, and `complete`."""
     # HDF5 1.10 loops forever on a torn heap; the timer must not outlive a failed assertion.
     faulthandler.dump_traceback_later(60, exit=True)
     try:
@@ -96,9 +105,14 @@ def finished_points(out):
             for row in rows:
                 assert row["collective"] and row["mode"]
                 assert f["samples"][f"{row['point_id']:06d}"][()].shape[1] == row["nranks"]
-            complete = int(f.attrs["complete"])
+            return finished, int(f.attrs["complete"])
     finally:
         faulthandler.cancel_dump_traceback_later()
+
+
+def collbench_reads(out, finished, complete):
+    """`collbench report` reads `out` and `collbench fit` fits it, each naming an unfinished
+    run's finished points."""
     report = subprocess.run([str(BINARY), "report", str(out)], capture_output=True, text=True,
                             env=environment(), timeout=60)
     assert report.returncode == 0, report.stderr
@@ -109,7 +123,6 @@ def finished_points(out):
     assert fit.returncode == 0, fit.stderr
     if complete == 0:
         assert f"holds the {finished} points finished before it stopped; fitted those" in fit.stderr
-    return finished, complete
 
 
 # 5 in the suite; COLLBENCH_RUN_KILLS=20 for the acceptance count.
@@ -154,21 +167,35 @@ def test_a_writer_killed_at_random_moments_keeps_every_finished_point(tmp_path):
     a flush as the loop spends there, past the table's first chunks (64 rows each); every point
     it finished must read, and none be counted unfinished."""
     random_moment = random.Random(42)
-    for trial in range(KILLS):
-        out = tmp_path / f"killed{trial % 2}.h5"
-        writer = subprocess.Popen([str(APPEND_UNTIL_KILLED), str(out), str(trial)],
-                                  stdout=subprocess.PIPE, text=True)
-        appended = random_moment.randint(1, 140)
-        for line in writer.stdout:
-            if int(line) + 1 >= appended:
-                break
-        time.sleep(random_moment.uniform(0, 0.05))
-        writer.kill()
-        appended += len(writer.stdout.read().split())
-        writer.wait()
-        finished, complete = finished_points(out)
-        assert complete == 0
-        assert appended <= finished <= appended + 1, f"trial {trial}"
+    # collbench's readers of a trial's file run beside the next trial's writer, two trials at
+    # most: each trial writes a file of its own, removed once read.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as readers:
+        reading = collections.deque()
+        for trial in range(KILLS):
+            if len(reading) == 2:
+                reading.popleft().result()
+            out = tmp_path / f"killed{trial}.h5"
+            writer = subprocess.Popen([str(APPEND_UNTIL_KILLED), str(out), str(trial)],
+                                      stdout=subprocess.PIPE, text=True)
+            appended = random_moment.randint(1, 140)
+            for line in writer.stdout:
+                if int(line) + 1 >= appended:
+                    break
+            time.sleep(random_moment.uniform(0, 0.05))
+            writer.kill()
+            appended += len(writer.stdout.read().split())
+            writer.wait()
+            finished, complete = read_finished_rows(out)
+            assert complete == 0
+            assert appended <= finished <= appended + 1, f"trial {trial}"
+            reading.append(readers.submit(collbench_reads_and_removes, out, finished))
+        for trial_read in reading:
+            trial_read.result()
+
+
+def collbench_reads_and_removes(out, finished):
+    collbench_reads(out, finished, complete=0)
+    out.unlink()
 
 
 def test_killed_peer_rank_ends_the_job_and_keeps_the_points(tmp_path):
