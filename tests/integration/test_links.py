@@ -95,8 +95,8 @@ ALLREDUCE_ALGORITHMS = {
 @needs_root
 def test_a_capped_host_and_exactly_its_links_are_named_and_bound_the_allreduce(tmp_path):
     out, run = tmp_path / "capped.h5", tmp_path / "allreduce.h5"
-    # A fixed count: the bounds are judged, not when the points stopped (under the stopping rule
-    # the capped 2 MiB points took 19 s, 9 s so).
+    # A fixed count: the test judges the points' bounds, not when they stopped (under the
+    # stopping rule this run over the capped host took 19 s, with six samples 9 s).
     allreduce = mpirun_command(4, ["run", "--backend", "mpi", "--ops", "allreduce", "-d", "float",
                                    "-b", "8", "-e", "2M", "-f", "64", *FIXED_COUNT,
                                    "--quiet", "--out", str(run)])

@@ -30,8 +30,8 @@ def sweep(request, tmp_path_factory):
     nranks = request.param
     out = tmp_path_factory.mktemp(f"np{nranks}") / "sweep.h5"
     # At 2 ranks the stopping rule decides, so that the table's marks of points it stopped short
-    # meet real ones, on two types, as each point may take all of --max-time (allreduce and
-    # reduce_scatter of every type on 2 ranks: test_nccl_backend's `-d all`); at 3 and 4 the
+    # meet real ones; as each point may take all of --max-time, on two types only (every type of
+    # allreduce and reduce_scatter on 2 ranks: test_nccl_backend's `-d all`). At 3 and 4 the
     # sweep is about validation: a fixed count, five types.
     if nranks == 2:
         sampling, datatypes = QUICK, "int8,float"
