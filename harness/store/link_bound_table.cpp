@@ -35,7 +35,7 @@ hid_t link_bound_row_type() {
   return type.get();
 }
 
-LinkBoundRow to_row(const LinkBound& bound) {
+LinkBoundRow to_link_bound_row(const LinkBound& bound) {
   auto row = h5::row_of<LinkBoundRow>(bound);
   row.ratio = bound.ratio();
   return row;
@@ -45,7 +45,8 @@ LinkBoundRow to_row(const LinkBound& bound) {
 
 void write_link_bound_table(hid_t file, const LinkBoundRecord& record) {
   const h5::Handle table =
-      write_records(file, layout::kLinkBounds, link_bound_row_type(), record.bounds, to_row);
+      write_records(file, layout::kLinkBounds, link_bound_row_type(), record.bounds,
+                    to_link_bound_row);
   h5::write_string_attribute(table.get(), layout::kLinksFile, record.links_file);
   h5::write_string_attribute(table.get(), layout::kLinksStartUtc, record.links_start_utc);
   h5::flush(file);

@@ -38,13 +38,13 @@ hid_t straggler_row_type() {
   return type.get();
 }
 
-StragglerRow to_row(const Straggler& straggler) {
+StragglerRow to_straggler_row(const Straggler& straggler) {
   auto row = h5::row_of<StragglerRow>(straggler);
   row.median_lag_us = straggler.median_lag_s * kMicrosecondsPerSecond;
   return row;
 }
 
-Straggler from_row(const StragglerRow& row) {
+Straggler from_straggler_row(const StragglerRow& row) {
   auto straggler = h5::record_of<Straggler>(row);
   straggler.median_lag_s = row.median_lag_us / kMicrosecondsPerSecond;
   return straggler;
@@ -72,7 +72,8 @@ void read_judgement(hid_t table, StragglerRecord& record) {
 
 void write_straggler_table(hid_t file, const StragglerRecord& record) {
   const h5::Handle table =
-      write_records(file, layout::kStragglers, straggler_row_type(), record.named, to_row);
+      write_records(file, layout::kStragglers, straggler_row_type(), record.named,
+                    to_straggler_row);
   write_judgement(table.get(), record);
   h5::flush(file);
 }
@@ -80,7 +81,7 @@ void write_straggler_table(hid_t file, const StragglerRecord& record) {
 std::optional<StragglerRecord> read_straggler_table(hid_t file) {
   if (!h5::link_exists(file, layout::kStragglers)) return std::nullopt;
   StragglerRecord record;
-  record.named = read_records(file, layout::kStragglers, straggler_row_type(), from_row);
+  record.named = read_records(file, layout::kStragglers, straggler_row_type(), from_straggler_row);
   read_judgement(h5::open_dataset(file, layout::kStragglers).get(), record);
   return record;
 }
