@@ -35,7 +35,8 @@ class _Parser(argparse.ArgumentParser):
 def parse_args(argv):
     parser = _Parser(prog="collbench plot", description=__doc__.splitlines()[0])
     parser.add_argument("file", type=pathlib.Path)
-    parser.add_argument("-o", "--out", type=pathlib.Path, help="folder (default: FILE's)")
+    parser.add_argument("-o", "--out", type=pathlib.Path,
+                        help="folder, made if missing (default: FILE's)")
     parser.add_argument("--format", choices=("png", "svg"), default="png")
     parser.add_argument("--figures", help="comma-separated: " + ", ".join(FIGURES))
     parser.add_argument("--size", help="size for ranks / ranks-distribution (e.g. 1M)")
@@ -105,15 +106,25 @@ def render(plot, fmt):
     return buffer.getvalue()
 
 
+def missing_folders(folder):
+    """folder and those of its parents that do not exist, deepest first."""
+    return [f for f in (folder, *folder.parents) if not f.exists()]
+
+
 def write_all(outputs):
     """Every file goes to a temporary name first and is renamed only once all were rendered, so a
-    failure leaves nothing half-written."""
+    failure leaves nothing half-written; folders that -o named and did not exist are made here,
+    and removed again on a failure."""
+    created = sorted({f for path, _ in outputs for f in missing_folders(path.parent)},
+                     key=lambda f: len(f.parts), reverse=True)
     temporaries = []
     # mkstemp makes owner-only files; figures and reports are for publishing, so they get the
     # permissions any new file would (the umask's).
     umask = os.umask(0)
     os.umask(umask)
     try:
+        for folder in reversed(created):
+            folder.mkdir()
         for path, content in outputs:
             handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
             temporaries.append(temporary)
@@ -127,6 +138,9 @@ def write_all(outputs):
         for temporary in temporaries:
             if os.path.exists(temporary):
                 os.unlink(temporary)
+        for folder in created:
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
         raise
 
 
@@ -152,8 +166,8 @@ def main(argv=None):
                           trend=trend_figure.load(args.trend) if args.trend else None,
                           busbw_scale=args.busbw_scale)
         out = args.out or args.file.resolve().parent
-        if not out.is_dir():
-            raise UsageError(f"{out}: no such folder")
+        if out.exists() and not out.is_dir():
+            raise UsageError(f"-o {out}: not a folder")
         rendered = []
         for name in names:
             try:

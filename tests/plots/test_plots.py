@@ -80,6 +80,32 @@ def test_default_output_folder_is_the_files(files):
     assert (files["ranks"].parent / "ranks-busbw.png").exists()
 
 
+def test_a_missing_output_folder_is_made_and_a_file_is_refused(files, tmp_path):
+    out = tmp_path / "new" / "report"
+    done = plot(files["ranks"], "-o", out, "--figures", "busbw", "--report")
+    assert done.returncode == 0, done.stderr
+    assert (out / "ranks-busbw.png").exists() and (out / "ranks-report.html").exists()
+    refused = tmp_path / "refused" / "report"  # refused before anything is drawn or made
+    done = plot(files["ranks"], "-o", refused, "--figures", "nosuch")
+    assert done.returncode == 2 and not (tmp_path / "refused").exists()
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    done = plot(files["ranks"], "-o", a_file, "--figures", "busbw")
+    assert done.returncode == 2 and f"-o {a_file}: not a folder" in done.stderr
+
+
+def test_a_failed_write_removes_the_folders_it_made(tmp_path):
+    """The second file cannot be written (its folder is a file): the first is not left behind,
+    nor the folder made for it."""
+    from plots.collbench_plot import write_all
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    with pytest.raises(NotADirectoryError):
+        write_all([(tmp_path / "new" / "deeper" / "first.png", b"first"),
+                   (a_file / "second.png", b"second")])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
 def expected_asymptotes(result, mode):
     """The trusted headlines' bandwidth times nccl-tests' bus factor (2(p-1)/p for allreduce,
     (p-1)/p for the others), by the busbw figure's labels."""
