@@ -86,7 +86,9 @@ void add_run_options(CLI::App& run, RunOptions& o) {
   run.add_option("-d,--datatype", o.datatypes, "datatypes: a list or all")->capture_default_str();
   run.add_option("-o,--op", o.reduce_ops, "reduction ops: a list or all")->capture_default_str();
   run.add_option("-G,--cudagraph", o.cuda_graph_launches,
-                 "1: capture each sample's operations as a CUDA graph (nccl backend)");
+                 "N: capture each sample's operations as a CUDA graph, launched N times a "
+                 "bandwidth sample (nccl backend)")
+      ->capture_default_str();
   run.add_option("-R,--local_register", o.local_register,
                  "register the buffers with each communicator (nccl backend): 0 none, 1 local "
                  "(ncclCommRegister), 2 symmetric windows (ncclCommWindowRegister); 1 and 2 take "
@@ -197,16 +199,10 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
           fmt::format("--spread: unknown value '{}' (packed or spread)", o.spread));
   config.subset_placement = *subset;
   require(o.cuda_graph_launches >= 0, "-G/--cudagraph must not be negative");
-  // nccl-tests' N launches its graph N times a sample; here a sample is one graph launch, and
-  // a count that changed nothing would be read as honoured.
-  require(o.cuda_graph_launches <= 1,
-          "-G/--cudagraph takes 0 or 1: each sample's operations are one graph, launched once a "
-          "sample (nccl-tests' count of launches is not taken; -n and the stopping rule set the "
-          "samples)");
   const BackendCapabilities can = capabilities_of(config.backend);
   require(o.cuda_graph_launches == 0 || can.cuda_graphs,
           "-G/--cudagraph needs the nccl backend");
-  config.cuda_graphs = o.cuda_graph_launches > 0;
+  config.cuda_graph_launches = o.cuda_graph_launches;
   config.tunings = tunings_of(o);
   require(config.tunings.size() == 1 || can.pinned_tuning,
           "--nccl-algo/--nccl-proto need the nccl backend");

@@ -36,7 +36,7 @@ struct RowRunner::Sampled {
   std::vector<double> own;      // this rank's time per valid sample; empty off the groups
   RawSamples raw;
   StopReason reason = StopReason::converged;
-  int ops_per_sample = 1;
+  int ops_per_sample = 1;  // timed: the batch's, times its launches
   SampleStart start = SampleStart::barrier;
   std::uint64_t invalid = 0;
   double margin_s = kNotApplicable;
@@ -84,9 +84,9 @@ RowRunner::~RowRunner() {
   registration_.reset();
 }
 
-double RowRunner::run_timed(Batch& batch) {
+double RowRunner::run_timed(Batch& batch, int launches) {
   timer_->start();
-  batch.enqueue();
+  for (int i = 0; i < launches; ++i) batch.enqueue();
   return timer_->stop_seconds();
 }
 
@@ -230,12 +230,16 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
                                                   StoppingState& stopping) {
   Sampled sampled;
   sampled.raw.nranks = static_cast<int>(run_.members.size());
-  auto batch = prepare(call, 1);
-  if (mode == Mode::bandwidth) {
-    sampled.ops_per_sample = size_loop(batch.get());
-    batch = prepare(call, sampled.ops_per_sample);
+  // A bandwidth sample launches its batch of operations this many times (-G N), as nccl-tests
+  // launches its graph; its time is per operation, over all of them.
+  const int launches = mode == Mode::bandwidth ? settings_.launches_per_bandwidth_sample : 1;
+  const auto batch_of = [&](int ops) {
+    sampled.ops_per_sample = ops * launches;
     stopping.read_in_steps_of(settings_.timer_step_s / sampled.ops_per_sample);
-  }
+    return prepare(call, ops);
+  };
+  auto batch = prepare(call, 1);
+  if (mode == Mode::bandwidth) batch = batch_of(size_loop(batch.get()));
   bool resized = mode == Mode::latency;
   std::vector<double> mine_per_sample;
   const bool root = all_.rank() == kCoordinatorRank;
@@ -246,7 +250,7 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
     {
       CommunicationWait wait("a timed operation");
       all_.barrier();
-      if (batch) mine = as_recorded(run_timed(*batch) / sampled.ops_per_sample);
+      if (batch) mine = as_recorded(run_timed(*batch, launches) / sampled.ops_per_sample);
     }
     mine_per_sample.push_back(mine);
     // Rank 0's clock times the point for every rank. Every rank reads its own, so that none
@@ -265,15 +269,13 @@ RowRunner::Sampled RowRunner::sample_from_barrier(const CollectiveCall& call, Mo
     stopping.add(slowest);
     if (!resized && sampled.slowest.size() == std::size_t(settings_.loop.check_after)) {
       resized = true;
-      if (const auto resize =
-              resized_loop(sampled.slowest, sampled.ops_per_sample, settings_.loop)) {
+      if (const auto resize = resized_loop(sampled.slowest, sampled.ops_per_sample / launches,
+                                           settings_.loop)) {
         // The samples so far had the wrong loop: redo.
-        sampled.ops_per_sample = *resize;
         sampled.slowest.clear();
         mine_per_sample.clear();
         stopping.restart();
-        stopping.read_in_steps_of(settings_.timer_step_s / sampled.ops_per_sample);
-        batch = prepare(call, sampled.ops_per_sample);
+        batch = batch_of(*resize);
         continue;
       }
     }

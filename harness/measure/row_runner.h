@@ -33,6 +33,7 @@ struct MeasureSettings {
   StoppingRule stopping;
   SampleStart latency_start = SampleStart::window;
   LoopSizing loop;
+  int launches_per_bandwidth_sample = 1;  // of its batch: -G N's N (RunConfig)
   std::optional<std::size_t> rows_per_round;  // sample rows sent to rank 0 (none: all)
   std::optional<LoadKind> overlap_load;  // --overlap-load: measured beside latency points
   LoadSite load_site;                    // this rank's, for a host load's core
@@ -89,7 +90,7 @@ class RowRunner {
   };
   // Rank 0's inputs, on every rank: so that every rank's rule decides as rank 0's.
   StoppingInputs rank0_stopping_inputs(StoppingInputs mine);
-  double run_timed(Batch& batch);
+  double run_timed(Batch& batch, int launches = 1);
   std::unique_ptr<Batch> prepare(const CollectiveCall& call, int count);  // null off the groups
   // This rank's pattern for `call`, seeded by the point and the check's repetition.
   PatternRule pattern_rule(const CollectiveCall& call, int repetition) const;

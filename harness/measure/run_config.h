@@ -39,7 +39,9 @@ struct RunConfig {
   Placement subset_placement = Placement::packed;  // of --ranks: packed or spread
   // The library's own choice first, then every pinned combination.
   std::vector<Tuning> tunings{Tuning{}};
-  bool cuda_graphs = false;
+  // -G N: a sample's operations are one CUDA graph, and a bandwidth sample launches it N times
+  // (nccl-tests' -G); 0: no graphs.
+  int cuda_graph_launches = 0;
   BufferRegistration buffer_registration = BufferRegistration::none;  // -R
   int local_ranks = 0;  // --np: start this many ranks here, without MPI
   bool virtual_nodes = false;

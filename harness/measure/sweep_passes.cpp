@@ -98,6 +98,7 @@ MeasureSettings measure_settings(const RunConfig& config, const SweepPass& pass,
   settings.overlap_load = config.overlap_load;
   settings.load_site = site;
   settings.timer_step_s = timer_step_s;
+  settings.launches_per_bandwidth_sample = std::max(config.cuda_graph_launches, 1);
   return settings;
 }
 

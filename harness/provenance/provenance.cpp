@@ -58,7 +58,7 @@ std::string settings_json(const RunConfig& config) {
   for (const auto& tuning : config.tunings)
     tunings.push_back(fmt::format("{}/{}", or_auto(tuning.algorithm), or_auto(tuning.protocol)));
   settings["nccl_tunings"] = tunings;
-  settings["cuda_graphs"] = config.cuda_graphs;
+  settings["cuda_graph_launches"] = config.cuda_graph_launches;
   settings["buffer_registration"] = name(config.buffer_registration);
   settings["warmup_iters"] = config.sampling.warmup;
   settings["check_iters"] = config.check_iters;

@@ -18,6 +18,7 @@ from conftest import (BINARY, FIXED_COUNT, QUICK, ROOT, environment, library_col
                       table_rows, text)
 
 STANDIN = BINARY.parents[1] / "tests" / "standin" / "lib"
+COUNT_GRAPH_LAUNCHES = BINARY.parents[1] / "tests" / "interpose" / "libcount_graph_launches.so"
 VIOLATION = "collbench stand-in (pid"
 SEGMENTS = Path("/dev/shm")
 TYPES = "int8,uint8,int32,uint32,int64,uint64,half,float,double,bfloat16,f8e4m3,f8e5m2"
@@ -196,6 +197,28 @@ def test_graphs_replay_the_captured_launches(tmp_path):
     points, attrs = points_of(out)
     assert attrs["cuda_graphs"] == "yes"
     assert (points["wrong"] == 0).all()
+
+
+def test_graph_launches_per_bandwidth_sample_are_nccl_tests_G(tmp_path):
+    """-G N launches each bandwidth sample's graph N times, as nccl-tests' -G N, its time per
+    operation over all of them; counted beneath collbench, at the runtime's cudaGraphLaunch."""
+    launched = {}
+    for launches in (1, 3):
+        out, count = tmp_path / f"G{launches}.h5", tmp_path / f"G{launches}.count"
+        result = run_np(2, ["-G", str(launches), "--ops", "allreduce", "-e", "4K", "-f", "4",
+                            "--mode", "bandwidth", "--out", str(out), *FIXED_COUNT],
+                        env={"LD_PRELOAD": str(COUNT_GRAPH_LAUNCHES),
+                             "COLLBENCH_TEST_COUNT_FILE": str(count)})
+        assert result.returncode == 0, result.stderr
+        points, attrs = points_of(out)
+        assert attrs["cuda_graphs"] == "yes" and (points["wrong"] == 0).all()
+        assert (points["ops_per_sample"] % launches == 0).all()
+        launched[launches] = [int(line) for line in count.read_text().split()]
+        assert len(launched[launches]) == 2  # a line per rank
+    # Every sample of every point launched twice more on each rank; nothing else changed.
+    extra = 2 * int(points["samples"].sum())
+    assert [three - one for one, three in zip(sorted(launched[1]), sorted(launched[3]))] == \
+        [extra, extra]
 
 
 def test_pinned_algorithms_and_protocols_are_what_nccl_reports(tmp_path):

@@ -62,6 +62,20 @@ TEST_F(RowRunnerTest, ABandwidthLoopLastsTheTargetAndEachSampleIsPerOperation) {
   for (double sample : points[0].slowest.seconds) EXPECT_NEAR(sample, 7e-6, 1e-12);
 }
 
+TEST_F(RowRunnerTest, GraphLaunchesRepeatABandwidthBatchAndALatencySampleIsOneOperation) {
+  settings_.modes = {Mode::bandwidth, Mode::latency};
+  settings_.launches_per_bandwidth_sample = 3;  // -G 3
+  library_.op_seconds = [](int) { return 7e-6; };
+  const auto points = measure();
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0].ops_per_sample, 3 * 143);  // the 1 ms batch, launched three times
+  for (double sample : points[0].slowest.seconds) EXPECT_NEAR(sample, 7e-6, 1e-12);
+  EXPECT_EQ(points[1].ops_per_sample, 1);
+  for (double sample : points[1].slowest.seconds) EXPECT_NEAR(sample, 7e-6, 1e-12);
+  // The latency point's warm-up and 7 samples, and the check after timing.
+  EXPECT_EQ(library_.launches, kLaunchesBeforeTheLoop + 7 * 3 * 143 + 1 + 7 + 1);
+}
+
 TEST_F(RowRunnerTest, ALoopSizedBeforeTheHostSpedUpIsResizedAndItsSamplesRedone) {
   settings_.modes = {Mode::bandwidth};
   // The probes see 10 us operations, the loop then 1 us ones: 100 operations last a tenth of

@@ -375,11 +375,12 @@ TEST(ResolveErrors, ZeroMaxTime) {
   EXPECT_CONTAINS(usage_error(options), "--max-time");
 }
 
-TEST(ResolveErrors, CudaGraphLaunchCountsAreNotTaken) {
+TEST(RunOptionsCli, CudaGraphLaunchesAreNcclTestsCounts) {
+  EXPECT_EQ(resolve(parse_args({"-G", "4", "--backend", "nccl"}), "nccl").cuda_graph_launches, 4);
   RunOptions options;
   options.backend = "nccl";
-  options.cuda_graph_launches = 2;
-  EXPECT_CONTAINS(usage_error(options, "nccl"), "-G/--cudagraph takes 0 or 1");
+  options.cuda_graph_launches = -1;
+  EXPECT_CONTAINS(usage_error(options, "nccl"), "-G/--cudagraph must not be negative");
 }
 
 TEST(RunOptionsCli, BufferRegistrationTakesNcclTestsNumbers) {
