@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/cli/run_description.h"
 #include "harness/errors.h"
 #include "harness/predict/hierarchy_against_flat.h"
 #include "harness/provenance/provenance.h"
@@ -13,11 +14,6 @@
 
 namespace collbench {
 namespace {
-
-long long integer_or_zero(const Provenance& provenance, const std::string& key) {
-  const auto found = provenance.integers.find(key);
-  return found == provenance.integers.end() ? 0 : found->second;
-}
 
 void print_unfinished_note(const ResultFile& file, const std::string& path) {
   if (const std::string note = unfinished_note(file, path); !note.empty())
@@ -49,29 +45,27 @@ int report_command(const ReportOptions& options) {
   // its samples hold.
   const ResultFile file = read_result_file(options.file, true);
   if (file.links) return report_links(options, file);
-  auto reporter = make_reporter(options.format, std::cout);
-  const Provenance& p = file.provenance;
-  reporter->begin({p.text_of("collbench_version"), p.text_of("backend"),
-                   p.text_of("backend_version"),
-                   static_cast<int>(integer_or_zero(p, "nranks")),
-                   static_cast<int>(integer_or_zero(p, "nodes")), p.hosts,
-                   p.text_of("start_utc"), p.text_of("command_line"),
-                   plausibility_bound_of(p)});
+  report_run(file, *make_reporter(options.format, std::cout));
+  print_unfinished_note(file, options.file);
+  return kExitOk;
+}
+
+void report_run(const ResultFile& file, Reporter& reporter) {
+  reporter.begin(describe_run(file.provenance, file.topology));
   const auto& points = file.points;
   for (std::size_t first = 0; first < points.size();) {
     std::size_t last = first + 1;
     while (last < points.size() && same_row(points[first].key, points[last].key)) ++last;
-    reporter->row(std::span(points).subspan(first, last - first));
+    reporter.row(std::span(points).subspan(first, last - first));
     first = last;
   }
-  if (file.models) reporter->models(*file.models);
+  if (file.models) reporter.models(*file.models);
   if (const auto hierarchy = hierarchy_against_flat(points); !hierarchy.empty())
-    reporter->hierarchy(hierarchy);
-  if (file.stragglers) reporter->stragglers(*file.stragglers, p.text_of(kBindingWarning));
-  if (file.link_bounds) reporter->link_bounds(*file.link_bounds, points);
-  reporter->end();
-  print_unfinished_note(file, options.file);
-  return kExitOk;
+    reporter.hierarchy(hierarchy);
+  if (file.stragglers)
+    reporter.stragglers(*file.stragglers, file.provenance.text_of(kBindingWarning));
+  if (file.link_bounds) reporter.link_bounds(*file.link_bounds, points);
+  reporter.end();
 }
 
 }  // namespace collbench

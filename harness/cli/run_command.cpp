@@ -11,6 +11,7 @@
 #include "harness/cli/command_guard.h"
 #include "harness/cli/job_file.h"
 #include "harness/cli/job_start.h"
+#include "harness/cli/run_description.h"
 #include "harness/cli/run_output.h"
 #include "harness/errors.h"
 #include "harness/launch/local_launcher.h"
@@ -23,7 +24,6 @@
 #include "harness/plan/sizes.h"
 #include "harness/provenance/clock.h"
 #include "harness/provenance/provenance.h"
-#include "harness/provenance/version.h"
 #include "harness/store/result_file.h"
 #include "topo/discovery.h"
 #include "topo/host_memory.h"
@@ -117,10 +117,7 @@ int measure(Backend& backend, const RunConfig& config, const std::vector<std::st
     record_plausibility_bound(provenance, bound);
     // As the file holds it, so that the points are judged, and `report` prints, as `run` did.
     bound = plausibility_bound_of(provenance);
-    const RunDescription run{std::string(collbench_version()), config.backend, backend.version(),
-                             world.size(), topology.nodes, topology.hosts, start_utc,
-                             shell_quoted(argv), bound};
-    output->begin(provenance, topology, run);
+    output->begin(provenance, topology, describe_run(provenance, topology.ranks));
     output->record_host_probe(probe);
   }
 

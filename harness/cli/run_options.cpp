@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <filesystem>
 #include <span>
 #include <string_view>
 
@@ -147,6 +148,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
       ->capture_default_str();
   run.add_flag("--inplace", o.in_place, "also measure in place (nccl-tests' second column group)");
   add_output_options(run, o.output, "result file", "<backend>");
+  run.add_option("-J,--output_file", o.output_json,
+                 "also write nccl-tests' JSON (schema 3) to this .json file once the run ends");
   run.add_option("--time-limit", o.time_limit_s, "seconds for the whole sweep (0: none)")
       ->capture_default_str();
   run.add_flag("--quiet", o.quiet, "no progress line and no table");
@@ -268,6 +271,18 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
   if (o.time_limit_s > 0) config.time_limit_s = o.time_limit_s;
 
   config.output = resolve_output(o.output, config.backend);
+  if (!o.output_json.empty()) {
+    const std::filesystem::path json = o.output_json;
+    // nccl-tests writes JSON only to a name ending in .json, and ignores another.
+    require(json.extension() == ".json",
+            fmt::format("-J/--output_file {}: nccl-tests' JSON goes to a .json file", json.string()));
+    require(o.output.force || !std::filesystem::exists(json),
+            fmt::format("-J/--output_file {} exists (--force overwrites it)", json.string()));
+    const std::filesystem::path folder = json.has_parent_path() ? json.parent_path() : ".";
+    require(std::filesystem::is_directory(folder),
+            fmt::format("-J/--output_file {}: no folder {}", json.string(), folder.string()));
+    config.nccl_tests_json = json;
+  }
   config.quiet = o.quiet;
   config.progress = o.progress;
   config.fit = !o.no_fit;

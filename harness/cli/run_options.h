@@ -34,6 +34,7 @@ struct RunOptions {
   std::string spread = "packed";
   bool in_place = false;
   OutputOptions output;
+  std::string output_json;  // -J: nccl-tests' JSON too
   double time_limit_s = 0;
   bool quiet = false;
   bool progress = false;

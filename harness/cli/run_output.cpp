@@ -6,10 +6,12 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "harness/cli/report_command.h"
 #include "harness/fit/curve_fits.h"
 #include "harness/measure/fault_guard.h"
 #include "harness/plan/sizes.h"
@@ -21,6 +23,7 @@
 #include "harness/report/model_report.h"
 #include "harness/report/overlap_report.h"
 #include "harness/report/straggler_report.h"
+#include "harness/report/whole_file.h"
 #include "harness/stats/rounds.h"
 #include "harness/stats/summary.h"
 
@@ -174,6 +177,14 @@ void RunOutput::finish(const std::vector<std::string>& notes, double seconds) {
     fmt::print("# implausible: {} points are faster than this host can move data (each named "
                "after its row); `collbench check` fails them\n",
                implausible_);
+  if (config_.nccl_tests_json) {
+    // From the file, as `report --format nccl-tests-json` prints it.
+    std::ostringstream json;
+    report_run(read_result_file(config_.output.path, true),
+               *make_reporter("nccl-tests-json", json));
+    replace_whole(*config_.nccl_tests_json, json.str());
+    fmt::print("# nccl-tests JSON in {}\n", config_.nccl_tests_json->string());
+  }
   std::error_code ignored;
   const auto bytes = std::filesystem::file_size(config_.output.path, ignored);
   fmt::print("# {} points in {:.1f} s ({}); results in {} ({})\n", done_, seconds,

@@ -2,6 +2,7 @@
 // The validated run: what `collbench run` measures and where it writes, every list expanded and
 // every size parsed (harness/cli/run_options.h makes it from the command line).
 #include <cstddef>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,7 @@ struct RunConfig {
   std::optional<LoadKind> overlap_load;  // --overlap-load
   std::optional<double> time_limit_s;
   OutputFile output;
+  std::optional<std::filesystem::path> nccl_tests_json;  // -J: written from the file at the end
   bool quiet = false;
   bool progress = false;
   bool fit = true;

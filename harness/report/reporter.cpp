@@ -4,6 +4,7 @@
 
 #include "harness/errors.h"
 #include "harness/report/json_number.h"
+#include "harness/report/nccl_tests_json.h"
 #include "harness/report/structured_reporters.h"
 #include "harness/report/table_reporter.h"
 
@@ -19,7 +20,7 @@ void to_json(nlohmann::ordered_json& json, const PlausibilityBound& bound) {
 }
 
 std::vector<std::string_view> reporter_formats() {
-  return {"table", "markdown", "csv", "json", "jsonl"};
+  return {"table", "markdown", "csv", "json", "jsonl", "nccl-tests-json"};
 }
 
 std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& out) {
@@ -28,8 +29,20 @@ std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& o
   if (format == "csv") return std::make_unique<CsvReporter>(out);
   if (format == "json") return std::make_unique<JsonReporter>(out);
   if (format == "jsonl") return std::make_unique<JsonLinesReporter>(out);
+  if (format == "nccl-tests-json") return std::make_unique<NcclTestsJsonReporter>(out);
   throw UsageError(fmt::format("--format: unknown format '{}' (expected one of {})", format,
                                fmt::join(reporter_formats(), ", ")));
+}
+
+const PointResult* find_point(std::span<const PointResult> row, bool in_place, Mode mode) {
+  for (const auto& point : row)
+    if (point.key.in_place == in_place && point.key.mode == mode) return &point;
+  return nullptr;
+}
+
+const PointResult* headline_point(std::span<const PointResult> row, bool in_place) {
+  const PointResult* point = find_point(row, in_place, Mode::bandwidth);
+  return point ? point : find_point(row, in_place, Mode::latency);
 }
 
 bool same_row(const PointKey& a, const PointKey& b) {

@@ -1,6 +1,7 @@
 #pragma once
 // Reporters turn measured points into text; they never measure. `run` feeds them as rows
 // finish, `report` feeds them from a result file, so both print the same thing.
+#include <map>
 #include <memory>
 #include <ostream>
 #include <span>
@@ -14,6 +15,7 @@
 #include "harness/predict/hierarchy_against_flat.h"
 #include "harness/report/ordered_json.h"
 #include "harness/stats/stragglers.h"
+#include "topo/rank_topology.h"
 
 namespace collbench {
 
@@ -27,6 +29,13 @@ struct RunDescription {
   std::string start_utc;
   std::string command_line;
   PlausibilityBound plausibility;  // none where the run recorded none
+  // What nccl-tests' JSON holds besides (nccl_tests_json.h): each rank's host and GPU, the
+  // recorded environment, the run's settings as JSON and the NCCL library's version ("2.28.9",
+  // empty off NCCL).
+  std::vector<RankTopology> ranks;
+  std::map<std::string, std::string> environment;
+  std::string settings_json;
+  std::string nccl_version;
 };
 
 // {"copy": [{"size_bytes", "copy_GBps"}...], "empty_call_us", "margin"}; the copies empty and
@@ -52,9 +61,15 @@ class Reporter {
   virtual void end() {}
 };
 
-// table, markdown, csv, json or jsonl; throws UsageError for another name.
+// table, markdown, csv, json, jsonl or nccl-tests-json; throws UsageError for another name.
 std::unique_ptr<Reporter> make_reporter(std::string_view format, std::ostream& out);
 std::vector<std::string_view> reporter_formats();
+
+// The row's point of `mode` and in-place variant; null where the row has none.
+const PointResult* find_point(std::span<const PointResult> row, bool in_place, Mode mode);
+// What stands in a row for nccl-tests' figures: the bandwidth mode's point, which times what
+// nccl-tests times, else the latency mode's where it alone ran.
+const PointResult* headline_point(std::span<const PointResult> row, bool in_place);
 
 // True when two points belong to the same row.
 bool same_row(const PointKey& a, const PointKey& b);

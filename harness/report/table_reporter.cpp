@@ -15,18 +15,6 @@
 namespace collbench {
 namespace {
 
-const PointResult* find_point(std::span<const PointResult> points, bool in_place, Mode mode) {
-  for (const auto& point : points)
-    if (point.key.in_place == in_place && point.key.mode == mode) return &point;
-  return nullptr;
-}
-
-// Bandwidth mode is what nccl-tests times; latency mode stands in when it alone ran.
-const PointResult* headline(std::span<const PointResult> points, bool in_place) {
-  const PointResult* point = find_point(points, in_place, Mode::bandwidth);
-  return point ? point : find_point(points, in_place, Mode::latency);
-}
-
 std::string time_text(double seconds) {
   const double us = seconds * 1e6;
   return us < 1e5 ? fmt::format("{:.2f}", us) : fmt::format("{:.0f}", us);
@@ -47,7 +35,7 @@ std::vector<std::string> row_notes(std::span<const PointResult> points,
                                    const PlausibilityBound& bound) {
   std::vector<std::string> notes;
   for (bool in_place : {false, true}) {
-    const PointResult* head = headline(points, in_place);
+    const PointResult* head = headline_point(points, in_place);
     if (head && head->checks.failed())
       notes.push_back(fmt::format("# #wrong at {}: {}", variant_text(*head),
                                   checks_text(head->checks)));
@@ -129,7 +117,7 @@ void TableReporter::row(std::span<const PointResult> points) {
                                  key.count, name(key.datatype), redop_label(key), key.root);
   std::string latency;
   for (bool in_place : {false, true}) {
-    const PointResult* head = headline(points, in_place);
+    const PointResult* head = headline_point(points, in_place);
     if (!head) {  // nccl-tests' word for a field it has no value for
       line += fmt::format("  {:>9}  {:>7}  {:>7}  {:>6}", "N/A", "N/A", "N/A", "N/A");
     } else {

@@ -1,16 +1,16 @@
 #include "verdict_files.h"
 
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "harness/report/whole_file.h"
 
 namespace collbench {
 namespace {
@@ -49,13 +49,6 @@ std::string labels_of(const VerdictRecord& record) {
   for (const auto& [key, value] : record.labels)
     text += fmt::format(",{}=\"{}\"", key, label_escaped(value));
   return text;
-}
-
-void write_whole(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", file.string()));
 }
 
 // JUnit's schema takes an ISO 8601 time without a zone; ours is UTC.
@@ -156,15 +149,7 @@ void write_prometheus(const std::filesystem::path& file, std::string_view prefix
                         "# TYPE {0}_run_timestamp_seconds gauge\n"
                         "{0}_run_timestamp_seconds {1:.0f}\n",
                         prefix, run.started_unix_s);
-  const std::filesystem::path temporary =
-      file.parent_path() / fmt::format(".{}.{}.tmp", file.filename().string(), ::getpid());
-  write_whole(temporary, text);
-  std::error_code error;
-  std::filesystem::rename(temporary, file, error);
-  if (error) {
-    std::filesystem::remove(temporary);
-    throw std::runtime_error(fmt::format("cannot write {}: {}", file.string(), error.message()));
-  }
+  replace_whole(file, text);
 }
 
 }  // namespace collbench
