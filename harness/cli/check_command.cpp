@@ -8,6 +8,7 @@
 
 #include "harness/check/check_report.h"
 #include "harness/check/spec.h"
+#include "harness/cli/shipped_specs.h"
 #include "harness/check/verdicts.h"
 #include "harness/cli/verdict_outputs.h"
 #include "harness/errors.h"
@@ -37,7 +38,8 @@ int print_spec(const CheckOptions& options, const Spec& spec) {
 void add_check_options(CLI::App& command, CheckOptions& options) {
   command.add_option("file", options.file,
                      "result file (.h5); without one, the spec's rules are printed as parsed");
-  command.add_option("--spec", options.spec, "acceptance spec (TOML; examples in ci/acceptance)")
+  command.add_option("--spec", options.spec,
+                     "acceptance spec: a TOML file, or the name of a shipped one (h100-hgx, ...)")
       ->required();
   add_verdict_output_options(command, options.outputs,
                              "also write JUnit XML: one test case per rule",
@@ -46,7 +48,8 @@ void add_check_options(CLI::App& command, CheckOptions& options) {
 
 int check_command(const CheckOptions& options) {
   check_verdict_outputs(options.outputs);
-  const Spec spec = parse_spec_file(options.spec);
+  const std::string spec_file = resolve_spec(options.spec).string();
+  const Spec spec = parse_spec_file(spec_file);
   if (options.file.empty()) return print_spec(options, spec);
   const ResultFile file = read_result_file(options.file, false);
   const ModelReport* models = file.models ? &*file.models : nullptr;
@@ -54,7 +57,7 @@ int check_command(const CheckOptions& options) {
   if (file.links && file.links->analysis) links = file.links->analysis->fits;
   const auto verdicts = judge_spec(spec, file.points, models, links);
   const Verdict verdict = overall(verdicts);
-  const CheckedFiles files{options.file, options.spec};
+  const CheckedFiles files{options.file, spec_file};
   if (options.outputs.format == "json")
     std::cout << check_json(verdicts, files, spec, verdict).dump(2) << '\n';
   else
