@@ -205,14 +205,16 @@ def test_graph_launches_per_bandwidth_sample_are_nccl_tests_G(tmp_path):
     launched = {}
     for launches in (1, 3):
         out, count = tmp_path / f"G{launches}.h5", tmp_path / f"G{launches}.count"
-        result = run_np(2, ["-G", str(launches), "--ops", "allreduce", "-e", "4K", "-f", "4",
+        # Sizes whose operations take over 0.4 ms on the stand-in (1.6 ms at 4 MiB): the loop is
+        # LoopSizing's least, 10, and is never resized, so no sample is redone uncounted.
+        result = run_np(2, ["-G", str(launches), "--ops", "allreduce", "-b", "4M", "-e", "8M",
                             "--mode", "bandwidth", "--out", str(out), *FIXED_COUNT],
                         env={"LD_PRELOAD": str(COUNT_GRAPH_LAUNCHES),
                              "COLLBENCH_TEST_COUNT_FILE": str(count)})
         assert result.returncode == 0, result.stderr
         points, attrs = points_of(out)
         assert attrs["cuda_graphs"] == "yes" and (points["wrong"] == 0).all()
-        assert (points["ops_per_sample"] % launches == 0).all()
+        assert (points["ops_per_sample"] == 10 * launches).all()  # the batch's, launched N times
         launched[launches] = [int(line) for line in count.read_text().split()]
         assert len(launched[launches]) == 2  # a line per rank
     # Every sample of every point launched twice more on each rank; nothing else changed.
