@@ -8,7 +8,7 @@
 
 #include "harness/check/check_report.h"
 #include "harness/check/spec.h"
-#include "harness/cli/shipped_specs.h"
+#include "harness/cli/shipped_files.h"
 #include "harness/check/verdicts.h"
 #include "harness/cli/verdict_outputs.h"
 #include "harness/errors.h"

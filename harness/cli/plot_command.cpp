@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/cli/shipped_files.h"
 #include "harness/errors.h"
 
 namespace collbench {
@@ -32,7 +33,7 @@ std::string python() {
 
 int plot_command(const std::vector<std::string>& arguments) {
   const fs::path script =
-      fs::path(from_environment("COLLBENCH_PLOTS", COLLBENCH_SOURCE_DIR "/plots")) /
+      fs::path(from_environment("COLLBENCH_PLOTS", shipped_folder("plots", "plots").string())) /
       "collbench_plot.py";
   if (!fs::exists(script))
     throw UsageError(fmt::format("{} is missing (set COLLBENCH_PLOTS to the plots folder)",

@@ -1,4 +1,4 @@
-#include "shipped_specs.h"
+#include "shipped_files.h"
 
 #include <algorithm>
 #include <system_error>
@@ -12,15 +12,17 @@ namespace collbench {
 
 namespace fs = std::filesystem;
 
-fs::path shipped_specs_folder() {
+fs::path shipped_folder(std::string_view installed, std::string_view in_source) {
   std::error_code error;
   const fs::path self = fs::read_symlink("/proc/self/exe", error);
   if (!error) {
-    const fs::path installed = self.parent_path().parent_path() / "share/collbench/acceptance";
-    if (fs::is_directory(installed, error)) return installed;
+    const fs::path beside = self.parent_path().parent_path() / "share/collbench" / installed;
+    if (fs::is_directory(beside, error)) return beside;
   }
-  return fs::path(COLLBENCH_SOURCE_DIR) / "ci/acceptance";
+  return fs::path(COLLBENCH_SOURCE_DIR) / in_source;
 }
+
+fs::path shipped_specs_folder() { return shipped_folder("acceptance", "ci/acceptance"); }
 
 std::vector<std::string> shipped_spec_names() {
   std::vector<std::string> names;
