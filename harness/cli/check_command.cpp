@@ -8,8 +8,8 @@
 
 #include "harness/check/check_report.h"
 #include "harness/check/spec.h"
-#include "harness/cli/shipped_files.h"
 #include "harness/check/verdicts.h"
+#include "harness/cli/shipped_files.h"
 #include "harness/cli/verdict_outputs.h"
 #include "harness/errors.h"
 #include "harness/store/result_file.h"

@@ -204,7 +204,8 @@ int run_command(const RunOptions& options, const std::vector<std::string>& argv)
   job.watch(config.sampling.watchdog);
   std::unique_ptr<Backend> backend;
   const int started = job.start_backend(
-      config.backend, BackendOptions{config.cuda_graph_launches > 0, config.buffer_registration}, backend);
+      config.backend,
+      BackendOptions{config.cuda_graph_launches > 0, config.buffer_registration}, backend);
   if (started != kExitOk) return started;
   std::vector<std::string> support_notes;
   try {

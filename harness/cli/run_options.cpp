@@ -275,7 +275,8 @@ RunConfig resolve(const RunOptions& o, const std::string& default_backend) {
     const std::filesystem::path json = o.output_json;
     // nccl-tests writes JSON only to a name ending in .json, and ignores another.
     require(json.extension() == ".json",
-            fmt::format("-J/--output_file {}: nccl-tests' JSON goes to a .json file", json.string()));
+            fmt::format("-J/--output_file {}: nccl-tests' JSON goes to a .json file",
+                        json.string()));
     require(o.output.force || !std::filesystem::exists(json),
             fmt::format("-J/--output_file {} exists (--force overwrites it)", json.string()));
     const std::filesystem::path folder = json.has_parent_path() ? json.parent_path() : ".";

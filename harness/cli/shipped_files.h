@@ -6,17 +6,11 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace collbench {
 
 // <prefix>/share/collbench/<installed> beside an installed binary, else <source>/<in_source>.
 std::filesystem::path shipped_folder(std::string_view installed, std::string_view in_source);
-
-std::filesystem::path shipped_specs_folder();
-
-// The stems of the shipped specs' .toml files, sorted.
-std::vector<std::string> shipped_spec_names();
 
 // `spec` itself where it names a file; else the shipped spec of that name. Throws UsageError
 // naming the shipped specs when it is neither.

@@ -62,7 +62,8 @@ Json version_code(const std::string& version) {
   int major = 0, minor = 0, patch = 0;
   char dot1 = 0, dot2 = 0;
   std::istringstream in(version);
-  if (!(in >> major >> dot1 >> minor >> dot2 >> patch) || dot1 != '.' || dot2 != '.') return nullptr;
+  if (!(in >> major >> dot1 >> minor >> dot2 >> patch) || dot1 != '.' || dot2 != '.')
+    return nullptr;
   return major * 10000 + minor * 100 + patch;
 }
 
@@ -71,8 +72,9 @@ Json setting(const nlohmann::json& settings, const char* key, Json otherwise) {
 }
 
 Json config_of(const RunDescription& run) {
-  const nlohmann::json settings =
-      run.settings_json.empty() ? nlohmann::json::object() : nlohmann::json::parse(run.settings_json);
+  const nlohmann::json settings = run.settings_json.empty()
+                                      ? nlohmann::json::object()
+                                      : nlohmann::json::parse(run.settings_json);
   Json config = {{"nthreads", 1}, {"ngpus", 1},  // one rank a process, one GPU a rank
                  {"minimum_bytes", setting(settings, "min_bytes", nullptr)},
                  {"maximum_bytes", setting(settings, "max_bytes", nullptr)}};
@@ -117,19 +119,9 @@ std::size_t percentile_index(std::size_t n, int percentile) {
 }
 
 Json per_iteration(const RawSamples& samples) {
-  const std::size_t count = samples.sample_count();
-  const int ranks = samples.nranks;
-  std::vector<double> times(count);
-  Json per_process = Json::array();
-  for (int r = 0; r < ranks; ++r) {
-    Json row = Json::array();
-    for (std::size_t s = 0; s < count; ++s) {
-      const double us = samples.per_rank_seconds[s * ranks + r] * kMicrosecondsPerSecond;
-      row.push_back(finite_or_null(us));
-      times[s] = r == 0 ? us : std::max(times[s], us);
-    }
-    per_process.push_back(std::move(row));
-  }
+  std::vector<double> times = slowest_rank_times(samples);
+  for (double& time : times) time *= kMicrosecondsPerSecond;
+  const std::size_t count = times.size();
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());
   double sum = 0;
@@ -148,7 +140,17 @@ Json per_iteration(const RawSamples& samples) {
                   {"stdev_us", deviation},
                   {"cv_pct", average > 0 ? deviation / average * 100 : 0.0},
                   {"times_us", times}};
-  if (ranks > 1) figures["per_process_max_times_us"] = per_process;
+  if (samples.nranks > 1) {
+    Json per_process = Json::array();
+    for (int r = 0; r < samples.nranks; ++r) {
+      Json row = Json::array();
+      for (std::size_t s = 0; s < count; ++s)
+        row.push_back(finite_or_null(samples.per_rank_seconds[s * samples.nranks + r] *
+                                     kMicrosecondsPerSecond));
+      per_process.push_back(std::move(row));
+    }
+    figures["per_process_max_times_us"] = per_process;
+  }
   return figures;
 }
 

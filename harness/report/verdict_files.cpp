@@ -1,6 +1,5 @@
 #include "verdict_files.h"
 
-
 #include <cmath>
 #include <cstdio>
 #include <ctime>

@@ -758,15 +758,9 @@ TEST(JsonLinesReporter, NamesThePinnedTuning) {
 TEST(JsonReporter, OpensWithTheRunsDescriptionInItsOrderThenThePoints) {
   std::ostringstream out;
   JsonReporter reporter(out);
-  RunDescription run;
-  run.collbench_version = "1.2.3";
-  run.backend = "mpi";
-  run.backend_version = "Open MPI 4.1.4";
-  run.nranks = 4;
+  RunDescription run = run_description();
   run.nodes = 2;
   run.hosts = {"a", "b"};
-  run.start_utc = "2026-12-05T00:00:00Z";
-  run.command_line = "collbench run";
   reporter.begin(run);
   reporter.row(allreduce_rows()[0]);
   reporter.end();
