@@ -86,13 +86,18 @@ std::size_t smallest_size(CollectiveKind kind, std::size_t element_bytes, int nr
   return shares_of(describe(kind), nranks) * element_bytes;
 }
 
+bool has_rank_families(CollectiveKind kind) { return !describe(kind).families.empty(); }
+
 double busbw_factor(CollectiveKind kind, int nranks) {
-  return reference_family(kind).bandwidth_factor(nranks);
+  return has_rank_families(kind) ? reference_family(kind).bandwidth_factor(nranks) : 1.0;
 }
 
 bool uses_reduce_op(CollectiveKind kind) { return describe(kind).outcome == Outcome::reduced; }
 
-bool has_root(CollectiveKind kind) { return describe(kind).result_ranks != ResultRanks::every_rank; }
+bool has_root(CollectiveKind kind) {
+  const Collective& c = describe(kind);
+  return c.result_ranks != ResultRanks::every_rank || c.input_ranks != InputRanks::every_rank;
+}
 
 int root_of(CollectiveKind kind, int root) { return has_root(kind) ? root : kNoRoot; }
 

@@ -20,7 +20,8 @@ enum class Outcome {
   reduced,           // the reduction over ranks of each element
   gathered,          // share q of the result is rank q's share
   exchanged,         // block q of rank r's result is block r of rank q's input (alltoall)
-  copied_from_root,  // the root's input
+  copied_from_root,  // the root's input (a scatter's share of it: its count is a share's)
+  shifted,           // the input of the rank before (r−1 mod p): sendrecv's ring
 };
 
 // The ranks a collective leaves a result on. A broadcast's root has its input, nothing new.
@@ -109,12 +110,18 @@ Shape shape_for(CollectiveKind kind, std::size_t requested_bytes, std::size_t el
 // The smallest requested size that gives one element per rank.
 std::size_t smallest_size(CollectiveKind kind, std::size_t element_bytes, int nranks);
 
+// Whether the collective's time grows with the rank count by a textbook family, so that fits
+// across rank counts, their crossover p* and predictions apply. sendrecv's does not: each rank
+// sends one buffer to one neighbour and receives one, at any p.
+bool has_rank_families(CollectiveKind kind);
+
 // busbw = algbw × the reference family's bandwidth factor: 2(p−1)/p for allreduce, (p−1)/p for
-// allgather, reduce-scatter and alltoall, 1 for broadcast and reduce.
+// allgather, reduce-scatter, alltoall, gather and scatter, 1 for broadcast and reduce; 1 without
+// a family (sendrecv: its buffer crosses one link, nccl-tests' SendRecvGetBw).
 double busbw_factor(CollectiveKind kind, int nranks);
 
 bool uses_reduce_op(CollectiveKind kind);
-// Broadcast and reduce: one rank, the root, is the source or the destination.
+// Broadcast, reduce, gather and scatter: one rank, the root, is the source or the destination.
 bool has_root(CollectiveKind kind);
 // The root of a collective without one, as nccl-tests' table shows it.
 inline constexpr int kNoRoot = -1;

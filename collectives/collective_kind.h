@@ -16,6 +16,9 @@ namespace collbench {
   X(alltoall)                    \
   X(broadcast)                   \
   X(reduce)                      \
+  X(gather)                      \
+  X(scatter)                     \
+  X(sendrecv)                    \
   X(allreduce_hier)
 
 enum class CollectiveKind {

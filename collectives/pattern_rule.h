@@ -81,6 +81,7 @@ class PatternRule {
         return value(static_cast<int>(g / share_),
                      static_cast<std::size_t>(rank_) * share_ + g % share_);
       case Outcome::copied_from_root: return value(root_, g);
+      case Outcome::shifted: return value((rank_ + nranks_ - 1) % nranks_, g);
     }
     return reduced(g);
   }

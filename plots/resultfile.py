@@ -7,7 +7,7 @@ import numpy as np
 
 SCHEMA = "collbench-results"
 PREDICTIONS_SCHEMA = "collbench-predictions"
-SCHEMA_VERSION = 22
+SCHEMA_VERSION = 23
 # Schema 16 named the median's interval for what it covers, this launch's median.
 _RENAMED_IN_16 = {"time_ci_low_us": "time_median_ci_low_us",
                   "time_ci_high_us": "time_median_ci_high_us"}

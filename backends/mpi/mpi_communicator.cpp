@@ -43,6 +43,7 @@ class HostBuffer final : public Buffer {
 };
 
 constexpr int kControlTag = 7301;
+constexpr int kDataTag = 7302;  // sendrecv's messages, apart from the control plane's
 
 int count_arg(std::size_t count) {
   if (count > static_cast<std::size_t>(INT32_MAX))
@@ -111,14 +112,58 @@ void MpiCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& r
             "MPI_Reduce");
       return;
     }
+    case CollectiveKind::gather: {
+      // In place, the root's share sits at root × share of its output (MPI_IN_PLACE), and
+      // the other ranks send theirs from where collbench wrote them, rank × share.
+      const bool in_place_root = call.in_place && rank_ == call.root;
+      const std::byte* input =
+          call.in_place ? send.data() + in_place_send_offset(call.kind, rank_, shape) *
+                                            size_of(call.datatype)
+                        : send.data();
+      check(MPI_Gather(in_place_root ? MPI_IN_PLACE : input, count_arg(shape.count), type,
+                       call.in_place ? send.data() : recv.data(), count_arg(shape.count), type,
+                       call.root, comm_),
+            "MPI_Gather");
+      return;
+    }
+    case CollectiveKind::scatter: {
+      // In place, the root keeps its share where it is (MPI_IN_PLACE); the others receive
+      // theirs at the buffer's start.
+      const bool in_place_root = call.in_place && rank_ == call.root;
+      check(MPI_Scatter(send.data(), count_arg(shape.count), type,
+                        in_place_root ? MPI_IN_PLACE
+                        : call.in_place ? send.data()
+                                        : recv.data(),
+                        count_arg(shape.count), type, call.root, comm_),
+            "MPI_Scatter");
+      return;
+    }
+    case CollectiveKind::sendrecv: {
+      // The ring of nccl-tests' sendrecv.cu: to rank + 1, from rank − 1.
+      const int next = (rank_ + 1) % size_, previous = (rank_ + size_ - 1) % size_;
+      if (call.in_place)
+        check(MPI_Sendrecv_replace(send.data(), count_arg(shape.count), type, next, kDataTag,
+                                   previous, kDataTag, comm_, MPI_STATUS_IGNORE),
+              "MPI_Sendrecv_replace");
+      else
+        check(MPI_Sendrecv(send.data(), count_arg(shape.count), type, next, kDataTag, recv.data(),
+                           count_arg(shape.count), type, previous, kDataTag, comm_,
+                           MPI_STATUS_IGNORE),
+              "MPI_Sendrecv");
+      return;
+    }
     case CollectiveKind::allreduce_hier:
       break;
   }
   throw std::invalid_argument("allreduce_hier is composed by HierarchicalCommunicator");
 }
 
-// MPI writes every in-place result from the buffer's start (reduce-scatter's share too).
-std::size_t MpiCommunicator::in_place_result_offset(const CollectiveCall&) const { return 0; }
+// MPI writes every in-place result from the buffer's start (reduce-scatter's share too), but
+// for a scatter's root, whose share stays where it was sent from.
+std::size_t MpiCommunicator::in_place_result_offset(const CollectiveCall& call) const {
+  if (call.kind != CollectiveKind::scatter || rank_ != call.root) return 0;
+  return in_place_recv_offset(call.kind, rank_, call.shape);
+}
 
 void MpiCommunicator::barrier() { check(MPI_Barrier(comm_), "MPI_Barrier"); }
 

@@ -113,10 +113,16 @@ class NcclBackend final : public Backend {
 
   // NCCL appends an alltoall as a send and a receive per peer on the same block offsets
   // (src/enqueue.cc, taskAppend): in place, a block received may overwrite one not yet sent.
-  // nccl-tests times it but checks nothing (alltoall.cu: "We don't support in-place alltoall").
+  // A sendrecv in place is a send and a receive of one buffer in one group, alike. nccl-tests
+  // times both but checks nothing (alltoall.cu: "We don't support in-place alltoall";
+  // sendrecv.cu: "We don't support in-place sendrecv").
   std::string why_not_in_place(CollectiveKind kind) const override {
-    if (kind != CollectiveKind::alltoall || world_->size() == 1) return {};
-    return "NCCL has no in-place alltoall: its sends and receives of one block share the buffer";
+    if (world_->size() == 1) return {};
+    if (kind == CollectiveKind::alltoall)
+      return "NCCL has no in-place alltoall: its sends and receives of one block share the buffer";
+    if (kind == CollectiveKind::sendrecv)
+      return "NCCL has no in-place sendrecv: its send and receive share the buffer";
+    return {};
   }
 
   std::map<std::string, std::string> provenance() const override {
@@ -174,8 +180,8 @@ class NcclBackend final : public Backend {
     if (world_->size() == 1)
       return "collbench: none recorded: on one rank NCCL copies, choosing no algorithm";
     std::string text =
-        "collbench: algorithm, protocol and channels per point; none for alltoall (NCCL reports "
-        "its sends and receives, with no algorithm)";
+        "collbench: algorithm, protocol and channels per point; none for alltoall, gather, "
+        "scatter and sendrecv (NCCL reports their sends and receives, with no algorithm)";
     if (options_.buffer_registration == BufferRegistration::symmetric)
       text += "; none where NCCL's symmetric kernels ran it (-R 2 on one node: NCCL reports those "
               "to no profiler)";

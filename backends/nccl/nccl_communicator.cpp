@@ -277,6 +277,22 @@ void NcclCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& 
       check(ncclReduce(input, output, shape.count, type, op_of(call.op), call.root, comm_, stream_),
             "ncclReduce");
       return;
+    case CollectiveKind::gather:
+      check(ncclGather(input, output, shape.count, type, call.root, comm_, stream_), "ncclGather");
+      return;
+    case CollectiveKind::scatter:
+      check(ncclScatter(input, output, shape.count, type, call.root, comm_, stream_),
+            "ncclScatter");
+      return;
+    case CollectiveKind::sendrecv: {
+      // nccl-tests' sendrecv.cu: one group, a send to rank + 1 and a receive from rank − 1.
+      const int next = (rank_ + 1) % size_, previous = (rank_ + size_ - 1) % size_;
+      check(ncclGroupStart(), "ncclGroupStart");
+      check(ncclSend(input, shape.count, type, next, comm_, stream_), "ncclSend");
+      check(ncclRecv(output, shape.count, type, previous, comm_, stream_), "ncclRecv");
+      check(ncclGroupEnd(), "ncclGroupEnd");
+      return;
+    }
     case CollectiveKind::allreduce_hier:
       break;
   }
@@ -286,8 +302,9 @@ void NcclCommunicator::launch(const CollectiveCall& call, Buffer& send, Buffer& 
 // Every launch above passes shape.count to NCCL and sends from inside `send`. NCCL's profiler
 // reports the count of its task, which for an allgather and a broadcast is in bytes
 // (src/enqueue.cc, collTaskAppend: count *= elementSize, datatype ncclInt8; src/plugin/
-// profiler.cc, ncclProfilerStartTaskEvents: coll.count = ct->count). An alltoall is a send and a
-// receive per peer, reported as such: no collective event, no choice.
+// profiler.cc, ncclProfilerStartTaskEvents: coll.count = ct->count). An alltoall, a gather and a
+// scatter are sends and receives (src/enqueue.cc, taskAppend), and so is a sendrecv, reported as
+// such: no collective event, no choice.
 LibraryChoice NcclCommunicator::library_choice(const CollectiveCall& call, Buffer& send, Buffer&) {
   const bool in_bytes =
       call.kind == CollectiveKind::allgather || call.kind == CollectiveKind::broadcast;

@@ -125,7 +125,8 @@ void add_run_options(CLI::App& run, RunOptions& o) {
       "print the collectives --ops takes, one a line with how it runs (library: called from the "
       "backend's library; composed: by collbench from sub-communicators), and exit");
   run.add_option("-r,--root", o.root,
-                 "the root rank of broadcast and reduce, in each communicator (nccl-tests' -r)")
+                 "the root rank of broadcast, reduce, gather and scatter, in each communicator "
+                 "(nccl-tests' -r)")
       ->capture_default_str();
   run.add_option("--backend", o.backend, "nccl or mpi (default: nccl where a GPU is usable)");
   run.add_option("--np", o.local_ranks,

@@ -147,7 +147,7 @@ CurveFit fit_curve(const CurveData& data, const FitOptions& options) {
 void fit_families(const std::vector<PointResult>& points, const FitOptions& options,
                   ModelReport& report) {
   for (const RankCurves& group : rank_curves(points)) {
-    if (group.curves.size() < 2) continue;
+    if (group.curves.size() < 2 || !has_rank_families(group.key.collective)) continue;
     FamilyReport family{.key = group.key, .rank_counts = {}, .families = {}};
     double largest_size = 0;
     for (const RankCurve& curve : group.curves) {

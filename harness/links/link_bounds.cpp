@@ -48,7 +48,8 @@ std::vector<LinkBound> bound_by_links(std::span<const PointResult> points,
     const PointResult& point = points[i];
     const std::set<std::string> hosts = hosts_of(point, topology);
     const std::vector<const LinkFit*> crossed = links_between(hosts, links);
-    if (crossed.empty() || point.key.nranks < 2) continue;
+    const std::vector<const RankFamily*> algorithms = textbook_algorithms(point.key.collective);
+    if (crossed.empty() || point.key.nranks < 2 || algorithms.empty()) continue;
     LinkBound bound{.point_id = i,
                     .kind = crossed.front()->kind,
                     .links = static_cast<int>(crossed.size()),
@@ -64,7 +65,7 @@ std::vector<LinkBound> bound_by_links(std::span<const PointResult> points,
     const double p = point.key.nranks;
     const double bytes = static_cast<double>(point.key.size_bytes);
     const double us_per_byte = 1e-3 / bound.bandwidth_GBps;  // 1 GB/s moves 1000 bytes a us
-    for (const RankFamily* algorithm : textbook_algorithms(point.key.collective)) {
+    for (const RankFamily* algorithm : algorithms) {
       const double predicted = bound.alpha_us * algorithm->latency_factor(p) +
                                us_per_byte * bytes * algorithm->bandwidth_factor(p);
       if (predicted < bound.predicted_us) {

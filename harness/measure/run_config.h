@@ -26,7 +26,7 @@ struct RunConfig {
   SweepSpec sweep;
   std::vector<std::size_t> sizes;
   std::vector<CollectiveKind> collectives;
-  int root = 0;  // of broadcast and reduce, a rank of each communicator (-r)
+  int root = 0;  // of a collective with a root (has_root), a rank of each communicator (-r)
   std::vector<DataType> datatypes;
   std::vector<ReduceOp> reduce_ops;
   bool every_datatype = false;  // -d all: the backend's types, not an error for the others

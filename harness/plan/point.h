@@ -53,7 +53,7 @@ struct PointKey {
   // the library chose.
   std::string algorithm;
   std::string protocol;
-  int root = kNoRoot;  // of broadcast and reduce, a rank of the communicator
+  int root = kNoRoot;  // of a collective with a root (has_root), a rank of the communicator
   // How its samples started: a latency started at a barrier is another quantity than one
   // started in a window (docs/DESIGN.md, "Timing modes"), so it is another point.
   SampleStart sync = SampleStart::barrier;

@@ -41,6 +41,10 @@ Predictions predict_curves(const std::vector<PointResult>& points, const Predict
       predictions.single_rank_count.push_back(group.key);
       continue;
     }
+    if (!has_rank_families(group.key.collective)) {
+      predictions.no_rank_family.push_back(group.key);
+      continue;
+    }
     CurvePrediction curve{.key = group.key,
                           .measured = std::move(group.curves),
                           .checks = {},

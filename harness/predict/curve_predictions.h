@@ -47,6 +47,7 @@ struct CurvePrediction {
 struct Predictions {
   std::vector<CurvePrediction> curves;
   std::vector<PointKey> single_rank_count;  // curves measured at one rank count: not predicted
+  std::vector<PointKey> no_rank_family;     // whose time does not grow with p: not predicted
 };
 
 Predictions predict_curves(const std::vector<PointResult>& points, const PredictRequest& request);

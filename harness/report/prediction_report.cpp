@@ -292,12 +292,16 @@ void print_predictions(std::ostream& out, const Predictions& predictions,
   for (const PointKey& key : predictions.single_rank_count)
     fmt::print(out, "# {}: measured at one rank count only; nothing to predict from\n",
                curve_text(key));
+  for (const PointKey& key : predictions.no_rank_family)
+    fmt::print(out, "# {}: one step at any rank count, no family of p; nothing to predict\n",
+               curve_text(key));
 }
 
 nlohmann::ordered_json predictions_json(const Predictions& predictions,
                                         const std::optional<StepShape>& step) {
   nlohmann::ordered_json json{{"curves", nlohmann::ordered_json::array()},
-                              {"single_rank_count", nlohmann::ordered_json::array()}};
+                              {"single_rank_count", nlohmann::ordered_json::array()},
+                              {"no_rank_family", nlohmann::ordered_json::array()}};
   for (const CurvePrediction& curve : predictions.curves) {
     auto entry = key_json(curve.key, false);
     entry["measured_ranks"] = nlohmann::ordered_json::array();
@@ -357,6 +361,8 @@ nlohmann::ordered_json predictions_json(const Predictions& predictions,
   }
   for (const PointKey& key : predictions.single_rank_count)
     json["single_rank_count"].push_back(key_json(key, false));
+  for (const PointKey& key : predictions.no_rank_family)
+    json["no_rank_family"].push_back(key_json(key, false));
   return json;
 }
 

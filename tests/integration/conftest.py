@@ -11,12 +11,20 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 INTERPOSE = ROOT / "tests" / "interpose"
 BINARY = pathlib.Path(os.environ.get("COLLBENCH", ROOT / "build" / "harness" / "collbench")).resolve()
 
-def library_collectives():
-    """The collectives the backends' libraries run, as the binary lists them (`run --list-ops`)."""
+def listed_collectives():
+    """Each collective and how it runs, as the binary lists them (`run --list-ops`)."""
     listed = subprocess.run([str(BINARY), "run", "--list-ops"], capture_output=True, text=True,
                             check=True).stdout
-    return [name for name, runs in (line.split() for line in listed.splitlines())
-            if runs == "library"]
+    return [tuple(line.split()) for line in listed.splitlines()]
+
+
+def every_collective():
+    return [name for name, _ in listed_collectives()]
+
+
+def library_collectives():
+    """The collectives the backends' libraries run."""
+    return [name for name, runs in listed_collectives() if runs == "library"]
 
 
 def schema_version():

@@ -7,16 +7,17 @@ import subprocess
 
 import pytest
 
-from conftest import (BINARY, FIXED_COUNT, ROOT, environment, points_frame, run_mpi,
-                      run_preloaded, text)
+from conftest import (BINARY, FIXED_COUNT, ROOT, environment, every_collective, points_frame,
+                      run_mpi, run_preloaded, text)
 
 STANDIN = BINARY.parents[1] / "tests" / "standin" / "lib"
 DROP_NCCL = BINARY.parents[1] / "tests" / "interpose" / "libdrop_nccl.so"
 BACKENDS = ["mpi", "nccl"]
 NRANKS = 2
-# Elements a rank passes: the count of a 16 KiB allreduce, broadcast or reduce, of a 32 KiB
-# allgather, reduce-scatter or alltoall on two ranks, and of the steps of a 32 KiB allreduce_hier
-# on one node of two (its reduce-scatter's share, then the rail's allreduce and the allgather).
+# Elements a rank passes: the count of a 16 KiB allreduce, broadcast, reduce or sendrecv, of a
+# 32 KiB allgather, reduce-scatter, alltoall, gather or scatter on two ranks, and of the steps of
+# a 32 KiB allreduce_hier on one node of two (its reduce-scatter's share, then the rail's
+# allreduce and the allgather).
 DROPPED = 4096
 HIERARCHY_NODE_RANKS = 2
 SWEEP = ["-b", "8K", "-e", "64K", "-f", "2", "--ops", "all", "--inplace", "-r", "0", *FIXED_COUNT]
@@ -53,15 +54,17 @@ def steps_count(point):
 def never_written(point, backend):
     """Summed over ranks, the result elements that must differ from what validation left in the
     buffers before the operation: every one out of place (poison); in place, all but a rank's
-    own share of an allgather and its own block of an alltoall, which already hold their answer
-    (a sum's inputs never equal its results)."""
+    own share of an allgather and a gather, its own block of an alltoall and a scatter's root's
+    own share, which already hold their answer (a sum's inputs never equal its results, nor a
+    sendrecv's neighbour's input its own)."""
     kind, count, in_place = text(point["collective"]), int(point["count"]), bool(point["in_place"])
-    per_rank = NRANKS * count if kind in ("allgather", "alltoall") else count
-    holders = {"reduce": 1, "broadcast": NRANKS - 1}.get(kind, NRANKS)
+    per_rank = NRANKS * count if kind in ("allgather", "alltoall", "gather") else count
+    holders = {"reduce": 1, "gather": 1, "broadcast": NRANKS - 1}.get(kind, NRANKS)
     if kind == "broadcast" and not in_place and backend == "nccl":
         holders += 1  # NCCL copies the root's buffer to its own output, and it is checked there
-    own = count if in_place and kind in ("allgather", "alltoall") else 0
-    return holders * (per_rank - own)
+    own = count if in_place and kind in ("allgather", "alltoall", "gather") else 0
+    roots_own = count if in_place and kind == "scatter" else 0
+    return holders * (per_rank - own) - roots_own
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -78,13 +81,13 @@ def test_a_dropped_collective_is_wrong_in_every_element_it_should_have_written(
         assert (point["wrong"], point["wrong_after_timing"]) == (expected, expected), where
         if expected:
             dropped.add((where[0], where[2]))
-    # Each of the seven collectives, out of place and in place, met the drop at one size; but
-    # NCCL's alltoall, which has no in-place variant (run out of place only, docs/gpus.md).
+    # Every collective, out of place and in place, met the drop at one size; but NCCL's alltoall
+    # and sendrecv, which have no in-place variant (run out of place only, docs/gpus.md).
     kinds = {text(point["collective"]) for point in points}
-    in_place_alltoall = {("alltoall", True)} if backend == "nccl" else set()
-    assert len(kinds) == 7
+    out_of_place_only = {("alltoall", True), ("sendrecv", True)} if backend == "nccl" else set()
+    assert kinds == set(every_collective())
     assert dropped == {(kind, in_place) for kind in kinds for in_place in (False, True)} - \
-        in_place_alltoall, sorted(dropped)
+        out_of_place_only, sorted(dropped)
     assert result.stdout.count("# #wrong at ") == len(dropped)
     assert "wrong in the check before timing" in result.stdout
 

@@ -23,6 +23,7 @@ VIOLATION = "collbench stand-in (pid"
 SEGMENTS = Path("/dev/shm")
 TYPES = "int8,uint8,int32,uint32,int64,uint64,half,float,double,bfloat16,f8e4m3,f8e5m2"
 LIBRARY_COLLECTIVES = ",".join(library_collectives())
+OUT_OF_PLACE_ONLY = [b"alltoall", b"sendrecv"]  # NCCL has no in-place variant of either
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -116,13 +117,17 @@ def test_every_point_validates_clean(sweep):
     points, attrs = points_of(out)
     assert attrs["complete"] == 1 and attrs["nranks"] == nranks
     assert {text(c) for c in points["collective"]} == set(LIBRARY_COLLECTIVES.split(","))
-    rooted = np.isin(points["collective"], [b"broadcast", b"reduce"])
+    rooted = np.isin(points["collective"], [b"broadcast", b"reduce", b"gather", b"scatter"])
     assert (points["root"][rooted] == 1).all() and (points["root"][~rooted] == -1).all()
-    # NCCL has no in-place alltoall (a send and a receive per peer on the same block).
-    alltoall = points["collective"] == b"alltoall"
-    assert set(points["in_place"][alltoall]) == {0} and set(points["in_place"][~alltoall]) == {0, 1}
+    # NCCL has no in-place alltoall (a send and a receive per peer on the same block) nor
+    # sendrecv (a send and a receive of one buffer).
+    no_in_place = np.isin(points["collective"], OUT_OF_PLACE_ONLY)
+    assert set(points["in_place"][no_in_place]) == {0}
+    assert set(points["in_place"][~no_in_place]) == {0, 1}
     assert ("# note: NCCL has no in-place alltoall: its sends and receives of one block share the "
             "buffer; alltoall in place skipped") in result.stdout
+    assert ("# note: NCCL has no in-place sendrecv: its send and receive share the buffer; "
+            "sendrecv in place skipped") in result.stdout
     assert {text(o) for o in points["redop"]} >= {"sum", "prod", "min", "max"}
     assert set(points["in_place"]) == {0, 1}
     assert (points["wrong"] == 0).all()
@@ -135,8 +140,8 @@ def test_table_agrees_with_the_file(sweep):
     rows = table_rows(result.stdout)
     rows_in_file = {(p["collective"], p["datatype"], p["redop"], p["size_bytes"]) for p in points}
     assert len(rows) == len(rows_in_file)
-    # A row: two modes, out of place and in place; alltoall out of place only (NCCL has none).
-    assert len(points) == sum(2 if row[0] == b"alltoall" else 4 for row in rows_in_file)
+    # A row: two modes, out of place and in place; alltoall and sendrecv out of place only.
+    assert len(points) == sum(2 if row[0] in OUT_OF_PLACE_ONLY else 4 for row in rows_in_file)
     assert {int(r[0]) for r in rows} == {int(s) for s in points["size_bytes"]}
 
 
@@ -150,14 +155,16 @@ def test_provenance_names_nccl_the_stand_in_gpu_and_the_choices_nccl_reported(sw
     assert attrs["gpu_name"].startswith("collbench stand-in")
     assert attrs["cuda_graphs"] == "no"
     # The profiler plugin built into collbench was loaded, and told of every collective but
-    # alltoall, which NCCL reports as sends and receives, with no algorithm. An allgather's and a
-    # broadcast's count arrives in bytes.
+    # those NCCL runs as sends and receives (src/enqueue.cc, taskAppend), with no algorithm. An
+    # allgather's and a broadcast's count arrives in bytes.
     assert attrs["nccl_profiler"].startswith("collbench: algorithm, protocol and channels per "
-                                             "point; none for alltoall")
-    alltoall = points["collective"] == b"alltoall"
-    assert set(points["chosen_algorithm"][~alltoall]) == {b"Ring"}
-    assert set(points["chosen_protocol"][~alltoall]) == {b"LL"}  # every size is below 64 KiB
-    assert set(points["chosen_algorithm"][alltoall]) == {b""}
+                                             "point; none for alltoall, gather, scatter and "
+                                             "sendrecv")
+    point_to_point = np.isin(points["collective"],
+                             [b"alltoall", b"gather", b"scatter", b"sendrecv"])
+    assert set(points["chosen_algorithm"][~point_to_point]) == {b"Ring"}
+    assert set(points["chosen_protocol"][~point_to_point]) == {b"LL"}  # every size below 64 KiB
+    assert set(points["chosen_algorithm"][point_to_point]) == {b""}
     with h5py.File(out, "r") as f:
         topology = f["topology"][()]
     assert list(topology["rank"]) == list(range(nranks))
@@ -178,6 +185,22 @@ def test_every_datatype_and_op_is_exact(tmp_path, nranks):
     assert (points["wrong"] <= 0).all(), points[points["wrong"] > 0]
     validated = points[points["wrong"] == 0]
     assert {text(o) for o in validated["redop"]} == {"sum", "prod", "min", "max", "avg", "none"}
+
+
+def test_messages_larger_than_a_chunk_complete_in_a_ring_and_to_a_root(tmp_path):
+    """A sendrecv's send waits for its peer's receive, which waits in its own send, around the
+    ring: only a group's sends and receives progressed together, as NCCL's group launch does,
+    complete it past the stand-in's 64 KiB chunk; a gather's and a scatter's root exchanges
+    with every rank, itself included, in one group."""
+    out = tmp_path / "chunks.h5"
+    result = run_np(4, ["--virtual-nodes", "--ops", "sendrecv,gather,scatter", "-r", "2",
+                        "-b", "512K", "-e", "2M", "-f", "4", "--inplace", "--out", str(out),
+                        *FIXED_COUNT], timeout=120)
+    assert result.returncode == 0, result.stderr
+    points, _ = points_of(out)
+    assert {text(c) for c in points["collective"]} == {"sendrecv", "gather", "scatter"}
+    assert (points["count"] * 4 > 64 * 1024).all()  # every message more than one chunk
+    assert (points["wrong"] == 0).all() and (points["wrong_after_timing"] == 0).all()
 
 
 def test_under_mpirun_the_id_travels_over_mpi(tmp_path):

@@ -286,3 +286,29 @@ def test_the_table_names_the_smaller_gradient(two_widths, tmp_path):
     assert result.returncode == 0, result.stderr
     assert "# smaller gradients, the same 262144 elements: as float (1 MiB) " in result.stdout
     assert "not asked for: a double size's elements, as float" in result.stdout
+
+
+def test_gather_fits_its_rank_family_and_sendrecv_says_it_has_none(tmp_path):
+    """A gather's time grows with p by its linear family (the reference: nccl-tests' bus factor,
+    and p*); a sendrecv's, one step at any p, has no family: fitted in message size only, and
+    `predict` names it as having nothing to predict rather than extrapolating a family."""
+    run = tmp_path / "rooted-and-ring.h5"
+    result = run_mpi(4, ["run", "--ops", "gather,sendrecv", "-b", "1K", "-e", "1M", "-f", "4",
+                         "-d", "float", "--mode", "latency", "--ranks", "2,3,4", *QUICK,
+                         "--out", str(run)])
+    assert result.returncode == 0, result.stderr
+    fit = run_plain(["fit", str(run), "--format", "json"])
+    assert fit.returncode == 0, fit.stderr
+    report = json.loads(fit.stdout)
+    assert {c["collective"] for c in report["curves"]} == {"gather", "sendrecv"}
+    assert {f["collective"] for f in report["families"]} == {"gather"}
+    assert {fit["family"] for f in report["families"] for fit in f["fits"]} == {"linear"}
+    assert {c["collective"] for c in report["crossovers"]} == {"gather"}
+    result = predict([run], "--ranks", "8", "--size", "64K", "--format", "json",
+                     out=tmp_path / "predicted.h5")
+    assert result.returncode == 0, result.stderr
+    predicted = json.loads(result.stdout)
+    assert {c["collective"] for c in predicted["curves"]} == {"gather"}
+    assert {c["collective"] for c in predicted["no_rank_family"]} == {"sendrecv"}
+    table = predict([run], "--ranks", "8", "--size", "64K", out=tmp_path / "table.h5")
+    assert "sendrecv" in table.stdout and "no family of p; nothing to predict" in table.stdout

@@ -1,6 +1,7 @@
-"""A sweep of the six library collectives under real mpirun with 2, 3 and 4 ranks: validation
-clean, the file read back with h5py agrees with itself, with numpy's statistics and with the
-printed table; a fabric that damages one element is caught at every point of each."""
+"""A sweep of the library collectives (`run --list-ops`) under real mpirun with 2, 3 and 4
+ranks: validation clean, the file read back with h5py agrees with itself, with numpy's
+statistics and with the printed table; a fabric that damages one element is caught at every
+point of each."""
 import json
 import subprocess
 
@@ -19,9 +20,12 @@ BUS_FACTOR = {"allreduce": lambda p: 2 * (p - 1) / p,
               "reduce_scatter": lambda p: (p - 1) / p,
               "alltoall": lambda p: (p - 1) / p,
               "broadcast": lambda p: 1.0,
-              "reduce": lambda p: 1.0}
+              "reduce": lambda p: 1.0,
+              "gather": lambda p: (p - 1) / p,
+              "scatter": lambda p: (p - 1) / p,
+              "sendrecv": lambda p: 1.0}
 LIBRARY_COLLECTIVES = ",".join(library_collectives())
-ROOTED = {"broadcast", "reduce"}
+ROOTED = {"broadcast", "reduce", "gather", "scatter"}
 ROOT = 1  # not rank 0, so that a backend that ignores the root shows
 
 
@@ -57,7 +61,8 @@ def test_damaged_results_are_counted_at_every_point(tmp_path, interposer):
     assert result.returncode == 1, result.stderr
     with h5py.File(out, "r") as f:
         points = f["points"][()]
-    assert len(points) == 6 * 3 * 2 * 2  # collectives x sizes x in place x modes
+    # collectives x sizes x in place x modes
+    assert len(points) == len(LIBRARY_COLLECTIVES.split(",")) * 3 * 2 * 2
     assert (points["wrong"] >= 1).all(), points["wrong"]
     assert "# Out of bounds values : 0 OK" not in result.stdout
 

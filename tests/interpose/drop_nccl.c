@@ -1,6 +1,7 @@
 /* Test-only NCCL interposer (LD_PRELOAD), drop_collectives.c's twin for NCCL, real or the
  * stand-in: each collective of floats (ncclAllReduce, ncclAllGather, ncclReduceScatter,
- * ncclAlltoAll, ncclBroadcast, ncclReduce) whose count (per rank, as collbench's table shows it)
+ * ncclAlltoAll, ncclBroadcast, ncclReduce, ncclGather, ncclScatter) and each ncclSend and
+ * ncclRecv of floats (a sendrecv's; the control plane's are bytes) whose count (per rank, as collbench's table shows it)
  * is COLLBENCH_TEST_DROP_COUNT returns ncclSuccess at once, enqueueing nothing; with
  * COLLBENCH_TEST_DROP_FROM=K, from the Kth such call on. The control plane (bytes, int64
  * sums, double maxima) always passes. Built by tests/CMakeLists.txt. */
@@ -78,4 +79,36 @@ ncclResult_t ncclReduce(const void *send, void *recv, size_t count, ncclDataType
   ncclResult_t (*real)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, int,
                        ncclComm_t, cudaStream_t) = next("ncclReduce");
   return real(send, recv, count, type, op, root, comm, stream);
+}
+
+ncclResult_t ncclGather(const void *send, void *recv, size_t count, ncclDataType_t type, int root,
+                        ncclComm_t comm, cudaStream_t stream) {
+  if (drop(count, type)) return ncclSuccess;
+  ncclResult_t (*real)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t,
+                       cudaStream_t) = next("ncclGather");
+  return real(send, recv, count, type, root, comm, stream);
+}
+
+ncclResult_t ncclScatter(const void *send, void *recv, size_t count, ncclDataType_t type, int root,
+                         ncclComm_t comm, cudaStream_t stream) {
+  if (drop(count, type)) return ncclSuccess;
+  ncclResult_t (*real)(const void *, void *, size_t, ncclDataType_t, int, ncclComm_t,
+                       cudaStream_t) = next("ncclScatter");
+  return real(send, recv, count, type, root, comm, stream);
+}
+
+ncclResult_t ncclSend(const void *send, size_t count, ncclDataType_t type, int peer,
+                      ncclComm_t comm, cudaStream_t stream) {
+  if (drop(count, type)) return ncclSuccess;
+  ncclResult_t (*real)(const void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t) =
+      next("ncclSend");
+  return real(send, count, type, peer, comm, stream);
+}
+
+ncclResult_t ncclRecv(void *recv, size_t count, ncclDataType_t type, int peer, ncclComm_t comm,
+                      cudaStream_t stream) {
+  if (drop(count, type)) return ncclSuccess;
+  ncclResult_t (*real)(void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t) =
+      next("ncclRecv");
+  return real(recv, count, type, peer, comm, stream);
 }

@@ -50,19 +50,9 @@ void ncclComm::run(const Collective& c, const std::string& channels) {
   if (aborted) return;
   const bool connects =
       runtime_connect && !channels.empty() && connected_.insert(channels).second;
-  const auto stop = [this] { return aborted.load(); };
   const double start = standin::host_seconds();
   try {
-    switch (standin::fault_now(c.kind, c.type, nranks)) {
-      case standin::Fault::async_error:
-        async_error = ncclRemoteError;
-        [[fallthrough]];
-      case standin::Fault::hang:
-        standin::wait_until([] { return false; }, stop);
-        return;
-      case standin::Fault::none:
-        break;
-    }
+    if (fault_ran(c)) return;
     switch (c.kind) {
       case CollectiveKind::all_reduce:
         reduce_chunks(c, true);
@@ -83,15 +73,49 @@ void ncclComm::run(const Collective& c, const std::string& channels) {
         reduce_chunks(c, rank == c.peer);
         break;
       case CollectiveKind::send:
-        send(c);
-        break;
       case CollectiveKind::receive:
-        receive(c);
+        exchange({c});
         break;
     }
   } catch (const standin::Aborted&) {
     return;
   }
+  finish(c, start, connects);
+}
+
+void ncclComm::run_point_to_point(const std::vector<Collective>& group) {
+  std::lock_guard lock(running_);
+  if (aborted || group.empty()) return;
+  const double start = standin::host_seconds();
+  try {
+    if (fault_ran(group.front())) return;
+    exchange(group);
+  } catch (const standin::Aborted&) {
+    return;
+  }
+  // The group costs what its largest message costs: its sends and receives run at once.
+  const auto largest = std::ranges::max_element(group, {}, &Collective::bytes);
+  for (const Collective& c : group)
+    if (&c != &*largest) finish(c, start, false);  // corrupts, no wait
+  finish(*largest, start, false);
+}
+
+bool ncclComm::fault_ran(const Collective& c) {
+  const auto stop = [this] { return aborted.load(); };
+  switch (standin::fault_now(c.kind, c.type, nranks)) {
+    case standin::Fault::async_error:
+      async_error = ncclRemoteError;
+      [[fallthrough]];
+    case standin::Fault::hang:
+      standin::wait_until([] { return false; }, stop);
+      return true;
+    case standin::Fault::none:
+      break;
+  }
+  return false;
+}
+
+void ncclComm::finish(const Collective& c, double start, bool connects) {
   if (c.output && c.count > 0 && standin::corrupts(c.type) && c.kind != CollectiveKind::send)
     c.output[0] ^= std::byte{0x5A};
   // Yielding, not sleeping: a sleep of microseconds lasts the timer slack (50 us). A delayed
@@ -187,28 +211,53 @@ void ncclComm::broadcast(const Collective& c) {
   }
 }
 
-void ncclComm::send(const Collective& c) {
-  const std::size_t bytes = c.count * standin::element_bytes(c.type);
-  standin::Mailbox& box = segment->mailbox(rank, c.peer);
-  const auto stop = [this] { return aborted.load(); };
-  for (std::size_t first = 0; first < bytes || first == 0; first += standin::kMailboxBytes) {
-    standin::wait_until([&] { return box.state.load() % 2 == 0; }, stop);
-    const std::size_t n = std::min(standin::kMailboxBytes, bytes - first);
-    std::memcpy(segment->mailbox_data(rank, c.peer), c.input + first, n);
-    box.bytes = n;
+// Each message goes through the pair's mailbox in chunks: a send fills it when empty, a receive
+// empties it when full. Every operation of the group takes a step when it can, so none waits on
+// another of its own group; an empty message is one empty chunk.
+void ncclComm::exchange(const std::vector<Collective>& group) {
+  struct Progress {
+    std::size_t bytes;
+    std::size_t done = 0;
+    bool started = false;
+    bool finished() const { return started && done >= bytes; }
+  };
+  std::vector<Progress> progress;
+  for (const Collective& c : group)
+    progress.push_back({.bytes = c.count * standin::element_bytes(c.type)});
+  // An operation waits for the earlier ones of its kind to its peer: messages match in order.
+  const auto next_in_order = [&](std::size_t i) {
+    for (std::size_t j = 0; j < i; ++j)
+      if (group[j].kind == group[i].kind && group[j].peer == group[i].peer &&
+          !progress[j].finished())
+        return false;
+    return true;
+  };
+  const auto step = [&](std::size_t i) {
+    const Collective& c = group[i];
+    Progress& p = progress[i];
+    const bool sends = c.kind == CollectiveKind::send;
+    standin::Mailbox& box = sends ? segment->mailbox(rank, c.peer) : segment->mailbox(c.peer, rank);
+    if (box.state.load() % 2 != (sends ? 0u : 1u)) return;
+    if (sends) {
+      const std::size_t n = std::min(standin::kMailboxBytes, p.bytes - p.done);
+      std::memcpy(segment->mailbox_data(rank, c.peer), c.input + p.done, n);
+      box.bytes = n;
+      p.done += n;
+    } else {
+      std::memcpy(c.output + p.done, segment->mailbox_data(c.peer, rank), box.bytes);
+      p.done += box.bytes;
+    }
+    p.started = true;
     box.state.fetch_add(1);
-    if (bytes == 0) break;
-  }
-}
-
-void ncclComm::receive(const Collective& c) {
-  const std::size_t bytes = c.count * standin::element_bytes(c.type);
-  standin::Mailbox& box = segment->mailbox(c.peer, rank);
-  const auto stop = [this] { return aborted.load(); };
-  for (std::size_t first = 0; first < bytes || first == 0; first += standin::kMailboxBytes) {
-    standin::wait_until([&] { return box.state.load() % 2 == 1; }, stop);
-    std::memcpy(c.output + first, segment->mailbox_data(c.peer, rank), box.bytes);
-    box.state.fetch_add(1);
-    if (bytes == 0) break;
-  }
+  };
+  standin::wait_until(
+      [&] {
+        bool all = true;
+        for (std::size_t i = 0; i < group.size(); ++i) {
+          if (!progress[i].finished() && next_in_order(i)) step(i);
+          all = all && progress[i].finished();
+        }
+        return all;
+      },
+      [this] { return aborted.load(); });
 }

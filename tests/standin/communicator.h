@@ -82,6 +82,11 @@ struct ncclComm {
   // (NCCL's runtime connect, its default), unless NCCL_RUNTIME_CONNECT=0 set all up at init;
   // empty for a symmetric kernel, set up with its windows.
   void run(const standin::Collective& collective, const std::string& channels);
+  // A group's sends and receives, progressed together as NCCL's group launch does
+  // (src/group.cc, groupLaunch: every task of the group in one plan), so that a ring of sends
+  // and receives completes; in each peer's order of the calls (src/enqueue.cc, p2pTaskAppend
+  // queues each peer's sends and receives in order).
+  void run_point_to_point(const std::vector<standin::Collective>& group);
 
  private:
   // allreduce and reduce: `writes` for the ranks that receive the result.
@@ -94,8 +99,11 @@ struct ncclComm {
   void reduce_scatter(const standin::Collective& c);
   void all_to_all(const standin::Collective& c);
   void broadcast(const standin::Collective& c);
-  void send(const standin::Collective& c);
-  void receive(const standin::Collective& c);
+  void exchange(const std::vector<standin::Collective>& group);
+  // Whether this group runs a fault's hang or error (faults.h), having run it if so.
+  bool fault_ran(const standin::Collective& c);
+  // The end of every call: the corruption and the cost faults.h asks for.
+  void finish(const standin::Collective& c, double start, bool connects);
   void barrier();
 
   std::mutex running_;

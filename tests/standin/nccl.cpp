@@ -38,6 +38,13 @@ std::set<const ncclComm*> g_communicators;  // every one created; never forgotte
                                             // abort or destroy is named rather than undefined
 std::string g_last_error;
 thread_local int t_group_depth = 0;
+// The sends and receives of the open group, launched together at its end (run_point_to_point).
+struct PointToPoint {
+  ncclComm* comm;
+  CUstream_st* stream;
+  Collective op;
+};
+thread_local std::vector<PointToPoint> t_group_point_to_point;
 
 ncclResult_t failed(ncclResult_t result, std::string why) {
   std::lock_guard lock(g_mutex);
@@ -235,6 +242,15 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
     c.input = standin::device_access(send, send_bytes, comm->device, call, "sendbuff");
   if (writes && count > 0)
     c.output = standin::device_access(receive, receive_bytes, comm->device, call, "recvbuff");
+  // A send or a receive joins its group (src/enqueue.cc, p2pTaskAppend), launched at its end;
+  // called alone, it is a group of one (ncclEnqueueCheck opens and closes a group around it).
+  if (kind == CollectiveKind::send || kind == CollectiveKind::receive) {
+    if (t_group_depth > 0)
+      t_group_point_to_point.push_back({comm, s, c});
+    else
+      s->enqueue([comm, c] { comm->run_point_to_point({c}); });
+    return ncclSuccess;
+  }
   // One rank: a copy (a kernel for a pre-multiplied sum) with no plan, no algorithm and no
   // profiler event: src/enqueue.cc, taskAppend, and src/device/onerank.cu, ncclLaunchOneRank.
   if (comm->nranks == 1 && kind != CollectiveKind::send && kind != CollectiveKind::receive) {
@@ -265,6 +281,33 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
   s->enqueue(
       [comm, c, channels = choice.algorithm + "/" + choice.protocol] { comm->run(c, channels); });
   return ncclSuccess;
+}
+
+// A gather (every rank sends its share to the root) or a scatter (every rank receives its share
+// from it) as NCCL 2.28.9 appends them: one group, the root's receives or sends at rank × count
+// (src/enqueue.cc, ncclEnqueueCheck opens the group, taskAppend fills it). An empty one is
+// discarded ("Empty collectives can be discarded").
+ncclResult_t rooted_point_to_point(const char* call, bool gathers, const void* send, void* receive,
+                                   std::size_t count, ncclDataType_t type, int root,
+                                   ncclComm_t handle, cudaStream_t stream) {
+  ncclComm* comm = checked(handle, call);
+  if (count == 0) return ncclSuccess;
+  const std::size_t block = count * standin::element_bytes(type);
+  const auto send_at = [&](const void* from, int peer) {
+    return enqueue(call, CollectiveKind::send, from, nullptr, count, type, ncclSum, peer, handle,
+                   stream);
+  };
+  const auto receive_at = [&](void* into, int peer) {
+    return enqueue(call, CollectiveKind::receive, nullptr, into, count, type, ncclSum, peer,
+                   handle, stream);
+  };
+  ncclGroupStart();
+  ncclResult_t result = gathers ? send_at(send, root) : receive_at(receive, root);
+  for (int r = 0; comm->rank == root && r < comm->nranks && result == ncclSuccess; ++r)
+    result = gathers ? receive_at(static_cast<std::byte*>(receive) + r * block, r)
+                     : send_at(static_cast<const std::byte*>(send) + r * block, r);
+  ncclGroupEnd();
+  return result;
 }
 
 }  // namespace
@@ -478,7 +521,20 @@ ncclResult_t ncclGroupStart(void) {
 ncclResult_t ncclGroupEnd(void) {
   if (t_group_depth == 0)
     standin::violation("ncclGroupEnd", "no ncclGroupStart is open on this thread");
-  --t_group_depth;
+  if (--t_group_depth > 0) return ncclSuccess;
+  // Each communicator's operations on each stream, as one launch there.
+  std::vector<PointToPoint> pending;
+  pending.swap(t_group_point_to_point);
+  while (!pending.empty()) {
+    const PointToPoint first = pending.front();
+    std::vector<Collective> group;
+    std::erase_if(pending, [&](const PointToPoint& p) {
+      if (p.comm != first.comm || p.stream != first.stream) return false;
+      group.push_back(p.op);
+      return true;
+    });
+    first.stream->enqueue([comm = first.comm, group] { comm->run_point_to_point(group); });
+  }
   return ncclSuccess;
 }
 
@@ -504,6 +560,21 @@ ncclResult_t ncclAlltoAll(const void* send, void* receive, size_t count, ncclDat
                           ncclComm_t comm, cudaStream_t stream) {
   return enqueue("ncclAlltoAll", CollectiveKind::all_to_all, send, receive, count, type, ncclSum,
                  0, comm, stream);
+}
+
+// NCCL 2.28.9 appends a gather as a send of each rank's share to the root and, on the root, a
+// receive from each rank at rank × count of recvbuff; a scatter the other way round
+// (src/enqueue.cc, taskAppend). One rank: a copy (ncclLaunchOneRank).
+ncclResult_t ncclGather(const void* send, void* receive, size_t count, ncclDataType_t type,
+                        int root, ncclComm_t handle, cudaStream_t stream) {
+  return rooted_point_to_point("ncclGather", true, send, receive, count, type, root, handle,
+                               stream);
+}
+
+ncclResult_t ncclScatter(const void* send, void* receive, size_t count, ncclDataType_t type,
+                         int root, ncclComm_t handle, cudaStream_t stream) {
+  return rooted_point_to_point("ncclScatter", false, send, receive, count, type, root, handle,
+                               stream);
 }
 
 ncclResult_t ncclBroadcast(const void* send, void* receive, size_t count, ncclDataType_t type,

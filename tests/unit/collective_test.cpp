@@ -104,7 +104,8 @@ TEST(ShapeFor, ReportedSizeNeverExceedsRequested) {
           ASSERT_LE(s.size_bytes, requested);
           // Rounded down to the largest whole multiple: one more element per rank is too much.
           const bool whole = kind == CollectiveKind::allreduce ||
-                             kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce;
+                             kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce ||
+                             kind == CollectiveKind::sendrecv;
           const std::size_t unit = whole ? element : element * p;
           ASSERT_EQ(s.size_bytes, requested / unit * unit)
               << name(kind) << " p=" << p << " element=" << element << " requested=" << requested;
@@ -129,6 +130,18 @@ TEST(BusbwFactor, AllgatherAndReduceScatterArePMinusOneOverP) {
   }
 }
 
+// nccl-tests' gather.cu and scatter.cu (GatherGetBw, ScatterGetBw): (p−1)/p; sendrecv.cu
+// (SendRecvGetBw): 1 at any rank count.
+TEST(BusbwFactor, GatherAndScatterArePMinusOneOverPAndSendrecvIsOne) {
+  for (auto kind : {CollectiveKind::gather, CollectiveKind::scatter}) {
+    SCOPED_TRACE(name(kind));
+    EXPECT_DOUBLE_EQ(busbw_factor(kind, 2), 0.5);
+    EXPECT_DOUBLE_EQ(busbw_factor(kind, 3), 2.0 / 3.0);
+    EXPECT_DOUBLE_EQ(busbw_factor(kind, 8), 7.0 / 8.0);
+  }
+  for (int p : {1, 2, 3, 8, 1024}) EXPECT_DOUBLE_EQ(busbw_factor(CollectiveKind::sendrecv, p), 1.0);
+}
+
 TEST(BusbwFactor, AlltoallIsPMinusOneOverP) {
   EXPECT_DOUBLE_EQ(busbw_factor(CollectiveKind::alltoall, 2), 0.5);
   EXPECT_DOUBLE_EQ(busbw_factor(CollectiveKind::alltoall, 3), 2.0 / 3.0);
@@ -144,7 +157,7 @@ TEST(BusbwFactor, BroadcastAndReduceAreOne) {
 
 TEST(BusbwFactor, OneRankMovesNothingThroughPeers) {
   for (auto kind : all_collectives()) {
-    if (!has_root(kind)) {
+    if (!has_root(kind) && has_rank_families(kind)) {
       EXPECT_EQ(busbw_factor(kind, 1), 0.0) << name(kind);
     }
   }
@@ -167,6 +180,32 @@ TEST(ShapeFor, AlltoallCountIsOneBlockPerPeer) {
   }
 }
 
+// As nccl-tests' GatherGetCollByteCount and ScatterGetCollByteCount: the count is one share,
+// the root's side is p shares; in place, a gather's input and a scatter's result sit at
+// rank × share of the root-sized buffer. SendRecvGetCollByteCount: the whole buffer both ways.
+TEST(ShapeFor, GatherScatterAndSendrecvSizeAsNcclTests) {
+  const Shape gather = shape_for(CollectiveKind::gather, 1000, kFloat, 4);
+  EXPECT_EQ(gather.count, 62u);
+  EXPECT_EQ(gather.send_count, 62u);
+  EXPECT_EQ(gather.recv_count, 248u);
+  EXPECT_EQ(gather.size_bytes, 992u);
+  const Shape scatter = shape_for(CollectiveKind::scatter, 1000, kFloat, 4);
+  EXPECT_EQ(scatter.count, 62u);
+  EXPECT_EQ(scatter.send_count, 248u);
+  EXPECT_EQ(scatter.recv_count, 62u);
+  for (int rank = 0; rank < 4; ++rank) {
+    EXPECT_EQ(in_place_send_offset(CollectiveKind::gather, rank, gather), 62u * rank);
+    EXPECT_EQ(in_place_recv_offset(CollectiveKind::gather, rank, gather), 0u);
+    EXPECT_EQ(in_place_send_offset(CollectiveKind::scatter, rank, scatter), 0u);
+    EXPECT_EQ(in_place_recv_offset(CollectiveKind::scatter, rank, scatter), 62u * rank);
+  }
+  const Shape sendrecv = shape_for(CollectiveKind::sendrecv, 1000, kFloat, 4);
+  EXPECT_EQ(sendrecv.count, 250u);
+  EXPECT_EQ(sendrecv.send_count, 250u);
+  EXPECT_EQ(sendrecv.recv_count, 250u);
+  EXPECT_EQ(in_place_recv_offset(CollectiveKind::sendrecv, 3, sendrecv), 0u);
+}
+
 TEST(ShapeFor, BroadcastAndReduceMoveTheWholeBufferAtAnyRankCount) {
   for (auto kind : {CollectiveKind::broadcast, CollectiveKind::reduce})
     for (int p : {1, 2, 3, 7}) {
@@ -187,7 +226,15 @@ TEST(HoldsResult, RootedCollectivesLeaveResultsWhereTheirRootSays) {
     EXPECT_TRUE(holds_result(CollectiveKind::alltoall, rank, 2));
     EXPECT_EQ(holds_result(CollectiveKind::reduce, rank, 2), rank == 2);
     EXPECT_EQ(holds_result(CollectiveKind::broadcast, rank, 2), rank != 2);
+    EXPECT_EQ(holds_result(CollectiveKind::gather, rank, 2), rank == 2);
+    EXPECT_TRUE(holds_result(CollectiveKind::scatter, rank, 2));
+    EXPECT_EQ(holds_input(CollectiveKind::scatter, rank, 2), rank == 2);
+    EXPECT_TRUE(holds_input(CollectiveKind::gather, rank, 2));
+    EXPECT_TRUE(holds_result(CollectiveKind::sendrecv, rank, 2));
   }
+  EXPECT_TRUE(has_root(CollectiveKind::gather));
+  EXPECT_TRUE(has_root(CollectiveKind::scatter));
+  EXPECT_FALSE(has_root(CollectiveKind::sendrecv));
   EXPECT_TRUE(has_root(CollectiveKind::broadcast));
   EXPECT_TRUE(has_root(CollectiveKind::reduce));
   EXPECT_FALSE(has_root(CollectiveKind::alltoall));
@@ -266,8 +313,12 @@ TEST(CollectiveDescriptors, EachDescribesItsOwnKind) {
     const Collective& c = describe(kind);
     SCOPED_TRACE(c.name);
     EXPECT_EQ(c.name, name(kind));
-    // The crossover p* and the bus bandwidth are the first family's.
-    ASSERT_FALSE(c.families.empty());
+    // The crossover p* and the bus bandwidth are the first family's; sendrecv alone has none.
+    if (!has_rank_families(kind)) {
+      EXPECT_EQ(kind, CollectiveKind::sendrecv);
+      EXPECT_TRUE(c.log_depth.empty());
+      continue;
+    }
     EXPECT_EQ(&reference_family(kind), &c.families.front());
     for (const RankFamily& family : c.families)
       EXPECT_EQ(find_family(kind, family.name), &family);
@@ -295,10 +346,20 @@ TEST(CollectiveDescriptors, RankFamiliesAreTheTextbookCosts) {
       EXPECT_DOUBLE_EQ(describe(kind).families[0].latency_factor(p), p - 1);
       EXPECT_DOUBLE_EQ(describe(kind).families[0].bandwidth_factor(p), (p - 1) / p);
     }
+    // Gather and scatter: linear (p−1)α + (p−1)/p·nβ, binomial log2(p)·α + (p−1)/p·nβ.
+    for (auto kind : {CollectiveKind::gather, CollectiveKind::scatter}) {
+      const RankFamily& linear = *find_family(kind, "linear");
+      EXPECT_DOUBLE_EQ(linear.latency_factor(p), p - 1);
+      EXPECT_DOUBLE_EQ(linear.bandwidth_factor(p), (p - 1) / p);
+      ASSERT_EQ(describe(kind).log_depth.size(), 1u);
+      EXPECT_DOUBLE_EQ(describe(kind).log_depth[0].latency_factor(p), std::log2(p));
+      EXPECT_DOUBLE_EQ(describe(kind).log_depth[0].bandwidth_factor(p), (p - 1) / p);
+    }
     // A ring's bandwidth factor is nccl-tests' bus factor.
     for (auto kind : all_collectives())
-      EXPECT_DOUBLE_EQ(busbw_factor(kind, static_cast<int>(p)),
-                       describe(kind).families[0].bandwidth_factor(p));
+      if (has_rank_families(kind))
+        EXPECT_DOUBLE_EQ(busbw_factor(kind, static_cast<int>(p)),
+                         describe(kind).families[0].bandwidth_factor(p));
   }
 }
 

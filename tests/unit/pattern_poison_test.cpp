@@ -104,10 +104,12 @@ TEST(PatternPoison, AResultNeverWrittenIsWrongInEveryElement) {
 }
 
 // How many elements of an in-place result already hold their answer before the operation: a
-// rank's own share of an allgather and its own block of an alltoall; nothing of a sum, product
-// or average, whose inputs never equal its results.
+// rank's own share of an allgather and a gather, its own block of an alltoall, a scatter's root's
+// own share; nothing of a sum, product or average, whose inputs never equal its results, nor of
+// a sendrecv, whose neighbour's input differs in every element.
 std::size_t already_right(const PatternCase& c) {
-  if (c.kind == CollectiveKind::allgather || c.kind == CollectiveKind::alltoall)
+  if (c.kind == CollectiveKind::allgather || c.kind == CollectiveKind::alltoall ||
+      c.kind == CollectiveKind::gather || (c.kind == CollectiveKind::scatter && c.rank == c.root))
     return c.shape.count;
   return 0;
 }
@@ -205,7 +207,7 @@ TEST(PatternSeed, ALargerPointsResultFailsASmallerPointsCheck) {
     for (DataType type : host_datatypes())
       for (ReduceOp op : {ReduceOp::sum, ReduceOp::max})
         for (int p : {2, 3, 4}) {
-          const int r = kind == CollectiveKind::reduce ? p - 1 : 0;  // a rank with a result
+          const int r = holds_result(kind, 0, p - 1) ? 0 : p - 1;  // a rank with a result
           const PatternCase small = poison_case(kind, type, op, r, p, shape_of(kind, type, p, 64));
           const PatternCase large = poison_case(kind, type, op, r, p, shape_of(kind, type, p, 256));
           SCOPED_TRACE(describe(small));

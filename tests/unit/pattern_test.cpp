@@ -94,7 +94,14 @@ std::vector<T> expected_result(CollectiveKind kind, ReduceOp op, int r, int p, c
   for (std::size_t i = 0; i < shape.recv_count; ++i) {
     switch (kind) {
       case CollectiveKind::allgather:
+      case CollectiveKind::gather:
         result[i] = inputs[i / share][i % share];
+        break;
+      case CollectiveKind::scatter:
+        result[i] = inputs[root_of(p)][static_cast<std::size_t>(r) * share + i];
+        break;
+      case CollectiveKind::sendrecv:
+        result[i] = inputs[(r + p - 1) % p][i];
         break;
       case CollectiveKind::alltoall:
         result[i] = inputs[i / share][static_cast<std::size_t>(r) * share + i % share];
