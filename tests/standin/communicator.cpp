@@ -80,7 +80,8 @@ void ncclComm::run(const Collective& c, const std::string& channels) {
   } catch (const standin::Aborted&) {
     return;
   }
-  finish(c, start, connects);
+  corrupt(c);
+  take_cost(c.bytes, start, connects);
 }
 
 void ncclComm::run_point_to_point(const std::vector<Collective>& group) {
@@ -93,11 +94,9 @@ void ncclComm::run_point_to_point(const std::vector<Collective>& group) {
   } catch (const standin::Aborted&) {
     return;
   }
+  for (const Collective& c : group) corrupt(c);
   // The group costs what its largest message costs: its sends and receives run at once.
-  const auto largest = std::ranges::max_element(group, {}, &Collective::bytes);
-  for (const Collective& c : group)
-    if (&c != &*largest) finish(c, start, false);  // corrupts, no wait
-  finish(*largest, start, false);
+  take_cost(std::ranges::max_element(group, {}, &Collective::bytes)->bytes, start, false);
 }
 
 bool ncclComm::fault_ran(const Collective& c) {
@@ -115,12 +114,15 @@ bool ncclComm::fault_ran(const Collective& c) {
   return false;
 }
 
-void ncclComm::finish(const Collective& c, double start, bool connects) {
+void ncclComm::corrupt(const Collective& c) {
   if (c.output && c.count > 0 && standin::corrupts(c.type) && c.kind != CollectiveKind::send)
     c.output[0] ^= std::byte{0x5A};
+}
+
+void ncclComm::take_cost(std::size_t bytes, double start, bool connects) {
   // Yielding, not sleeping: a sleep of microseconds lasts the timer slack (50 us). A delayed
   // rank finishes late, as one with a slow link would.
-  const double until = start + standin::cost_seconds(c.bytes) + standin::delay_seconds() +
+  const double until = start + standin::cost_seconds(bytes) + standin::delay_seconds() +
                        (connects ? standin::connect_seconds() : 0);
   standin::wait_until([&] { return standin::host_seconds() >= until; }, nullptr);
 }

@@ -103,7 +103,8 @@ struct ncclComm {
   // Whether this group runs a fault's hang or error (faults.h), having run it if so.
   bool fault_ran(const standin::Collective& c);
   // The end of every call: the corruption and the cost faults.h asks for.
-  void finish(const standin::Collective& c, double start, bool connects);
+  void corrupt(const standin::Collective& c);
+  void take_cost(std::size_t bytes, double start, bool connects);
   void barrier();
 
   std::mutex running_;
