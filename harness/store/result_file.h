@@ -34,8 +34,8 @@ namespace collbench {
 // from its columns' names; 19: the wrong_after_timing and implausible columns of /points, the
 // plausibility_ attributes; 20: /host_probe; 21: text fixed-length again, in tables and
 // attributes: no variable-length data (h5.h); 22: the sync column of the curve columns, a
-// point's sync part of its identity; 23: gather, scatter and sendrecv. Older versions read, their missing columns as
-// empty strings and zeros (wrong_after_timing as -1, not checked).
+// point's sync part of its identity; 23: gather, scatter and sendrecv. Older versions read,
+// their missing columns as empty strings and zeros (wrong_after_timing as -1, not checked).
 inline constexpr int kSchemaVersion = 23;
 // Files from this schema on validate after timing too (/points' wrong_after_timing).
 inline constexpr int kFirstSchemaCheckingAfterTiming = 19;

@@ -45,12 +45,13 @@ bool is_data_collective(CollectiveKind kind) {
 using standin::Collective;
 using standin::CollectiveKind;
 
-void ncclComm::run(const Collective& c, const std::string& channels) {
+void ncclComm::run(const std::vector<Collective>& calls, const std::string& channels) {
   std::lock_guard lock(running_);
-  if (aborted) return;
+  if (aborted || calls.empty()) return;
   const bool connects =
       runtime_connect && !channels.empty() && connected_.insert(channels).second;
   const double start = standin::host_seconds();
+  const Collective& c = calls.front();
   try {
     if (fault_ran(c)) return;
     switch (c.kind) {
@@ -74,29 +75,15 @@ void ncclComm::run(const Collective& c, const std::string& channels) {
         break;
       case CollectiveKind::send:
       case CollectiveKind::receive:
-        exchange({c});
+        exchange(calls);
         break;
     }
   } catch (const standin::Aborted&) {
     return;
   }
-  corrupt(c);
-  take_cost(c.bytes, start, connects);
-}
-
-void ncclComm::run_point_to_point(const std::vector<Collective>& group) {
-  std::lock_guard lock(running_);
-  if (aborted || group.empty()) return;
-  const double start = standin::host_seconds();
-  try {
-    if (fault_ran(group.front())) return;
-    exchange(group);
-  } catch (const standin::Aborted&) {
-    return;
-  }
-  for (const Collective& c : group) corrupt(c);
-  // The group costs what its largest message costs: its sends and receives run at once.
-  take_cost(std::ranges::max_element(group, {}, &Collective::bytes)->bytes, start, false);
+  for (const Collective& call : calls) corrupt(call);
+  // A group costs what its largest message costs: its sends and receives run at once.
+  take_cost(std::ranges::max_element(calls, {}, &Collective::bytes)->bytes, start, connects);
 }
 
 bool ncclComm::fault_ran(const Collective& c) {

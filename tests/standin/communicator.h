@@ -76,17 +76,15 @@ struct ncclComm {
   void* profiler_context = nullptr;
 
   // Runs on a stream thread: one collective of this communicator at a time, in the order the
-  // streams reach them. Returns early, leaving the output as it is, when the communicator is
-  // aborted.
+  // streams reach them; `calls` holds the collective, or a group's sends and receives,
+  // progressed together as NCCL's group launch does (src/group.cc, groupLaunch: every task of
+  // the group in one plan), so that a ring of sends and receives completes, each peer's in the
+  // order of the calls (src/enqueue.cc, p2pTaskAppend queues them in order). Returns early,
+  // leaving the output as it is, when the communicator is aborted.
   // `channels`: its algorithm and protocol ("Ring/LL"), whose first use sets them up first
   // (NCCL's runtime connect, its default), unless NCCL_RUNTIME_CONNECT=0 set all up at init;
   // empty for a symmetric kernel, set up with its windows.
-  void run(const standin::Collective& collective, const std::string& channels);
-  // A group's sends and receives, progressed together as NCCL's group launch does
-  // (src/group.cc, groupLaunch: every task of the group in one plan), so that a ring of sends
-  // and receives completes; in each peer's order of the calls (src/enqueue.cc, p2pTaskAppend
-  // queues each peer's sends and receives in order).
-  void run_point_to_point(const std::vector<standin::Collective>& group);
+  void run(const std::vector<standin::Collective>& calls, const std::string& channels);
 
  private:
   // allreduce and reduce: `writes` for the ranks that receive the result.
@@ -100,7 +98,7 @@ struct ncclComm {
   void all_to_all(const standin::Collective& c);
   void broadcast(const standin::Collective& c);
   void exchange(const std::vector<standin::Collective>& group);
-  // Whether this group runs a fault's hang or error (faults.h), having run it if so.
+  // Whether this call runs a fault's hang or error (faults.h), having run it if so.
   bool fault_ran(const standin::Collective& c);
   // The end of every call: the corruption and the cost faults.h asks for.
   void corrupt(const standin::Collective& c);

@@ -38,7 +38,7 @@ std::set<const ncclComm*> g_communicators;  // every one created; never forgotte
                                             // abort or destroy is named rather than undefined
 std::string g_last_error;
 thread_local int t_group_depth = 0;
-// The sends and receives of the open group, launched together at its end (run_point_to_point).
+// The sends and receives of the open group, launched together at its end (ncclComm::run).
 struct PointToPoint {
   ncclComm* comm;
   CUstream_st* stream;
@@ -248,13 +248,13 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
     if (t_group_depth > 0)
       t_group_point_to_point.push_back({comm, s, c});
     else
-      s->enqueue([comm, c] { comm->run_point_to_point({c}); });
+      s->enqueue([comm, c] { comm->run({c}, ""); });
     return ncclSuccess;
   }
   // One rank: a copy (a kernel for a pre-multiplied sum) with no plan, no algorithm and no
   // profiler event: src/enqueue.cc, taskAppend, and src/device/onerank.cu, ncclLaunchOneRank.
-  if (comm->nranks == 1 && kind != CollectiveKind::send && kind != CollectiveKind::receive) {
-    s->enqueue([comm, c] { comm->run(c, ""); });
+  if (comm->nranks == 1) {
+    s->enqueue([comm, c] { comm->run({c}, ""); });
     return ncclSuccess;
   }
   const bool data = standin::is_data_collective(kind);
@@ -263,7 +263,7 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
       comm->registrations.in_symmetric_window(receive) &&
       standin::symmetric_kernel_runs(*comm, kind, type, op, c.bytes)) {
     ++comm->symmetric_kernels;
-    s->enqueue([comm, c] { comm->run(c, ""); });
+    s->enqueue([comm, c] { comm->run({c}, ""); });
     return ncclSuccess;
   }
   const standin::Choice choice = standin::choose(*comm, kind, op, c.bytes);
@@ -279,7 +279,7 @@ ncclResult_t enqueue(const char* call, CollectiveKind kind, const void* send, vo
   }
   standin::profile_collective(*comm, c, choice, send, receive);
   s->enqueue(
-      [comm, c, channels = choice.algorithm + "/" + choice.protocol] { comm->run(c, channels); });
+      [comm, c, channels = choice.algorithm + "/" + choice.protocol] { comm->run({c}, channels); });
   return ncclSuccess;
 }
 
@@ -533,7 +533,7 @@ ncclResult_t ncclGroupEnd(void) {
       group.push_back(p.op);
       return true;
     });
-    first.stream->enqueue([comm = first.comm, group] { comm->run_point_to_point(group); });
+    first.stream->enqueue([comm = first.comm, group] { comm->run(group, ""); });
   }
   return ncclSuccess;
 }

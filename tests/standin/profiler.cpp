@@ -45,10 +45,9 @@ void profile_collective(ncclComm& comm, const Collective& c, const Choice& choic
                         void* receive) {
   const abi::ProfilerV5* p = plugin();
   // An alltoall is a send and a receive per peer (src/enqueue.cc, taskAppend): NCCL reports
-  // point-to-point events for it, never a collective one with an algorithm.
-  if (!p || !comm.profiler_context || c.kind == CollectiveKind::send ||
-      c.kind == CollectiveKind::receive || c.kind == CollectiveKind::all_to_all)
-    return;
+  // point-to-point events for it, never a collective one with an algorithm. Sends and receives
+  // never get here (enqueue groups them).
+  if (!p || !comm.profiler_context || c.kind == CollectiveKind::all_to_all) return;
   // collTaskAppend (src/enqueue.cc) counts an allgather's and a broadcast's elements in bytes,
   // of ncclInt8, before src/plugin/profiler.cc (ncclProfilerStartTaskEvents) reports the task.
   const bool in_bytes = c.kind == CollectiveKind::all_gather || c.kind == CollectiveKind::broadcast;
