@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -51,55 +52,94 @@ std::size_t shortest_segment(std::size_t sizes, const PiecewiseOptions& options)
   return std::min(sizes, std::max<std::size_t>(2, options.min_sizes_per_segment));
 }
 
-// For every segment count up to `max_count`, the segmentation of least Huber loss (an exact
-// dynamic program); empty where that count does not fit.
+// The segmentations of least Huber loss into each segment count: an exact dynamic program over
+// contiguous segments, worked out from the top down so that a range is fitted only when a
+// segmentation asked for can use it. A bootstrap replicate asks for one count: with one or two
+// segments that fits O(n) ranges instead of all O(n²).
+class Segmentations {
+ public:
+  Segmentations(std::span<const double> sizes, std::span<const double> times,
+                const PiecewiseOptions& options, double scale)
+      : sizes_(sizes),
+        times_(times),
+        scale_(scale),
+        min_length_(shortest_segment(sizes.size(), options)),
+        most_segments_(std::clamp<std::size_t>(sizes.size() / min_length_, 1,
+                                               std::max<std::size_t>(1, options.max_segments))),
+        range_fits_(sizes.size() * sizes.size()),
+        cuts_(most_segments_ * sizes.size()) {}
+
+  // The most segments a segmentation of this curve may have.
+  std::size_t most_segments() const { return most_segments_; }
+
+  // The least-loss segmentation into `count` segments; empty where that count does not fit.
+  std::vector<Segment> best(std::size_t count) {
+    const std::size_t last_size = sizes_.size() - 1;
+    if (count < 1 || count > most_segments_ || cut(count - 1, last_size).loss == kUnreachable)
+      return {};
+    std::vector<Segment> segments(count);
+    std::size_t last = last_size;
+    for (std::size_t piece = count; piece-- > 0;) {
+      const std::size_t first = piece == 0 ? 0 : cut(piece, last).start;
+      segments[piece] = Segment{first, last, range_fit(first, last)};
+      last = first - 1;
+    }
+    return segments;
+  }
+
+ private:
+  // Sizes 0..last cut into k + 1 segments at least loss, and where the last of them begins.
+  struct Cut {
+    bool known = false;
+    double loss = kUnreachable;
+    std::size_t start = 0;
+  };
+
+  const AffineFit& range_fit(std::size_t first, std::size_t last) {
+    std::optional<AffineFit>& fit = range_fits_[first * sizes_.size() + last];
+    if (!fit)
+      fit = fit_affine(sizes_.subspan(first, last - first + 1),
+                       times_.subspan(first, last - first + 1), scale_);
+    return *fit;
+  }
+
+  const Cut& cut(std::size_t k, std::size_t last) {
+    Cut& cut_here = cuts_[k * sizes_.size() + last];
+    if (cut_here.known) return cut_here;
+    cut_here.known = true;
+    if (last + 1 < (k + 1) * min_length_) return cut_here;
+    if (k == 0) {
+      cut_here.loss = range_fit(0, last).loss;
+      return cut_here;
+    }
+    for (std::size_t start = k * min_length_; start + min_length_ - 1 <= last; ++start) {
+      const double loss = cut(k - 1, start - 1).loss + range_fit(start, last).loss;
+      if (loss < cut_here.loss) {
+        cut_here.loss = loss;
+        cut_here.start = start;
+      }
+    }
+    return cut_here;
+  }
+
+  std::span<const double> sizes_, times_;
+  double scale_;
+  std::size_t min_length_, most_segments_;
+  std::vector<std::optional<AffineFit>> range_fits_;  // [first * sizes + last]
+  std::vector<Cut> cuts_;                             // [k * sizes + last]
+};
+
+// For every segment count up to `max_count` that this curve allows, its best segmentation;
+// empty where that count does not fit.
 std::vector<std::vector<Segment>> best_segmentations(std::span<const double> sizes,
                                                      std::span<const double> times,
                                                      std::size_t max_count,
                                                      const PiecewiseOptions& options,
                                                      double scale) {
-  const std::size_t count = sizes.size();
-  const std::size_t min_length = shortest_segment(count, options);
-  max_count = std::clamp<std::size_t>(std::min(max_count, count / min_length), 1,
-                                      std::max<std::size_t>(1, options.max_segments));
-  // Every admissible range fitted once; the program below only adds their losses.
-  std::vector<AffineFit> range_fits(count * count);
-  for (std::size_t first = 0; first < count; ++first)
-    for (std::size_t last = first + min_length - 1; last < count; ++last)
-      range_fits[first * count + last] = fit_affine(sizes.subspan(first, last - first + 1),
-                                                    times.subspan(first, last - first + 1), scale);
-  const auto range_loss = [&](std::size_t first, std::size_t last) {
-    return range_fits[first * count + last].loss;
-  };
-
-  // best_loss[k][j]: least loss of sizes 0..j cut into k + 1 segments; last_start: where the
-  // last of those segments begins.
-  std::vector<std::vector<double>> best_loss(max_count, std::vector<double>(count, kUnreachable));
-  std::vector<std::vector<std::size_t>> last_start(max_count, std::vector<std::size_t>(count, 0));
-  for (std::size_t last = min_length - 1; last < count; ++last)
-    best_loss[0][last] = range_loss(0, last);
-  for (std::size_t k = 1; k < max_count; ++k)
-    for (std::size_t last = (k + 1) * min_length - 1; last < count; ++last)
-      for (std::size_t start = k * min_length; start + min_length - 1 <= last; ++start) {
-        const double loss = best_loss[k - 1][start - 1] + range_loss(start, last);
-        if (loss < best_loss[k][last]) {
-          best_loss[k][last] = loss;
-          last_start[k][last] = start;
-        }
-      }
-
-  std::vector<std::vector<Segment>> best(max_count);
-  for (std::size_t k = 0; k < max_count; ++k) {
-    if (best_loss[k][count - 1] == kUnreachable) continue;
-    std::vector<Segment> segments(k + 1);
-    std::size_t last = count - 1;
-    for (std::size_t piece = k + 1; piece-- > 0;) {
-      const std::size_t first = piece == 0 ? 0 : last_start[piece][last];
-      segments[piece] = Segment{first, last, range_fits[first * count + last]};
-      last = first - 1;
-    }
-    best[k] = std::move(segments);
-  }
+  Segmentations segmentations(sizes, times, options, scale);
+  std::vector<std::vector<Segment>> best(
+      std::clamp<std::size_t>(max_count, 1, segmentations.most_segments()));
+  for (std::size_t k = 0; k < best.size(); ++k) best[k] = segmentations.best(k + 1);
   return best;
 }
 
@@ -184,10 +224,10 @@ PiecewiseFit fit_piecewise(std::span<const double> sizes, std::span<const double
 PiecewiseFit fit_segments(std::span<const double> sizes, std::span<const double> times,
                           std::size_t count, const PiecewiseOptions& options) {
   check_curve(sizes, times);
-  const auto fits = best_segmentations(sizes, times, std::max<std::size_t>(count, 1), options,
-                                       curve_relative_scale(sizes, times));
-  for (std::size_t k = fits.size(); k-- > 0;)
-    if (!fits[k].empty()) return PiecewiseFit{fits[k], {}, {times.begin(), times.end()}};
+  Segmentations segmentations(sizes, times, options, curve_relative_scale(sizes, times));
+  for (std::size_t k = std::clamp<std::size_t>(count, 1, segmentations.most_segments()); k > 0; --k)
+    if (auto segments = segmentations.best(k); !segments.empty())
+      return PiecewiseFit{std::move(segments), {}, {times.begin(), times.end()}};
   throw std::logic_error("fit_segments: no segmentation fits");
 }
 
