@@ -8,13 +8,14 @@ import pytest
 
 HERE = pathlib.Path(__file__).resolve()
 sys.path.insert(0, str(HERE.parents[2]))  # the `plots` package
-# The integration helpers (mpirun environment, QUICK knobs), loaded under another name because
+# The integration helpers (mpirun environment, QUICK and FIXED_COUNT knobs), loaded under another name because
 # both files are called conftest.
 _spec = importlib.util.spec_from_file_location("integration_conftest",
                                                HERE.parents[1] / "integration" / "conftest.py")
 _integration = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_integration)
 BINARY, QUICK, run_mpi = _integration.BINARY, _integration.QUICK, _integration.run_mpi
+FIXED_COUNT = _integration.FIXED_COUNT
 environment, schema_version = _integration.environment, _integration.schema_version
 
 SWEEP = ["--ops", "allreduce,allgather", "-b", "8", "-e", "1M", "-f", "8", "--quiet", *QUICK]

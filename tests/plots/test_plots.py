@@ -12,7 +12,7 @@ import h5py
 import numpy as np
 import pytest
 
-from conftest import BINARY, QUICK, environment, schema_version
+from conftest import BINARY, FIXED_COUNT, QUICK, environment, schema_version
 from plots import resultfile
 from plots.figures import FIGURES
 from plots.figures.common import Options
@@ -386,7 +386,7 @@ def test_past_a_few_dozen_ranks_the_per_rank_figures_show_a_host_each(tmp_path):
     done = subprocess.run(
         [str(ROOT / "ci" / "vcluster"), "run", "--hosts", "4", "--slots", "9", "--",
          "mpirun", "-np", "36", str(BINARY), "run", "--backend", "mpi", "--ops",
-         "allreduce,allgather", "-b", "8", "-e", "4K", "-f", "8", "--quiet", *QUICK,
+         "allreduce,allgather", "-b", "8", "-e", "4K", "-f", "8", "--quiet", *FIXED_COUNT,
          "--out", str(out)],
         capture_output=True, text=True, timeout=600, env=environment(), cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
