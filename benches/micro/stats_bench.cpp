@@ -1,13 +1,17 @@
-// What the statistics cost the harness: summarize once per point, add + decide once per sample.
+// What the statistics cost the harness: summarize once per point, add + decide once per sample,
+// a bootstrap replicate's median (compare draws 2,000 per side and point).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <random>
 #include <vector>
 
+#include "harness/stats/resampled_median.h"
 #include "harness/stats/stopping_rule.h"
 #include "harness/stats/summary.h"
+#include "harness/stats/uniform_index.h"
 
 namespace collbench {
 namespace {
@@ -61,6 +65,28 @@ void BM_AddAndDecidePerSampleInALaterRound(benchmark::State& state) {
   add_and_decide(state, {{1e-3, 1e-4}, {1e-3, 1e-4}});
 }
 BENCHMARK(BM_AddAndDecidePerSampleInALaterRound)->Arg(100)->Arg(1000)->Arg(10000);
+
+void BM_ResampledMedian(benchmark::State& state) {
+  std::vector<double> sorted = noisy_samples(static_cast<std::size_t>(state.range(0)));
+  std::ranges::sort(sorted);
+  std::mt19937_64 engine(1);
+  for (auto _ : state) benchmark::DoNotOptimize(resampled_median(sorted, engine));
+}
+BENCHMARK(BM_ResampledMedian)->Arg(6)->Arg(100)->Arg(5000);
+
+// The same median, drawing the resample index by index: what resampled_median replaces.
+void BM_ResampledMedianIndexByIndex(benchmark::State& state) {
+  const std::vector<double> samples = noisy_samples(static_cast<std::size_t>(state.range(0)));
+  std::vector<double> resample(samples.size());
+  std::mt19937_64 engine(1);
+  for (auto _ : state) {
+    for (double& value : resample) value = samples[uniform_index(engine, samples.size())];
+    const auto middle = resample.begin() + static_cast<std::ptrdiff_t>(resample.size() / 2);
+    std::ranges::nth_element(resample, middle);
+    benchmark::DoNotOptimize(*middle);
+  }
+}
+BENCHMARK(BM_ResampledMedianIndexByIndex)->Arg(6)->Arg(100)->Arg(5000);
 
 }  // namespace
 }  // namespace collbench

@@ -9,10 +9,10 @@
 
 #include "harness/plan/point_identity.h"
 #include "harness/stats/no_value.h"
+#include "harness/stats/resampled_median.h"
 #include "harness/stats/rounds.h"
 #include "harness/stats/sampling_distributions.h"
 #include "harness/stats/summary.h"
-#include "harness/stats/uniform_index.h"
 
 namespace collbench {
 namespace {
@@ -39,35 +39,14 @@ double median_of_sorted(std::span<const double> sorted) {
   return (sorted[(n - 1) / 2] + sorted[n / 2]) / 2;
 }
 
-// One side, ready for resampling: sorted (thinned beyond `cap`), with a count per value.
-struct Side {
+// One side, ready for resampling: sorted, thinned beyond `cap`.
+std::vector<double> resampling_side(std::span<const double> samples, std::size_t cap) {
+  const std::size_t step = samples.size() > cap ? (samples.size() + cap - 1) / cap : 1;
   std::vector<double> sorted;
-  std::vector<std::uint32_t> counts;
-
-  Side(std::span<const double> samples, std::size_t cap) {
-    const std::size_t step = samples.size() > cap ? (samples.size() + cap - 1) / cap : 1;
-    for (std::size_t i = 0; i < samples.size(); i += step) sorted.push_back(samples[i]);
-    std::ranges::sort(sorted);
-    counts.resize(sorted.size());
-  }
-
-  // The median of a resample with replacement (numpy's, averaging the middle two when even):
-  // counts of each sorted value drawn, then a walk to the middle ranks. O(n), no sort.
-  double resampled_median(std::mt19937_64& engine) {
-    const std::size_t n = sorted.size();
-    std::ranges::fill(counts, 0u);
-    for (std::size_t i = 0; i < n; ++i) ++counts[uniform_index(engine, n)];
-    const std::size_t lower_rank = (n - 1) / 2, upper_rank = n / 2;
-    std::size_t seen = 0;
-    double lower = kNoValue;
-    for (std::size_t j = 0; j < n; ++j) {
-      seen += counts[j];
-      if (std::isnan(lower) && seen > lower_rank) lower = sorted[j];
-      if (seen > upper_rank) return (lower + sorted[j]) / 2;
-    }
-    return lower;  // not reached: the counts add up to n
-  }
-};
+  for (std::size_t i = 0; i < samples.size(); i += step) sorted.push_back(samples[i]);
+  std::ranges::sort(sorted);
+  return sorted;
+}
 
 double median_of(std::span<const double> values) {
   std::vector<double> sorted(values.begin(), values.end());
@@ -153,11 +132,12 @@ RatioResult compare_samples(std::span<const double> base, std::span<const double
 
   std::mt19937_64 engine(splitmix64(options.seed ^ splitmix64(stream)));
   const std::size_t cap = std::max<std::size_t>(options.max_bootstrap_samples, options.min_samples);
-  Side base_side(base, cap), new_side(now, cap);
+  const std::vector<double> base_side = resampling_side(base, cap);
+  const std::vector<double> new_side = resampling_side(now, cap);
   std::vector<double> ratios(static_cast<std::size_t>(std::max(options.replicates, 1)));
   for (double& ratio : ratios) {
-    const double b = base_side.resampled_median(engine);
-    ratio = new_side.resampled_median(engine) / b;
+    const double b = resampled_median(base_side, engine);
+    ratio = resampled_median(new_side, engine) / b;
   }
   std::ranges::sort(ratios);
   // The replicates' spread around their own median, carried to the estimate. A median's

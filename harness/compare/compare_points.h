@@ -40,8 +40,8 @@ struct CompareOptions {
   std::uint64_t seed = 1;
   std::size_t min_samples = 5;  // per side; fewer: UNSURE
   // A side with more samples enters the bootstrap thinned to every k-th sample (time order),
-  // which only widens the interval (conservative) and bounds the cost; the medians in the
-  // ratio itself use every sample.
+  // which only widens the interval (conservative); the medians in the ratio itself use every
+  // sample.
   std::size_t max_bootstrap_samples = 5000;
 };
 
