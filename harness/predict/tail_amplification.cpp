@@ -65,11 +65,6 @@ SplitSamples split(const RawSamples& samples) {
   return split;
 }
 
-// Uniform in (0, 1): never 0, whose logarithm is infinite, nor 1, whose lag would be.
-double uniform_open(std::mt19937_64& engine) {
-  return (static_cast<double>(engine() >> 11) + 0.5) * 0x1p-53;
-}
-
 struct Estimate {
   double median_s = 0;
   double p99_over_median = 0;

@@ -5,19 +5,15 @@
 #include <cstddef>
 #include <numbers>
 
+#include "harness/stats/uniform_index.h"
+
 namespace collbench {
 namespace {
 
-// Uniform on (0, 1) from the engine's top 53 bits: the same draws under every standard library,
-// as uniform_index's (std::uniform_real_distribution's algorithm is the library's own).
-double open_unit(std::mt19937_64& engine) {
-  return (static_cast<double>(engine() >> 11) + 0.5) * 0x1.0p-53;
-}
-
 // Box and Muller's transform, one of its pair.
 double standard_normal(std::mt19937_64& engine) {
-  const double radius = std::sqrt(-2 * std::log(open_unit(engine)));
-  return radius * std::cos(2 * std::numbers::pi * open_unit(engine));
+  const double radius = std::sqrt(-2 * std::log(uniform_open(engine)));
+  return radius * std::cos(2 * std::numbers::pi * uniform_open(engine));
 }
 
 // Gamma(shape, 1) for shape >= 1: Marsaglia and Tsang, "A simple method for generating gamma
@@ -31,7 +27,7 @@ double gamma_draw(double shape, std::mt19937_64& engine) {
       v = 1 + c * x;
     } while (v <= 0);
     v = v * v * v;
-    if (std::log(open_unit(engine)) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
+    if (std::log(uniform_open(engine)) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
   }
 }
 
@@ -48,12 +44,12 @@ double resampled_median(std::span<const double> sorted, std::mt19937_64& engine)
   const auto value_at = [&](double uniform) {
     return sorted[std::min(n - 1, static_cast<std::size_t>(static_cast<double>(n) * uniform))];
   };
-  const std::size_t k = (n + 1) / 2;  // 1-based rank of the lower middle value
-  const auto count = static_cast<double>(n), rank = static_cast<double>(k);
+  const auto count = static_cast<double>(n);
+  const auto rank = static_cast<double>((n + 1) / 2);  // 1-based, of the lower middle value
   const double lower = beta_draw(rank, count - rank + 1, engine);
   if (n % 2 == 1) return value_at(lower);
   // The least of the n - k uniforms above `lower`: 1 - V^(1/(n - k)) of the way to 1.
-  const double least_above = -std::expm1(std::log(open_unit(engine)) / (count - rank));
+  const double least_above = -std::expm1(std::log(uniform_open(engine)) / (count - rank));
   const double upper = lower + (1 - lower) * least_above;
   return (value_at(lower) + value_at(upper)) / 2;
 }

@@ -22,4 +22,8 @@ std::size_t uniform_index(std::mt19937_64& engine, std::size_t bound) {
   return static_cast<std::size_t>(product >> 64);
 }
 
+double uniform_open(std::mt19937_64& engine) {
+  return (static_cast<double>(engine() >> 11) + 0.5) * 0x1p-53;
+}
+
 }  // namespace collbench
